@@ -1,0 +1,23 @@
+package dev.canopy.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code canopy bench}: the benchmarks whose tables the README reports, one subcommand each. */
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        description = "Run a benchmark and print its table (or JSON with --json).",
+        subcommands = {
+        })
+public final class BenchCommand implements Runnable {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

@@ -1,0 +1,27 @@
+package dev.canopy.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** The {@code canopy} command: one subcommand per task a grid user has. */
+@Command(
+        name = "canopy",
+        mixinStandardHelpOptions = true,
+        versionProvider = CanopyVersion.class,
+        description = "Topology-aware collective communication for multi-site Grids.",
+        subcommands = {
+            CommandLine.HelpCommand.class,
+            BenchCommand.class,
+        })
+public final class CanopyCommand implements Runnable {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

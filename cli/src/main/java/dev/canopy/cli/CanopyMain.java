@@ -1,0 +1,25 @@
+package dev.canopy.cli;
+
+import picocli.CommandLine;
+
+/**
+ * Entry point of the fat jar. Exit status: 0 success, 1 a failure while running,
+ * 2 bad input (arguments, files) with the reason on stderr. No stack trace reaches the user
+ * unless {@code CANOPY_DEBUG=1} is set.
+ */
+public final class CanopyMain {
+
+    private CanopyMain() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns its exit status; used by tests that check CLI contracts. */
+    public static int run(String... args) {
+        CommandLine commandLine = new CommandLine(new CanopyCommand());
+        commandLine.setExecutionExceptionHandler(new UserFacingErrors());
+        return commandLine.execute(args);
+    }
+}
