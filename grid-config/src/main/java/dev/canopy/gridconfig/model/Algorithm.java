@@ -1,6 +1,7 @@
 package dev.canopy.gridconfig.model;
 
 import dev.canopy.gridconfig.Level;
+import dev.canopy.gridconfig.Keyword;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.canopy.gridconfig.model;
 
+import dev.canopy.gridconfig.Keyword;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;

@@ -47,8 +47,8 @@ final class GridSectionReader {
 
     private Optional<Algorithm> algorithm(Level level, Resolved.Text written) {
         List<String> allowed = Algorithm.allowedAtLevel(level).stream().map(Algorithm::configName).toList();
-        Optional<Algorithm> algorithm = values.keyword(written, "algorithm", Algorithm::fromConfigName,
-                Arrays.stream(Algorithm.values()).map(Algorithm::configName).toList());
+        Optional<Algorithm> algorithm = values.keyword(written, level.configName() + " algorithm",
+                Algorithm::fromConfigName, allowed);
         if (algorithm.isPresent() && !algorithm.get().allowedAt(level)) {
             diagnostics.error(written.position(), "algorithm \"" + algorithm.get().configName() + "\" cannot run at level "
                     + level.configName() + "; " + level.configName() + " takes " + String.join(", ", allowed));

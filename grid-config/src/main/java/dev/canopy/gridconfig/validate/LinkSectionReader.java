@@ -3,7 +3,6 @@ package dev.canopy.gridconfig.validate;
 import dev.canopy.gridconfig.model.Link;
 import dev.canopy.gridconfig.model.LinkDirection;
 import dev.canopy.gridconfig.rsl.Diagnostics;
-import dev.canopy.gridconfig.rsl.Integrity;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -24,7 +23,7 @@ final class LinkSectionReader {
     Optional<LinkDraft> read(AttributeTable section, double defaultRttMs) {
         Optional<Attribute> between = section.get("between");
         if (between.isEmpty()) {
-            if (section.integrity() == Integrity.COMPLETE) {
+            if (!section.mayLack("between")) {
                 diagnostics.error(section.position(), "link section needs the two sites it joins, e.g. (between = \"yonsei\" \"kisti\")");
             }
             return Optional.empty();

@@ -1,6 +1,6 @@
 package dev.canopy.gridconfig.validate;
 
-import dev.canopy.gridconfig.model.Keyword;
+import dev.canopy.gridconfig.Keyword;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.canopy.gridconfig.validate;
 
-import dev.canopy.gridconfig.model.Keyword;
+import dev.canopy.gridconfig.Keyword;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Optional;
@@ -18,7 +18,11 @@ final class SpellingHint {
         return candidates.stream()
                 .filter(candidate -> !candidate.equals(written))
                 .min(Comparator.comparingInt(candidate -> distance(canonical, Keyword.canonical(candidate))))
-                .filter(best -> distance(canonical, Keyword.canonical(best)) <= allowed)
+                .filter(best -> {
+                    int distance = distance(canonical, Keyword.canonical(best));
+                    // a one-letter word is one edit from every other one-letter word: no evidence of a typo
+                    return distance <= allowed && distance < Math.min(canonical.length(), Keyword.canonical(best).length());
+                })
                 .map(best -> "did you mean \"" + best + "\"?");
     }
 

@@ -1,4 +1,4 @@
-package dev.canopy.gridconfig.model;
+package dev.canopy.gridconfig;
 
 import java.util.Locale;
 
