@@ -42,7 +42,11 @@ public final class Parser {
             case AND -> sections.add(conjunction(first.position(), Optional.empty()));
             case END -> diagnostics.error(first.position(), "the file has no sections; start it with '+' followed by sections ( &(type = ...) ... )");
             case OPEN -> diagnostics.error(first.position(), "expected '+' before the first section");
-            default -> diagnostics.error(first.position(), "expected '+' (several sections) or '&' (one section), found " + first.describe());
+            default -> {
+                diagnostics.error(first.position(), "expected '+' (several sections) or '&' (one section), found " + first.describe());
+                take();
+                skipUntilOpen();
+            }
         }
         while (peek().kind() != TokenKind.END) {
             if (peek().kind() == TokenKind.OPEN) {
