@@ -11,9 +11,18 @@ final class SpellingHint {
     private SpellingHint() {
     }
 
-    /** {@code did you mean "heavy_wan"?} when one candidate is close enough to be the intended word. */
+    /**
+     * {@code did you mean "heavy_wan"?} when one candidate is close enough to be the intended word:
+     * a few edits away, or the written word is the start of it ({@code rtt} for {@code rtt_ms}).
+     */
     static Optional<String> closest(String written, Collection<String> candidates) {
         String canonical = Keyword.canonical(written);
+        Optional<String> completion = canonical.length() < 3 ? Optional.empty() : candidates.stream()
+                .filter(candidate -> Keyword.canonical(candidate).startsWith(canonical) && !candidate.equals(written))
+                .findFirst();
+        if (completion.isPresent()) {
+            return completion.map(SpellingHint::question);
+        }
         int allowed = Math.max(1, Math.min(3, canonical.length() / 3));
         return candidates.stream()
                 .filter(candidate -> !candidate.equals(written))
@@ -23,7 +32,11 @@ final class SpellingHint {
                     // a one-letter word is one edit from every other one-letter word: no evidence of a typo
                     return distance <= allowed && distance < Math.min(canonical.length(), Keyword.canonical(best).length());
                 })
-                .map(best -> "did you mean \"" + best + "\"?");
+                .map(SpellingHint::question);
+    }
+
+    private static String question(String candidate) {
+        return "did you mean \"" + candidate + "\"?";
     }
 
     /** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
