@@ -17,7 +17,7 @@ import net.jqwik.api.statistics.Statistics;
  * Random and mutated files: every input ends in a model or in located errors, never an exception,
  * and every model read from a mangled file still prints and reads back as itself.
  */
-class FuzzProperties {
+class FuzzTest {
 
     private static final String RSL_CHARS = "()&+|=!<>\"'$#* \n\tabz019._-:/é";
 

@@ -12,7 +12,7 @@ import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 /** The printer writes any model as RSL that reads back as the same model. */
-class RoundTripProperties {
+class RoundTripTest {
 
     @Provide
     Arbitrary<GridModel> models() {
