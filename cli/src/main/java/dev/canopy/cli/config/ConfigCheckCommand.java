@@ -57,7 +57,8 @@ public final class ConfigCheckCommand implements Callable<Integer> {
                 "  levels:    " + Arrays.stream(Level.values())
                         .map(level -> level.configName() + " " + grid.algorithmAt(level).configName())
                         .collect(Collectors.joining(", ")),
-                "  links:     " + grid.links().size() + " link sections; " + defaulted + " of " + directions
+                "  links:     " + grid.links().size() + (grid.links().size() == 1 ? " link section; " : " link sections; ")
+                        + defaulted + " of " + directions
                         + " site-to-site directions use default_rtt_ms " + DecimalText.of(grid.defaultRttMs()) + " ms");
     }
 }

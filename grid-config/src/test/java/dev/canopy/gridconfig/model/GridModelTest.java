@@ -51,6 +51,8 @@ class GridModelTest {
                 subjob("b", 3, "s2", List.of(new HostSlots("h", 1))),
                 subjob("c", 4, "s1", List.of(new HostSlots("h", 1)))), List.of());
 
+        assertThat(grid.subjob("b").map(Subjob::site)).contains("s2");
+        assertThat(grid.site("s2").map(Site::processCount)).contains(3);
         assertThat(grid.sites()).containsExactly(
                 new Site("s1", "w-s1", OptionalDouble.empty(), List.of("a", "c"), 6),
                 new Site("s2", "w-s2", OptionalDouble.empty(), List.of("b"), 3));
