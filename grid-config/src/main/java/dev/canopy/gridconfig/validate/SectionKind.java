@@ -2,10 +2,8 @@ package dev.canopy.gridconfig.validate;
 
 import dev.canopy.gridconfig.Keyword;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -27,7 +25,7 @@ enum SectionKind {
     }
 
     String configName() {
-        return name().toLowerCase(Locale.ROOT);
+        return Keyword.configName(this);
     }
 
     /** The documented spelling of the attribute written as {@code written}, if this kind of section accepts it. */
@@ -43,11 +41,10 @@ enum SectionKind {
     }
 
     static Optional<SectionKind> fromConfigName(String text) {
-        String canonical = Keyword.canonical(text);
-        return Arrays.stream(values()).filter(k -> k.name().toLowerCase(Locale.ROOT).equals(canonical)).findFirst();
+        return Keyword.parse(SectionKind.class, text);
     }
 
     static List<String> configNames() {
-        return Arrays.stream(values()).map(SectionKind::configName).toList();
+        return Keyword.configNames(SectionKind.class);
     }
 }

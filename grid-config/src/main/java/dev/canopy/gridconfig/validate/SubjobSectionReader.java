@@ -1,12 +1,12 @@
 package dev.canopy.gridconfig.validate;
 
+import dev.canopy.gridconfig.Keyword;
 import dev.canopy.gridconfig.model.Fabric;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.HostSlots;
 import dev.canopy.gridconfig.model.Subjob;
 import dev.canopy.gridconfig.rsl.Diagnostics;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -142,8 +142,7 @@ final class SubjobSectionReader {
     }
 
     private Optional<Fabric> fabric(Resolved.Text text) {
-        return values.keyword(text, "fabric", Fabric::fromConfigName,
-                Arrays.stream(Fabric.values()).map(Fabric::configName).toList());
+        return values.keyword(text, "fabric", Fabric::fromConfigName, Keyword.configNames(Fabric.class));
     }
 
     private Map<String, List<String>> gram(AttributeTable section) {
