@@ -40,6 +40,7 @@ final class PeerConnection {
     private long unflushedBytes;
     private long drainTimer = -1;
     private long reconnectTimer = -1;
+    private boolean pumping;
 
     PeerConnection(Member peer, Vertx vertx, NetClient client, TransportOptions options, Buffer hello, NodeLog log) {
         this.peer = peer;
@@ -157,8 +158,27 @@ final class PeerConnection {
         }
     }
 
-    /** Writes waiting frames, in order, while the socket's unflushed bytes stay under the high-water mark. */
+    /**
+     * Writes waiting frames, in order, while the socket's unflushed bytes stay under the high-water
+     * mark. Write futures often complete inside {@code write}; the guard turns that recursion into
+     * this loop.
+     */
     private void pump() {
+        if (pumping) {
+            return;
+        }
+        pumping = true;
+        try {
+            pumpWhileWritable();
+        } finally {
+            pumping = false;
+        }
+        if (waiting.isEmpty()) {
+            cancelDrainTimer();
+        }
+    }
+
+    private void pumpWhileWritable() {
         while (state == State.CONNECTED && !waiting.isEmpty() && unflushedBytes < options.writeQueueHighWaterBytes()) {
             PendingWrite write = waiting.poll();
             int length = write.bytes().length();
@@ -174,9 +194,6 @@ final class PeerConnection {
                 }
                 pump();
             });
-        }
-        if (waiting.isEmpty()) {
-            cancelDrainTimer();
         }
     }
 
