@@ -34,7 +34,10 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--job", description = "the job name (default: demo-<time>, so runs on a shared ensemble never meet)")
     private String job;
 
-    @Option(names = "--pings", defaultValue = "5", description = "pings per ordered pair; the median is shown (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", defaultValue = "1", description = "seed of the WAN emulation's jitter and loss (default ${DEFAULT-VALUE})")
+    private long seed;
+
+    @Option(names = "--pings", defaultValue = "3", description = "pings per ordered pair; the median is shown (default ${DEFAULT-VALUE})")
     private int pings;
 
     @Override
@@ -54,7 +57,7 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return badInput("--job: " + e.getMessage());
         }
-        new DemoRun(DemoGrid.fourSites(nodes), spec.commandLine().getOut()).run(jobId, Optional.ofNullable(zooKeeper), pings);
+        new DemoRun(DemoGrid.fourSites(nodes), spec.commandLine().getOut()).run(jobId, Optional.ofNullable(zooKeeper), pings, seed);
         return 0;
     }
 

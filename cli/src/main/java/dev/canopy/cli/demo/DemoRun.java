@@ -6,6 +6,8 @@ import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
+import dev.canopy.core.transport.emulation.WanEmulationLayer;
+import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -37,18 +39,21 @@ final class DemoRun {
         this.out = out;
     }
 
-    void run(JobId job, Optional<String> ensemble, int pings) {
+    void run(JobId job, Optional<String> ensemble, int pings, long seed) {
         EmbeddedZooKeeper embedded = ensemble.isEmpty() ? EmbeddedZooKeeper.start() : null;
         String connectString = ensemble.orElseGet(embedded::connectString);
         out.printf(Locale.ROOT, "ZooKeeper: %s %s%n", embedded != null ? "embedded, listening on" : "ensemble", connectString);
+        out.printf(Locale.ROOT, "WAN emulation: %s (seed %d)%n", describe(grid), seed);
         Vertx vertx = Vertx.vertx();
+        WanEmulator wan = WanEmulator.start(grid.wan());
         List<CanopyNode> nodes = new ArrayList<>();
         try {
             long started = System.nanoTime();
             for (int i = 0; i < grid.nodes().size(); i++) {
                 Coordinates coordinates = grid.nodes().get(i);
+                long nodeSeed = seed + i;
                 NodeOptions options = NodeOptions.of(job, NodeId.of("node" + i), coordinates, grid.nodes().size(),
-                        connectString).withLayers(grid.layers().apply(coordinates));
+                        connectString).withLayers(below -> new WanEmulationLayer(below, wan, coordinates, nodeSeed));
                 nodes.add(await(CanopyNode.start(vertx, options), "start node" + i));
             }
             List<Future<Communicator>> joins = nodes.stream().map(CanopyNode::join).toList();
@@ -73,12 +78,25 @@ final class DemoRun {
                 await(node.close(), "close " + node.id());
             }
             await(vertx.close(), "stop Vert.x");
+            wan.close();
             if (embedded != null) {
                 embedded.close();
             }
         }
         out.printf(Locale.ROOT, "all nodes left the job and closed%n");
         out.flush();
+    }
+
+    /** One line per emulated link, e.g. {@code paris-berlin 18 ms}, plus the default. */
+    private static String describe(DemoGrid grid) {
+        StringBuilder text = new StringBuilder();
+        grid.wan().links().entrySet().stream()
+                .filter(e -> e.getKey().fromSite().compareTo(e.getKey().toSite()) < 0)
+                .sorted(Comparator.comparing(e -> e.getKey().fromSite()))
+                .forEach(e -> text.append(e.getKey().fromSite()).append('-').append(e.getKey().toSite())
+                        .append(String.format(Locale.ROOT, " %.0f ms, ", e.getValue().rttMs())));
+        return text.append(String.format(Locale.ROOT, "other site pairs %.0f ms RTT", grid.wan().defaultLink().rttMs()))
+                .toString();
     }
 
     private static <T> T await(Future<T> future, String step) {

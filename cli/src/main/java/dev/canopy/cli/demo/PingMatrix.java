@@ -9,8 +9,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Each-to-each ping over WORLD: every node answers pings; each rank in turn pings every other rank
- * {@code pings} times and keeps the median round trip. {@code rttMillis[from][to]}; the diagonal is 0.
+ * Each-to-each ping over WORLD: every node answers pings; every rank pings every other rank
+ * {@code pings} times, one after another per pair, all pairs at once, and keeps the median round trip. {@code rttMillis[from][to]}; the diagonal is 0.
  */
 final class PingMatrix {
 
@@ -28,16 +28,15 @@ final class PingMatrix {
         });
     }
 
-    /** Measures the matrix; {@code worlds} holds every node's WORLD, indexed by rank. */
+    /** Measures the matrix, all ranks at once; {@code worlds} holds every node's WORLD, indexed by rank. */
     static Future<double[][]> measure(List<Communicator> worlds, int pings) {
         int size = worlds.size();
         double[][] rtt = new double[size][size];
-        Future<Void> done = Future.succeededFuture();
+        List<Future<Void>> rows = new ArrayList<>();
         for (int from = 0; from < size; from++) {
-            int source = from;
-            done = done.compose(v -> pingEveryone(worlds.get(source), pings, rtt[source]));
+            rows.add(pingEveryone(worlds.get(from), pings, rtt[from]));
         }
-        return done.map(v -> rtt);
+        return Future.all(rows).map(v -> rtt);
     }
 
     private static Future<Void> pingEveryone(Communicator world, int pings, double[] row) {

@@ -25,11 +25,14 @@ class DemoCommandTest {
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString())
                 .contains("ZooKeeper: embedded, listening on 127.0.0.1:")
+                .contains("WAN emulation: berlin-paris 18 ms, seoul-tokyo 33 ms, other site pairs 230 ms RTT (seed 1)")
                 .contains("job cli-demo: 3 members")
                 .containsPattern("(?m)^   0  node1 +asia +seoul +seoul-h0 +127\\.0\\.0\\.1:\\d+/\\d+$")
                 .containsPattern("(?m)^   1  node0 +asia +tokyo ")
                 .containsPattern("(?m)^   2  node2 +europe +paris ")
                 .contains("6 ordered pairs exchanged 12 pings and 12 pongs")
+                // Tokyo (rank 1) and Paris (rank 2) are 230 ms apart: the emulated WAN is really in the path.
+                .containsPattern("(?m)^      1 +\\d+\\.\\d+ +- +(?:[2-9]\\d\\d|\\d{4,})\\.\\d+$")
                 .contains("all nodes left the job and closed");
     }
 
