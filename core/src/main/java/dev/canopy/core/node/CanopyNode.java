@@ -172,6 +172,11 @@ public final class CanopyNode {
         return context;
     }
 
+    /** The ZooKeeper session (tests expire it to see how the node reacts). */
+    ZooKeeperSession zooKeeperSession() {
+        return zooKeeper;
+    }
+
     private Future<Void> leaveNow() {
         Future<Void> stopped = runtime == null ? Future.succeededFuture() : runtime.close("this node left the job");
         return stopped.transform(r -> membership.close())
