@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code members/<node id>}: an ephemeral znode per node holding its {@link Member} as JSON; it
  *       disappears when the node closes or its session expires (a crash);</li>
  *   <li>{@code start}: the start record, created once by whichever node first sees {@code expectedSize}
- *       members; it lists the members of the job. Every node sorts that list by
+ *       members; it lists the members registered at that moment (at least {@code expectedSize}). It
+ *       stays after the job ends, so a job name is used once: a node that finds an older start
+ *       record is told to pick a fresh name. Every node sorts that list by
  *       {@link Member#RANK_ORDER}, so all agree on ranks, and ranks stay fixed afterwards.</li>
  * </ul>
  * After the start, a member whose znode disappears is reported {@link MembershipEvent.Kind#LEFT} and
