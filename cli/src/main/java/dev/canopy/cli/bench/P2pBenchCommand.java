@@ -78,8 +78,7 @@ public final class P2pBenchCommand implements Callable<Integer> {
                 Member peerMember = new Member(NodeId.of("echo-peer"), Coordinates.ofHost("echo-peer"),
                         new NodeAddress(TransportOptions.LOOPBACK, ports.transportTcp(), ports.transportUdp()));
                 List<P2pProbe> probes = List.of(new CanopyProbe(transport, peerMember),
-                        await(NetSocketProbe.connect(vertx, TransportOptions.LOOPBACK, ports.echo(), ports.sink()),
-                                "connect to the echo peer"));
+                        NetSocketProbe.create(vertx, TransportOptions.LOOPBACK, ports.echo(), ports.sink()));
                 List<P2pRow> rows = measure(probes);
                 print(rows, peer.pid());
                 for (P2pProbe probe : probes) {

@@ -88,12 +88,14 @@ final class PeerConnection {
         Promise<Void> promise = Promise.promise();
         waiting.add(new PendingWrite(header, payload, promise, System.nanoTime()));
         waitingBytes += length;
-        if (state == State.IDLE) {
-            connect();
-        } else if (state == State.CONNECTED) {
+        if (state == State.CONNECTED) {
             pumpSoon();
+        } else {
+            if (state == State.IDLE) {
+                connect();
+            }
+            armDrainTimer();
         }
-        armDrainTimer();
         return promise.future();
     }
 
@@ -202,8 +204,11 @@ final class PeerConnection {
         } finally {
             pumping = false;
         }
+        // Only frames the socket cannot take now wait, and only they need the drain deadline.
         if (waiting.isEmpty()) {
             cancelDrainTimer();
+        } else {
+            armDrainTimer();
         }
     }
 
