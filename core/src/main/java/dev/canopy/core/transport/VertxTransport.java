@@ -92,7 +92,11 @@ public final class VertxTransport implements Transport {
         // Connections may arrive before the transport object exists; the handler waits for it.
         server.connectHandler(socket -> ready.future().onSuccess(transport -> transport.accept(socket)));
         return server.listen(options.tcpPort(), options.host())
-                .compose(s -> datagrams.listen(options.udpPort(), options.host()))
+                .recover(e -> Future.failedFuture(new IllegalStateException("TCP port " + options.tcpPort() + ": "
+                        + e.getMessage(), e)))
+                .compose(s -> datagrams.listen(options.udpPort(), options.host())
+                        .recover(e -> Future.failedFuture(new IllegalStateException("UDP port " + options.udpPort()
+                                + ": " + e.getMessage(), e))))
                 .map(d -> {
                     VertxTransport transport = new VertxTransport(context, options, server, client, datagrams);
                     datagrams.handler(transport::onDatagram);
@@ -106,8 +110,7 @@ public final class VertxTransport implements Transport {
                     datagrams.close();
                 })
                 .recover(e -> Future.failedFuture(new IllegalStateException("cannot bind the transport on "
-                        + options.host() + " tcp " + options.tcpPort() + " udp " + options.udpPort() + ": "
-                        + e.getMessage() + " (choose free ports, or 0 for ephemeral ones)", e)));
+                        + options.host() + ", " + e.getMessage() + " (choose free ports, or 0 for ephemeral ones)", e)));
     }
 
     @Override
