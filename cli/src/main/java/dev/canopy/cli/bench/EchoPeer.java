@@ -20,8 +20,8 @@ import java.io.InputStream;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The second JVM of {@code canopy bench p2p}: answers Canopy frames on its transport and raw bytes
- * on a plain NetSocket echo server and sink, prints one READY line with its ports, and exits when
+ * The second JVM of {@code canopy bench p2p}: answers Canopy frames on its transport and raw
+ * messages on a plain NetSocket echo server and sink, prints one READY line with its ports, and exits when
  * its standard input closes (the benchmark ended or died).
  *
  * <p>Arguments: the benchmark's transport address as {@code host tcpPort udpPort}.
@@ -43,9 +43,9 @@ public final class EchoPeer {
             Transport transport = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("echo-peer")));
             transport.frameHandler(frame -> transport.send(benchmark, answer(frame)));
             NetServer echo = await(vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true))
-                    .connectHandler(socket -> socket.pipeTo(socket)).listen(0, TransportOptions.LOOPBACK));
+                    .connectHandler(socket -> answerMessages(socket, MessageAnswer.ECHO)).listen(0, TransportOptions.LOOPBACK));
             NetServer sink = await(vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true))
-                    .connectHandler(EchoPeer::sink).listen(0, TransportOptions.LOOPBACK));
+                    .connectHandler(socket -> answerMessages(socket, MessageAnswer.ONE_BYTE)).listen(0, TransportOptions.LOOPBACK));
             System.out.println(EchoProtocol.READY + " " + transport.localAddress().tcpPort() + " "
                     + transport.localAddress().udpPort() + " " + echo.actualPort() + " " + sink.actualPort());
             System.out.flush();
@@ -62,10 +62,18 @@ public final class EchoPeer {
                 request.source(), request.tag(), request.sequence(), payload);
     }
 
-    /** Reads a 4-byte message size, then answers one byte per message of that size. */
-    private static void sink(NetSocket socket) {
+    /** What the plain NetSocket servers send back for each whole message. */
+    private enum MessageAnswer { ECHO, ONE_BYTE }
+
+    /**
+     * Reads a 4-byte message size, then answers each whole message of that size: with the message
+     * itself (echo, once all of it is in, as Canopy's peer answers a whole frame) or with one byte
+     * (sink, for throughput).
+     */
+    private static void answerMessages(NetSocket socket, MessageAnswer answer) {
         Buffer header = Buffer.buffer();
         long[] state = {-1, 0}; // message size (unknown until the header is complete), bytes of the current message
+        Buffer[] message = {null};
         socket.handler(bytes -> {
             Buffer body = bytes;
             if (state[0] < 0) {
@@ -75,13 +83,29 @@ public final class EchoPeer {
                     return;
                 }
                 state[0] = header.getInt(0);
-                body = bytes.getBuffer(needed, bytes.length());
+                body = bytes.getBuffer(Math.min(needed, bytes.length()), bytes.length());
             }
-            state[1] += body.length();
-            int complete = (int) (state[1] / state[0]);
-            state[1] %= state[0];
-            if (complete > 0) {
-                socket.write(Buffer.buffer(new byte[complete]));
+            if (answer == MessageAnswer.ONE_BYTE) {
+                state[1] += body.length();
+                int complete = (int) (state[1] / state[0]);
+                state[1] %= state[0];
+                if (complete > 0) {
+                    socket.write(Buffer.buffer(new byte[complete]));
+                }
+                return;
+            }
+            int position = 0;
+            while (position < body.length()) {
+                if (message[0] == null) {
+                    message[0] = Buffer.buffer((int) state[0]);
+                }
+                int take = (int) Math.min(state[0] - message[0].length(), body.length() - position);
+                message[0].appendBuffer(body, position, take);
+                position += take;
+                if (message[0].length() == state[0]) {
+                    socket.write(message[0]);
+                    message[0] = null;
+                }
             }
         });
     }

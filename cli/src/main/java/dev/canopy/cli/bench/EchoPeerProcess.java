@@ -4,7 +4,9 @@ import dev.canopy.core.node.NodeAddress;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -28,10 +30,16 @@ final class EchoPeerProcess implements AutoCloseable {
 
     /** Starts the child and waits for its READY line. */
     static EchoPeerProcess start(NodeAddress benchmark) throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process process = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
-                EchoPeer.class.getName(), benchmark.host(), String.valueOf(benchmark.tcpPort()),
-                String.valueOf(benchmark.udpPort())))
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        // The same JVM options (heap, GC) as this JVM, so both ends of the measurement match.
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(option -> !option.startsWith("-XX:StartFlightRecording") && !option.startsWith("-agent")
+                        && !option.startsWith("-javaagent"))
+                .toList());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), EchoPeer.class.getName(),
+                benchmark.host(), String.valueOf(benchmark.tcpPort()), String.valueOf(benchmark.udpPort())));
+        Process process = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));

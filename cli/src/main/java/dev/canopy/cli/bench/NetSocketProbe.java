@@ -10,37 +10,31 @@ import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
 
 /**
- * The baseline: the same messages as raw bytes on plain Vert.x NetSockets, to an echo server (round
- * trips) and to a sink that answers one byte per message (streams). No framing, no queues: what
+ * The baseline: the same messages as raw bytes on plain Vert.x NetSockets, to a server that echoes
+ * each whole message (round trips) and to a sink that answers one byte per message (streams). One
+ * connection per measurement, a 4-byte message size first, then no framing and no queues: what
  * Canopy's transport costs is the difference.
  */
 final class NetSocketProbe implements P2pProbe {
 
     private final Context context;
     private final NetClient client;
-    private final NetSocket echo;
-    private final int sinkPort;
     private final String host;
+    private final int echoPort;
+    private final int sinkPort;
 
-    private NetSocketProbe(Context context, NetClient client, NetSocket echo, String host, int sinkPort) {
+    private NetSocketProbe(Context context, NetClient client, String host, int echoPort, int sinkPort) {
         this.context = context;
         this.client = client;
-        this.echo = echo;
         this.host = host;
+        this.echoPort = echoPort;
         this.sinkPort = sinkPort;
     }
 
-    /** Connects to the peer's echo server; sinks are connected per stream. Runs on a new context. */
-    static Future<P2pProbe> connect(Vertx vertx, String host, int echoPort, int sinkPort) {
-        Context context = vertx.getOrCreateContext();
-        Promise<P2pProbe> connected = Promise.promise();
-        context.runOnContext(v -> {
-            NetClient client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true));
-            client.connect(echoPort, host)
-                    .<P2pProbe>map(socket -> new NetSocketProbe(context, client, socket, host, sinkPort))
-                    .onComplete(connected);
-        });
-        return connected.future();
+    /** A probe of the peer's echo server and sink, connected per measurement, on a new context. */
+    static P2pProbe create(Vertx vertx, String host, int echoPort, int sinkPort) {
+        return new NetSocketProbe(vertx.getOrCreateContext(),
+                vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true)), host, echoPort, sinkPort);
     }
 
     @Override
@@ -51,7 +45,7 @@ final class NetSocketProbe implements P2pProbe {
     @Override
     public Future<long[]> roundTrips(int size, int count) {
         Promise<long[]> done = Promise.promise();
-        context.runOnContext(v -> {
+        context.runOnContext(v -> client.connect(echoPort, host).onFailure(done::tryFail).onSuccess(echo -> {
             Buffer message = Buffer.buffer(new byte[size]);
             long[] samples = new long[count];
             long[] state = new long[3]; // index, bytes received of the current echo, sent at
@@ -64,14 +58,16 @@ final class NetSocketProbe implements P2pProbe {
                 state[1] = 0;
                 if (state[0] == count) {
                     done.complete(samples);
+                    echo.close();
                 } else {
                     state[2] = System.nanoTime();
                     echo.write(message);
                 }
             });
+            echo.write(Buffer.buffer().appendInt(size));
             state[2] = System.nanoTime();
             echo.write(message).onFailure(done::tryFail);
-        });
+        }));
         return done.future();
     }
 
@@ -104,6 +100,6 @@ final class NetSocketProbe implements P2pProbe {
 
     @Override
     public Future<Void> close() {
-        return echo.close().eventually(() -> client.close());
+        return client.close();
     }
 }
