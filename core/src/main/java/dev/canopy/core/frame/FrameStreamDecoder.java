@@ -1,0 +1,133 @@
+package dev.canopy.core.frame;
+
+import io.vertx.core.buffer.Buffer;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Cuts a TCP byte stream into frames. Reads may split a frame or coalesce several; the decoder
+ * keeps the unfinished frame between calls. After the first malformed frame it is spent: the
+ * connection must be closed, because nothing after the bad bytes can be trusted.
+ *
+ * <p>A frame complete within one read is decoded straight from it. A frame spread over reads is
+ * assembled into one payload buffer allocated once at its exact size when the header is complete,
+ * so a 1 MB frame costs one 1 MB allocation, not a growing buffer copied at every doubling.
+ *
+ * <p>One decoder per connection, used from the connection's context only.
+ */
+public final class FrameStreamDecoder {
+
+    private final int maxFrameBytes;
+    private Buffer header = Buffer.buffer(FrameCodec.HEADER_LENGTH);
+    private Buffer payload;
+    private int payloadMissing;
+    private MalformedFrame failure;
+
+    /** @param maxFrameBytes the largest frame accepted, header included */
+    public FrameStreamDecoder(int maxFrameBytes) {
+        if (maxFrameBytes < FrameCodec.HEADER_LENGTH) {
+            throw new IllegalArgumentException("maxFrameBytes " + maxFrameBytes
+                    + " is smaller than the frame header (" + FrameCodec.HEADER_LENGTH + " bytes)");
+        }
+        this.maxFrameBytes = maxFrameBytes;
+    }
+
+    /**
+     * Feeds the next bytes of the stream, handing each complete frame to {@code sink} in order.
+     *
+     * @return the problem that ends the stream, if these bytes (or earlier ones) were malformed
+     */
+    public Optional<MalformedFrame> feed(Buffer chunk, Consumer<Frame> sink) {
+        if (failure != null) {
+            return Optional.of(failure);
+        }
+        int position = 0;
+        while (position < chunk.length()) {
+            if (payload != null) {
+                position = fillPayload(chunk, position, sink);
+            } else if (header.length() == 0 && chunk.length() - position >= FrameCodec.HEADER_LENGTH) {
+                position = decodeInPlace(chunk, position, sink);
+            } else {
+                position = fillHeader(chunk, position, sink);
+            }
+            if (failure != null) {
+                return Optional.of(failure);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The stream has ended (the peer closed the connection).
+     *
+     * @return {@link MalformedFrame.Reason#TRUNCATED} when it ended inside a frame
+     */
+    public Optional<MalformedFrame> endOfStream() {
+        if (failure == null && bufferedBytes() > 0) {
+            failure = new MalformedFrame(MalformedFrame.Reason.TRUNCATED,
+                    "stream ended " + bufferedBytes() + " bytes into a frame");
+        }
+        return Optional.ofNullable(failure);
+    }
+
+    /** Bytes received but not yet part of a complete frame. */
+    public int bufferedBytes() {
+        return header.length() + (payload == null ? 0 : payload.length());
+    }
+
+    /** The header starts at {@code position} and is all in {@code chunk}. */
+    private int decodeInPlace(Buffer chunk, int position, Consumer<Frame> sink) {
+        failure = FrameCodec.checkHeader(chunk, position, maxFrameBytes);
+        if (failure != null) {
+            return chunk.length();
+        }
+        int payloadLength = chunk.getInt(position + FrameCodec.PAYLOAD_LENGTH_OFFSET);
+        int frameEnd = position + FrameCodec.HEADER_LENGTH + payloadLength;
+        if (frameEnd <= chunk.length()) {
+            sink.accept(FrameCodec.readFrame(chunk, position));
+            return frameEnd;
+        }
+        header.appendBuffer(chunk, position, FrameCodec.HEADER_LENGTH);
+        startPayload(payloadLength);
+        return position + FrameCodec.HEADER_LENGTH;
+    }
+
+    private int fillHeader(Buffer chunk, int position, Consumer<Frame> sink) {
+        int take = Math.min(FrameCodec.HEADER_LENGTH - header.length(), chunk.length() - position);
+        header.appendBuffer(chunk, position, take);
+        if (header.length() < FrameCodec.HEADER_LENGTH) {
+            return position + take;
+        }
+        failure = FrameCodec.checkHeader(header, 0, maxFrameBytes);
+        if (failure != null) {
+            return chunk.length();
+        }
+        startPayload(header.getInt(FrameCodec.PAYLOAD_LENGTH_OFFSET));
+        if (payloadMissing == 0) {
+            emit(sink);
+        }
+        return position + take;
+    }
+
+    private int fillPayload(Buffer chunk, int position, Consumer<Frame> sink) {
+        int take = Math.min(payloadMissing, chunk.length() - position);
+        payload.appendBuffer(chunk, position, take);
+        payloadMissing -= take;
+        if (payloadMissing == 0) {
+            emit(sink);
+        }
+        return position + take;
+    }
+
+    private void startPayload(int length) {
+        payload = Buffer.buffer(length);
+        payloadMissing = length;
+    }
+
+    private void emit(Consumer<Frame> sink) {
+        Frame frame = FrameCodec.readHeader(header, 0, payload);
+        header = Buffer.buffer(FrameCodec.HEADER_LENGTH);
+        payload = null;
+        sink.accept(frame);
+    }
+}
