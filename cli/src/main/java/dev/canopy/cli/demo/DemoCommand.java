@@ -1,6 +1,9 @@
 package dev.canopy.cli.demo;
 
+import dev.canopy.cli.LevelFiles;
 import dev.canopy.core.node.JobId;
+import dev.canopy.gridconfig.model.GridModel;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -13,20 +16,21 @@ import picocli.CommandLine.Spec;
         name = "demo",
         mixinStandardHelpOptions = true,
         description = {
-            "Start ZooKeeper (embedded unless --zk is given) and several nodes on loopback, spread over",
-            "four emulated sites; they join one job, agree on ranks and ping each other. Prints the",
-            "rank table and the round-trip matrix, then shuts everything down."
+            "Start ZooKeeper (embedded unless --zk is given) and one node per process of a level file on",
+            "loopback, with the file's WAN emulated between its sites (default: the bundled 8-site MPICH-GX",
+            "grid); they join one job, agree on ranks and ping each other. Prints the rank table and the",
+            "configured and measured round trips between sites, then shuts everything down."
         })
 public final class DemoCommand implements Callable<Integer> {
 
-    private static final int MAX_NODES = 64;
+    private static final int MAX_NODES = 256;
     private static final int MAX_PINGS = 1000;
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--nodes", defaultValue = "8", description = "how many nodes (1 to " + MAX_NODES + "; default ${DEFAULT-VALUE})")
-    private int nodes;
+    @Option(names = "--config", paramLabel = "FILE", description = "the level file (default: the bundled 8-site grid, examples/grids/mpich-gx-8site.rsl)")
+    private Path config;
 
     @Option(names = "--zk", paramLabel = "host:port,...", description = "an existing ZooKeeper ensemble instead of the embedded server")
     private String zooKeeper;
@@ -42,9 +46,6 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (nodes < 1 || nodes > MAX_NODES) {
-            return badInput("--nodes " + nodes + " is out of range; give 1 to " + MAX_NODES);
-        }
         if (pings < 1 || pings > MAX_PINGS) {
             return badInput("--pings " + pings + " is out of range; give 1 to " + MAX_PINGS);
         }
@@ -57,7 +58,15 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return badInput("--job: " + e.getMessage());
         }
-        new DemoRun(DemoGrid.fourSites(nodes), spec.commandLine().getOut()).run(jobId, Optional.ofNullable(zooKeeper), pings, seed);
+        Optional<GridModel> grid = LevelFiles.load(config, "demo", spec.commandLine().getErr());
+        if (grid.isEmpty()) {
+            return 2;
+        }
+        if (grid.get().processCount() > MAX_NODES) {
+            return badInput(config + " has " + grid.get().processCount() + " processes; the demo runs at most " + MAX_NODES
+                    + " in one JVM (use canopy launch for larger grids)");
+        }
+        new DemoRun(DemoGrid.of(grid.get()), spec.commandLine().getOut()).run(jobId, Optional.ofNullable(zooKeeper), pings, seed);
         return 0;
     }
 

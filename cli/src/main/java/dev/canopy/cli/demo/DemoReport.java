@@ -1,11 +1,16 @@
 package dev.canopy.cli.demo;
 
 import dev.canopy.core.node.Member;
+import dev.canopy.core.transport.emulation.WanEmulation;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
-/** Prints what the demo found: the rank table and the round-trip matrix. */
+/** Prints what the demo found: the rank table and the measured round trips between sites. */
 final class DemoReport {
 
     private final PrintWriter out;
@@ -16,31 +21,60 @@ final class DemoReport {
 
     void rankTable(String job, List<Member> members) {
         out.printf(Locale.ROOT, "job %s: %d members, ranked by coordinates then node id%n%n", job, members.size());
-        out.printf(Locale.ROOT, "%4s  %-10s  %-8s  %-8s  %-12s  %s%n", "rank", "node", "wan", "site", "host", "address (tcp/udp)");
+        out.printf(Locale.ROOT, "%4s  %-8s  %-10s  %-12s  %-14s  %s%n", "rank", "node", "wan", "site", "host", "address (tcp/udp)");
         for (int rank = 0; rank < members.size(); rank++) {
             Member m = members.get(rank);
-            out.printf(Locale.ROOT, "%4d  %-10s  %-8s  %-8s  %-12s  %s:%d/%d%n", rank, m.id(), m.coordinates().wanGroup(),
+            out.printf(Locale.ROOT, "%4d  %-8s  %-10s  %-12s  %-14s  %s:%d/%d%n", rank, m.id(), m.coordinates().wanGroup(),
                     m.coordinates().site(), m.coordinates().host(), m.address().host(), m.address().tcpPort(),
                     m.address().udpPort());
         }
         out.println();
     }
 
-    void rttMatrix(double[][] rtt, int pings) {
-        out.printf(Locale.ROOT, "round trip over WORLD, median of %d pings, ms (row pings column)%n%n", pings);
-        out.print("from\\to");
-        for (int to = 0; to < rtt.length; to++) {
-            out.printf(Locale.ROOT, "%8d", to);
-        }
-        out.println();
-        for (int from = 0; from < rtt.length; from++) {
-            out.printf(Locale.ROOT, "%7d", from);
-            for (int to = 0; to < rtt.length; to++) {
-                out.print(from == to ? String.format(Locale.ROOT, "%8s", "-") : String.format(Locale.ROOT, "%8.2f", rtt[from][to]));
+    /**
+     * One line per ordered site pair: the round trip the level file implies (the mean of the two directions'
+     * RTTs, which differ for one-way links) and the median of the round trips measured between every node
+     * of one site and every node of the other ({@code rtt[from][to]} by rank).
+     */
+    void sitePairs(List<Member> members, double[][] rtt, WanEmulation wan, int pings) {
+        out.printf(Locale.ROOT, "round trips between sites over WORLD (median over node pairs, %d pings each), ms%n%n", pings);
+        out.printf(Locale.ROOT, "%-12s  %-12s  %10s  %10s  %10s%n", "from", "to", "expected", "measured", "node pairs");
+        for (String from : sitesInRankOrder(members)) {
+            for (String to : sitesInRankOrder(members)) {
+                double[] samples = samplesBetween(members, rtt, from, to);
+                if (samples.length > 0) {
+                    String configured = from.equals(to) ? "loopback" : String.format(Locale.ROOT, "%.1f", (wan.link(from, to).rttMs() + wan.link(to, from).rttMs()) / 2);
+                    out.printf(Locale.ROOT, "%-12s  %-12s  %10s  %10.1f  %10d%n", from, to, configured, median(samples), samples.length);
+                }
             }
-            out.println();
         }
         out.println();
         out.flush();
+    }
+
+    private static Set<String> sitesInRankOrder(List<Member> members) {
+        Set<String> sites = new LinkedHashSet<>();
+        members.forEach(m -> sites.add(m.coordinates().site()));
+        return sites;
+    }
+
+    private static double[] samplesBetween(List<Member> members, double[][] rtt, String fromSite, String toSite) {
+        List<Double> samples = new ArrayList<>();
+        for (int from = 0; from < members.size(); from++) {
+            for (int to = 0; to < members.size(); to++) {
+                if (from != to && members.get(from).coordinates().site().equals(fromSite)
+                        && members.get(to).coordinates().site().equals(toSite)) {
+                    samples.add(rtt[from][to]);
+                }
+            }
+        }
+        return samples.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    private static double median(double[] samples) {
+        double[] sorted = samples.clone();
+        Arrays.sort(sorted);
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 }

@@ -6,6 +6,8 @@ import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
+import dev.canopy.core.transport.emulation.LinkProfile;
+import dev.canopy.core.transport.emulation.WanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulationLayer;
 import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.Coordinates;
@@ -15,6 +17,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -43,7 +46,8 @@ final class DemoRun {
         EmbeddedZooKeeper embedded = ensemble.isEmpty() ? EmbeddedZooKeeper.start() : null;
         String connectString = embedded != null ? embedded.connectString() : ensemble.orElseThrow();
         out.printf(Locale.ROOT, "ZooKeeper: %s %s%n", embedded != null ? "embedded, listening on" : "ensemble", connectString);
-        out.printf(Locale.ROOT, "WAN emulation: %s (seed %d)%n", describe(grid), seed);
+        out.printf(Locale.ROOT, "grid %s: %d processes; WAN emulation: %s (seed %d)%n", grid.name(), grid.nodes().size(),
+                describe(grid.wan()), seed);
         Vertx vertx = Vertx.vertx();
         WanEmulator wan = WanEmulator.start(grid.wan());
         List<CanopyNode> nodes = new ArrayList<>();
@@ -70,7 +74,7 @@ final class DemoRun {
             // One unmeasured round first: it opens the TCP connections and warms the code paths.
             await(PingMatrix.measure(worlds, 1), "warm up");
             double[][] rtt = await(PingMatrix.measure(worlds, pings), "ping every pair");
-            new DemoReport(out).rttMatrix(rtt, pings);
+            new DemoReport(out).sitePairs(worlds.get(0).members(), rtt, grid.wan(), pings);
             int pairs = nodes.size() * (nodes.size() - 1);
             out.printf(Locale.ROOT, "%d ordered pairs exchanged %d pings and %d pongs%n", pairs, pairs * pings, pairs * pings);
         } finally {
@@ -87,16 +91,12 @@ final class DemoRun {
         out.flush();
     }
 
-    /** One line per emulated link, e.g. {@code paris-berlin 18 ms}, plus the default. */
-    private static String describe(DemoGrid grid) {
-        StringBuilder text = new StringBuilder();
-        grid.wan().links().entrySet().stream()
-                .filter(e -> e.getKey().fromSite().compareTo(e.getKey().toSite()) < 0)
-                .sorted(Comparator.comparing(e -> e.getKey().fromSite()))
-                .forEach(e -> text.append(e.getKey().fromSite()).append('-').append(e.getKey().toSite())
-                        .append(String.format(Locale.ROOT, " %.0f ms, ", e.getValue().rttMs())));
-        return text.append(String.format(Locale.ROOT, "other site pairs %.0f ms RTT", grid.wan().defaultLink().rttMs()))
-                .toString();
+    /** E.g. {@code 56 directed site links, 2.4 to 380 ms RTT}. */
+    private static String describe(WanEmulation wan) {
+        DoubleSummaryStatistics rtt = wan.links().values().stream().mapToDouble(LinkProfile::rttMs).summaryStatistics();
+        return rtt.getCount() == 0
+                ? String.format(Locale.ROOT, "one site, nothing to emulate")
+                : String.format(Locale.ROOT, "%d directed site links, %.1f to %.1f ms RTT", rtt.getCount(), rtt.getMin(), rtt.getMax());
     }
 
     private static <T> T await(Future<T> future, String step) {

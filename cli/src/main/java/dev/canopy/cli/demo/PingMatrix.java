@@ -10,7 +10,9 @@ import java.util.List;
 
 /**
  * Each-to-each ping over WORLD: every node answers pings; every rank pings every other rank
- * {@code pings} times, one after another per pair, all pairs at once, and keeps the median round trip. {@code rttMillis[from][to]}; the diagonal is 0.
+ * {@code pings} times and keeps the median round trip ({@code rtt[from][to]}; the diagonal is 0).
+ * All ranks ping at once, but each rank has one ping outstanding at a time, so the measurement does not
+ * queue thousands of pings behind each other in one JVM.
  */
 final class PingMatrix {
 
@@ -40,18 +42,18 @@ final class PingMatrix {
     }
 
     private static Future<Void> pingEveryone(Communicator world, int pings, double[] row) {
-        List<Future<Void>> peers = new ArrayList<>();
+        Future<Void> chain = Future.succeededFuture();
         for (int to = 0; to < world.size(); to++) {
             if (to != world.rank()) {
                 int destination = to;
-                peers.add(pingRepeatedly(world, destination, pings, new double[pings], 0)
+                chain = chain.compose(v -> pingRepeatedly(world, destination, pings, new double[pings], 0))
                         .map(samples -> {
                             row[destination] = median(samples);
                             return null;
-                        }));
+                        });
             }
         }
-        return Future.all(peers).mapEmpty();
+        return chain;
     }
 
     private static Future<double[]> pingRepeatedly(Communicator world, int to, int pings, double[] samples, int done) {

@@ -4,57 +4,91 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyCommand;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class DemoCommandTest {
 
+    private static final String TWO_SITES = """
+            +( &(type = grid) (name = "pair") )
+             ( &(type = subjob) (label = "alpha") (count = 2) )
+             ( &(type = subjob) (label = "beta") (count = 1) )
+             ( &(type = link) (between = "alpha" "beta") (rtt_ms = 230) )
+            """;
+
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
+
+    @TempDir
+    Path dir;
 
     private int run(String... args) {
         return new CommandLine(new CanopyCommand()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
                 .execute(args);
     }
 
+    private Path levelFile(String text) throws IOException {
+        return Files.writeString(dir.resolve("grid.rsl"), text);
+    }
+
     @Test
-    void threeNodesJoinPrintTheRankTableAndPingEachOther() {
-        int exit = run("demo", "--nodes", "3", "--pings", "2", "--job", "cli-demo");
+    void theDefaultRunIsTheBundledEightSiteGrid() {
+        int exit = run("demo", "--pings", "1", "--job", "cli-demo-default");
 
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString())
                 .contains("ZooKeeper: embedded, listening on 127.0.0.1:")
-                .contains("WAN emulation: berlin-paris 18 ms, seoul-tokyo 33 ms, other site pairs 230 ms RTT (seed 1)")
-                .contains("job cli-demo: 3 members")
-                .containsPattern("(?m)^   0  node1 +asia +seoul +seoul-h0 +127\\.0\\.0\\.1:\\d+/\\d+$")
-                .containsPattern("(?m)^   1  node0 +asia +tokyo ")
-                .containsPattern("(?m)^   2  node2 +europe +paris ")
-                .contains("6 ordered pairs exchanged 12 pings and 12 pongs")
-                // Tokyo (rank 1) and Paris (rank 2) are 230 ms apart: the emulated WAN is really in the path.
-                .containsPattern("(?m)^      1 +\\d+\\.\\d+ +- +(?:[2-9]\\d\\d|\\d{4,})\\.\\d+$")
+                .contains("grid mpich-gx-8site: 32 processes; WAN emulation: 56 directed site links")
+                .contains("job cli-demo-default: 32 members")
+                .contains("992 ordered pairs exchanged 992 pings and 992 pongs")
                 .contains("all nodes left the job and closed");
     }
 
     @Test
-    void anExistingEnsembleIsUsedInsteadOfTheEmbeddedServer() {
+    void aLevelFileGivesTheNodesTheirSitesAndTheEmulatedLinkIsInThePath() throws IOException {
+        int exit = run("demo", "--config", levelFile(TWO_SITES).toString(), "--pings", "2", "--job", "cli-demo");
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(out.toString())
+                .contains("grid pair: 3 processes; WAN emulation: 2 directed site links, 230.0 to 230.0 ms RTT (seed 1)")
+                .contains("job cli-demo: 3 members")
+                .containsPattern("(?m)^   0  \\S+ +alpha +alpha +alpha +127\\.0\\.0\\.1:\\d+/\\d+$")
+                .containsPattern("(?m)^   2  \\S+ +beta +beta +beta ")
+                .contains("6 ordered pairs exchanged 12 pings and 12 pongs")
+                .contains("all nodes left the job and closed");
+        Matcher alphaToBeta = Pattern.compile("(?m)^alpha +beta +230\\.0 +(\\d+\\.\\d) +2$").matcher(out.toString());
+        assertThat(alphaToBeta.find()).as(out.toString()).isTrue();
+        assertThat(Double.parseDouble(alphaToBeta.group(1))).as("measured RTT over the emulated link").isGreaterThanOrEqualTo(229.0);
+    }
+
+    @Test
+    void anExistingEnsembleIsUsedInsteadOfTheEmbeddedServer() throws IOException {
         try (EmbeddedZooKeeper ensemble = EmbeddedZooKeeper.start()) {
-            int exit = run("demo", "--zk", ensemble.connectString(), "--nodes", "2", "--pings", "1");
+            int exit = run("demo", "--zk", ensemble.connectString(), "--config", levelFile(TWO_SITES).toString(), "--pings", "1");
 
             assertThat(exit).as(err.toString()).isZero();
             assertThat(out.toString()).contains("ZooKeeper: ensemble " + ensemble.connectString())
-                    .containsPattern("job demo-\\d+: 2 members");
+                    .containsPattern("job demo-\\d+: 3 members");
         }
     }
 
     @Test
-    void badArgumentsExitWithTwoAndSayWhatToGive() {
-        assertThat(run("demo", "--nodes", "0")).isEqualTo(2);
-        assertThat(err.toString()).contains("--nodes 0 is out of range; give 1 to 64");
+    void badArgumentsExitWithTwoAndSayWhatToGive() throws IOException {
         assertThat(run("demo", "--job", "no/slash")).isEqualTo(2);
         assertThat(err.toString()).contains("--job: job name 'no/slash'");
         assertThat(run("demo", "--zk", " ")).isEqualTo(2);
         assertThat(err.toString()).contains("--zk is empty");
+        assertThat(run("demo", "--config", dir.resolve("missing.rsl").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("missing.rsl does not exist");
+        assertThat(run("demo", "--config", levelFile("+( &(type = subjob) (count = 0) )").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("is not a valid level file").contains("grid.rsl:1:");
     }
 }
