@@ -16,7 +16,6 @@ import io.vertx.core.VertxOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiFunction;
 
 /**
  * Several probing nodes in this JVM on 127.0.0.1: one real Vert.x transport each (optionally wrapped in layers
@@ -39,12 +38,17 @@ final class LiveGrid implements AutoCloseable {
     final List<ProbeService> services = new ArrayList<>();
     MembershipView view;
 
+    /** Wraps a node's bare transport in test layers. */
+    @FunctionalInterface
+    interface Layers {
+        Transport wrap(Transport bare, Coordinates coordinates, int index);
+    }
+
     /**
      * Starts one node per entry of {@code sites} (the site of that node), each transport wrapped by
-     * {@code layers} (given the bare transport and the node's index), and their probe services.
+     * {@code layers}, and their probe services.
      */
-    static LiveGrid start(List<String> sites, ProbeSettings settings,
-                          BiFunction<Transport, Integer, Transport> layers) {
+    static LiveGrid start(List<String> sites, ProbeSettings settings, Layers layers) {
         LiveGrid grid = new LiveGrid();
         try {
             for (int i = 0; i < sites.size(); i++) {
@@ -52,9 +56,9 @@ final class LiveGrid implements AutoCloseable {
                 String host = site + "-n" + i;
                 Transport bare = Await.result(VertxTransport.start(grid.vertx,
                         TransportOptions.defaults().withNodeLabel(site + "/" + host)));
-                grid.transports.add(layers.apply(bare, i));
-                grid.members.add(new Member(NodeId.of(host), new Coordinates("wan", site, site, site, host),
-                        bare.localAddress()));
+                Coordinates coordinates = new Coordinates("wan", site, site, site, host);
+                grid.transports.add(layers.wrap(bare, coordinates, i));
+                grid.members.add(new Member(NodeId.of(host), coordinates, bare.localAddress()));
             }
             grid.view = MembershipView.startedWith(grid.members);
             for (int i = 0; i < sites.size(); i++) {
@@ -73,7 +77,7 @@ final class LiveGrid implements AutoCloseable {
     }
 
     static LiveGrid start(List<String> sites, ProbeSettings settings) {
-        return start(sites, settings, (transport, index) -> transport);
+        return start(sites, settings, (transport, coordinates, index) -> transport);
     }
 
     ProbeService service(int index) {

@@ -25,7 +25,7 @@ class ProbeServiceTest {
 
     static final ProbeSettings FAST = ProbeSettings.around(
             ScheduleSettings.DEFAULTS.withLatencyPeriod(Duration.ofMillis(20)).withBandwidthPeriod(Duration.ofMillis(200)),
-            ForecastSettings.DEFAULTS.withStalePeriods(5));
+            ForecastSettings.DEFAULTS.withStalePeriods(5)).withProbeTimeout(Duration.ofMillis(80));
     private static final Duration DEADLINE = Duration.ofSeconds(20);
 
     private static long freshSamples(LiveGrid grid, ProbeLink link, Metric metric) {
