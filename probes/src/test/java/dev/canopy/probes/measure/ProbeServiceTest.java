@@ -108,4 +108,30 @@ class ProbeServiceTest {
             assertThat(stale.lost()).isPositive();
         }
     }
+
+    @Test
+    void whenARepresentativeLeavesTheNextOneTakesOverTheSitePair() {
+        try (LiveGrid grid = LiveGrid.start(List.of("a", "a", "b"), FAST)) {
+            ProbePlan before = Await.result(grid.service(0).plan());
+            var leaving = before.representatives().get("wan/a");
+            int leavingIndex = grid.members.indexOf(leaving);
+            Await.result(grid.service(leavingIndex).stop());
+            Await.result(grid.transports.get(leavingIndex).close());
+            var view = grid.view.withDeparture(leaving.id());
+            for (int i = 0; i < grid.services.size(); i++) {
+                if (i != leavingIndex) {
+                    grid.service(i).updateMembership(view);
+                }
+            }
+            int survivor = leavingIndex == 0 ? 1 : 0;
+            ProbePlan after = Await.result(grid.service(survivor).plan());
+            assertThat(after.representatives().get("wan/a")).isEqualTo(grid.members.get(survivor));
+            ProbeLink siteLink = after.links().stream()
+                    .filter(l -> l.link().touches(grid.members.get(survivor).id()) && l.link().touches(grid.members.get(2).id()))
+                    .findFirst().orElseThrow();
+            Await.until(DEADLINE, () -> freshSamples(grid, siteLink, Metric.ROUND_TRIP_TIME) >= 5,
+                    () -> "the new representative's link to site b is measured");
+            assertThat(after.links()).noneMatch(l -> l.link().touches(leaving.id()));
+        }
+    }
 }
