@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.slf4j.Logger;
@@ -97,5 +99,23 @@ class ProbeLoadGrowthTest {
                 .isLessThanOrEqualTo(bound * 1.1)
                 .isLessThan(fullMesh / 2);
         assertThat(small.maxPerNode()).isLessThanOrEqualTo(bound * 1.1);
+    }
+
+    /** The README's table: probe messages per node per second as the grid grows (mvn ... -Pexhaustive). */
+    @Test
+    @Tag("exhaustive")
+    void tabulatesLoadAgainstGridSize() {
+        StringBuilder table = new StringBuilder("\n| nodes | sites x nodes | mean msg/s/node | busiest node | full mesh |\n");
+        table.append("| ---: | --- | ---: | ---: | ---: |\n");
+        int[][] grids = {{8, 2}, {8, 4}, {8, 8}, {8, 16}, {8, 32}, {4, 4}, {16, 4}, {32, 4}, {64, 4}};
+        for (int[] grid : grids) {
+            int nodes = grid[0] * grid[1];
+            Measured measured = simulate(TestGrids.members(grid[0], grid[1]));
+            table.append(String.format(java.util.Locale.ROOT, "| %d | %d x %d | %.1f | %.1f | %.0f |%n", nodes,
+                    grid[0], grid[1], measured.meanPerNode(), measured.maxPerNode(),
+                    2.0 * (nodes - 1) * 1e9 / SETTINGS.latencyPeriod().toNanos()));
+        }
+        LOG.info("{}", table);
+        assertThat(table).isNotEmpty();
     }
 }
