@@ -16,19 +16,14 @@ import java.time.Duration;
 final class BandwidthProber {
 
     private final Transport transport;
-    private final Ticker clock;
     private final PendingProbes pending;
-    private final ProbeCounters counters;
     private final long job;
     private final int bytes;
-    private long nextSequence;
 
     BandwidthProber(Vertx vertx, Transport transport, Ticker clock, Duration timeout, ProbeCounters counters, long job,
                     int bytes) {
         this.transport = transport;
-        this.clock = clock;
-        this.pending = new PendingProbes(vertx, timeout);
-        this.counters = counters;
+        this.pending = new PendingProbes(vertx, clock, timeout, counters);
         this.job = job;
         this.bytes = bytes;
     }
@@ -38,22 +33,14 @@ final class BandwidthProber {
      * (0 when none yet).
      */
     Future<ProbeOutcome> probe(Member peer, int selfRank, int peerRank, double roundTripMillis) {
-        long sequence = nextSequence++;
-        long sentNanos = clock.read();
-        Future<ProbeOutcome> receipt = pending.expect(sequence, peer, sentNanos);
-        counters.sent();
-        transport.send(peer, ProbeFrames.transfer(job, selfRank, peerRank, sequence, bytes))
-                .onFailure(e -> pending.failed(sequence, "cannot send to " + peer.id() + ": " + e.getMessage()));
-        return receipt.map(outcome -> toThroughput(outcome, roundTripMillis));
+        return pending.send(peer, sequence -> transport.send(peer,
+                        ProbeFrames.transfer(job, selfRank, peerRank, sequence, bytes)))
+                .map(elapsed -> toThroughput(elapsed, roundTripMillis));
     }
 
-    /** Takes a receipt from an admitted member; one that matches no transfer in flight is dropped and counted. */
+    /** Takes a receipt from an admitted member. */
     void onReceipt(Frame receipt, Member from) {
-        long nowNanos = clock.read();
-        pending.answeredBy(receipt.sequence(), from).ifPresentOrElse(
-                answered -> answered.outcome().tryComplete(
-                        new ProbeOutcome.Measured((nowNanos - answered.sentNanos()) / 1e6)),
-                () -> counters.dropped(DropReason.UNEXPECTED_REPLY));
+        pending.answer(receipt.sequence(), from);
     }
 
     void stop() {

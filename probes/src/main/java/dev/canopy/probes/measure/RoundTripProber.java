@@ -17,36 +17,24 @@ final class RoundTripProber {
     private final Transport transport;
     private final Ticker clock;
     private final PendingProbes pending;
-    private final ProbeCounters counters;
     private final long job;
-    private long nextSequence;
 
     RoundTripProber(Vertx vertx, Transport transport, Ticker clock, Duration timeout, ProbeCounters counters, long job) {
         this.transport = transport;
         this.clock = clock;
-        this.pending = new PendingProbes(vertx, timeout);
-        this.counters = counters;
+        this.pending = new PendingProbes(vertx, clock, timeout, counters);
         this.job = job;
     }
 
     /** Sends one echo request to {@code peer}; completes with the round-trip time in milliseconds, or lost. */
     Future<ProbeOutcome> probe(Member peer, int selfRank, int peerRank) {
-        long sequence = nextSequence++;
-        long sentNanos = clock.read();
-        Future<ProbeOutcome> outcome = pending.expect(sequence, peer, sentNanos);
-        counters.sent();
-        transport.sendDatagram(peer, ProbeFrames.request(job, selfRank, peerRank, sequence, sentNanos))
-                .onFailure(e -> pending.failed(sequence, "cannot send to " + peer.id() + ": " + e.getMessage()));
-        return outcome;
+        return pending.send(peer, sequence -> transport.sendDatagram(peer,
+                ProbeFrames.request(job, selfRank, peerRank, sequence, clock.read())));
     }
 
-    /** Takes a reply from an admitted member; a reply that matches no probe in flight is dropped and counted. */
+    /** Takes a reply from an admitted member. */
     void onReply(Frame reply, Member from) {
-        long nowNanos = clock.read();
-        pending.answeredBy(reply.sequence(), from).ifPresentOrElse(
-                answered -> answered.outcome().tryComplete(
-                        new ProbeOutcome.Measured((nowNanos - answered.sentNanos()) / 1e6)),
-                () -> counters.dropped(DropReason.UNEXPECTED_REPLY));
+        pending.answer(reply.sequence(), from);
     }
 
     void stop() {
