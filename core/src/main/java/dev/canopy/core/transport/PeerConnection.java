@@ -40,6 +40,7 @@ final class PeerConnection {
     private long unflushedBytes;
     private long drainTimer = -1;
     private long reconnectTimer = -1;
+    private boolean pumping;
 
     PeerConnection(Member peer, Vertx vertx, NetClient client, TransportOptions options, Buffer hello, NodeLog log) {
         this.peer = peer;
@@ -64,7 +65,7 @@ final class PeerConnection {
             return Future.failedFuture(new PeerUnavailableException(peer.id(), "connection closed"));
         }
         long held = heldBytes();
-        if (held + bytes.length() > options.writeQueueLimitBytes()) {
+        if (held > 0 && held + bytes.length() > options.writeQueueLimitBytes()) {
             return Future.failedFuture(new BackPressureException(peer.id(), held, "a " + bytes.length()
                     + "-byte frame would pass the limit of " + options.writeQueueLimitBytes()
                     + " bytes (TransportOptions.writeQueueLimitBytes); the peer reads slower than we write"));
@@ -157,8 +158,27 @@ final class PeerConnection {
         }
     }
 
-    /** Writes waiting frames, in order, while the socket's unflushed bytes stay under the high-water mark. */
+    /**
+     * Writes waiting frames, in order, while the socket's unflushed bytes stay under the high-water
+     * mark. Write futures often complete inside {@code write}; the guard turns that recursion into
+     * this loop.
+     */
     private void pump() {
+        if (pumping) {
+            return;
+        }
+        pumping = true;
+        try {
+            pumpWhileWritable();
+        } finally {
+            pumping = false;
+        }
+        if (waiting.isEmpty()) {
+            cancelDrainTimer();
+        }
+    }
+
+    private void pumpWhileWritable() {
         while (state == State.CONNECTED && !waiting.isEmpty() && unflushedBytes < options.writeQueueHighWaterBytes()) {
             PendingWrite write = waiting.poll();
             int length = write.bytes().length();
@@ -174,9 +194,6 @@ final class PeerConnection {
                 }
                 pump();
             });
-        }
-        if (waiting.isEmpty()) {
-            cancelDrainTimer();
         }
     }
 
