@@ -2,8 +2,8 @@ package dev.canopy.probes.forecast;
 
 /** How forecasters are ranked against each other: by their mean squared or mean absolute error so far. */
 public enum ErrorMetric {
-    /** The Network Weather Service default; punishes large misses most. */
+    /** The Network Weather Service's classic ranking; punishes large misses most, favours mean-type forecasters. */
     MEAN_SQUARED,
-    /** Favours median-type forecasters on series with occasional spikes. */
+    /** Canopy's default: favours median-type forecasters on series with occasional spikes (see ForecastSettings). */
     MEAN_ABSOLUTE
 }

@@ -12,7 +12,13 @@ package dev.canopy.probes.forecast;
 public record ForecastSettings(int historyCapacity, ErrorMetric ranking, int stalePeriods,
                                double notifyRelativeChange) {
 
-    public static final ForecastSettings DEFAULTS = new ForecastSettings(64, ErrorMetric.MEAN_SQUARED, 5, 0.02);
+    /**
+     * 64 samples, ranked by mean absolute error, stale after 5 periods, subscribers told of 2 % moves. Probe noise
+     * is one-sided (queueing, scheduling delays, a cold JVM's first samples): ranked by squared error, mean-type
+     * forecasters win and carry the noise's average into the forecast; ranked by absolute error, median-type
+     * forecasters win and track the path's base round trip. Both errors are kept and reported either way.
+     */
+    public static final ForecastSettings DEFAULTS = new ForecastSettings(64, ErrorMetric.MEAN_ABSOLUTE, 5, 0.02);
 
     public ForecastSettings {
         if (historyCapacity < ForecasterFamily.LARGEST_STANDARD_WINDOW) {

@@ -36,6 +36,7 @@ final class LiveGrid implements AutoCloseable {
     final List<Transport> transports = new ArrayList<>();
     final List<Member> members = new ArrayList<>();
     final List<ProbeService> services = new ArrayList<>();
+    private final List<AutoCloseable> closeFirst = new ArrayList<>();
     MembershipView view;
 
     /** Wraps a node's bare transport in test layers. */
@@ -80,14 +81,29 @@ final class LiveGrid implements AutoCloseable {
         return start(sites, settings, (transport, coordinates, index) -> transport);
     }
 
+    /** Closes {@code resource} (e.g. a WAN emulator) once probing stopped, before the transports close. */
+    LiveGrid closeWith(AutoCloseable resource) {
+        closeFirst.add(resource);
+        return this;
+    }
+
     ProbeService service(int index) {
         return services.get(index);
     }
 
     @Override
     public void close() {
+        List<Future<Void>> stopping = new ArrayList<>();
         for (ProbeService service : services) {
-            service.stop();
+            stopping.add(service.stop());
+        }
+        Await.result(Future.join(stopping));
+        for (AutoCloseable resource : closeFirst) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                throw new AssertionError("cannot close " + resource, e);
+            }
         }
         List<Future<Void>> closing = new ArrayList<>();
         for (Transport transport : transports) {
