@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
         subcommands = {
             CommandLine.HelpCommand.class,
             BenchCommand.class,
+            dev.canopy.cli.demo.DemoCommand.class,
             dev.canopy.cli.probe.ProbeCommand.class,
         })
 public final class CanopyCommand implements Runnable {

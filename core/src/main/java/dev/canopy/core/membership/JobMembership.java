@@ -139,7 +139,8 @@ public final class JobMembership {
 
     /** Deletes this node's member znode (others see it leave at once) and stops watching. Idempotent. */
     public Future<Void> close() {
-        if (state.getAndSet(State.CLOSED) == State.CLOSED) {
+        State before = state.getAndSet(State.CLOSED);
+        if (before != State.STARTED) {
             return Future.succeededFuture();
         }
         Promise<Void> closed = Promise.promise();
