@@ -49,7 +49,7 @@ public final class ProbeCommand implements Callable<Integer> {
             description = "Mean round-trip probe period per link (default: ${DEFAULT-VALUE}).")
     private Duration period;
 
-    @Option(names = "--max-probes-per-node", paramLabel = "N", defaultValue = "20",
+    @Option(names = "--max-probes-per-node", paramLabel = "N", defaultValue = "40",
             description = "Probes a node may take part in per second; busier links are probed less often "
                     + "(default: ${DEFAULT-VALUE}).")
     private double budget;
