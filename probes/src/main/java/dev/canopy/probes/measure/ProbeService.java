@@ -108,7 +108,14 @@ public final class ProbeService {
 
     /** A new rank table (a member left or joined): the plan, representatives and tokens follow it. */
     public void updateMembership(MembershipView newView) {
-        context.runOnContext(v -> adopt(newView));
+        context.runOnContext(v -> {
+            if (newView.rankOf(self.id()).isEmpty()) {
+                LOG.error("[{}] ignores a rank table without this node ({} members); probing goes on with the old one",
+                        nodeLabel, newView.size());
+                return;
+            }
+            adopt(newView);
+        });
     }
 
     /** Forecast changes of this node's links; the listener runs on this service's context and must not block. */
