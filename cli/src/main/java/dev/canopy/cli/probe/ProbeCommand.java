@@ -24,12 +24,10 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "probe",
         mixinStandardHelpOptions = true,
-        description = {
-            "Start the emulated grid of a level file (embedded ZooKeeper, in-process WAN emulation), probe it and",
-            "print, for every site pair, the configured RTT, the forecast RTT, its error, the forecaster chosen and",
-            "the number of samples. The forecasts are read back from the summaries the site representatives",
-            "publish in ZooKeeper."
-        })
+        description = "Start the emulated grid of a level file (embedded ZooKeeper, in-process WAN emulation), "
+                + "probe it and print, for every site pair, the configured RTT, the forecast RTT, its error, the "
+                + "forecaster chosen and the number of samples. The forecasts are read back from the summaries the "
+                + "site representatives publish in ZooKeeper.")
 public final class ProbeCommand implements Callable<Integer> {
 
     private static final int EXIT_BAD_INPUT = 2;
