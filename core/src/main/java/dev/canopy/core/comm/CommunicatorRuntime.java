@@ -154,7 +154,6 @@ public final class CommunicatorRuntime {
         GroupCommunicator communicator = new GroupCommunicator(this, contextId, members);
         communicators.add(communicator);
         communicator.routeThrough(router);
-        failed.forEach(communicator::memberFailed);
         return communicator;
     }
 

@@ -76,6 +76,7 @@ class MultiProcessJobTest {
                 String[] failed = survivor.await("SEND_", REPLY).split(" ", 3);
                 assertThat(failed[0]).isEqualTo("SEND_FAILED");
                 assertThat(Long.parseLong(failed[1])).as("send to a departed rank fails fast (ms)").isLessThan(1000);
+                System.out.println("send to the SIGKILLed rank failed after " + failed[1] + " ms: " + failed[2]);
                 assertThat(failed[2]).startsWith("RankFailedException: rank 1 (node node1) failed");
             }
             for (ChildProcess survivor : survivors) {
