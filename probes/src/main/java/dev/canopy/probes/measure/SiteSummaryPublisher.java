@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 public final class SiteSummaryPublisher {
 
     private static final Logger LOG = LoggerFactory.getLogger(SiteSummaryPublisher.class);
-    private static final String SUMMARY = "/probes/summary";
+    static final String SUMMARY = "/probes/summary";
 
     private final Vertx vertx;
     private final ProbeService service;

@@ -24,6 +24,10 @@ class SiteSummaryPublisherTest {
              CuratorFramework client = CuratorFrameworkFactory.newClient(zooKeeper.getConnectString(), new RetryOneTime(100));
              LiveGrid grid = LiveGrid.start(List.of("a", "a", "b", "c"), ProbeServiceTest.FAST)) {
             client.start();
+            List<List<SitePairForecast>> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+            SiteForecastWatcher watcher = new SiteForecastWatcher(grid.vertx.getOrCreateContext(), client, LiveGrid.JOB);
+            watcher.onChange(heard::add);
+            watcher.start();
             List<SiteSummaryPublisher> publishers = new ArrayList<>();
             for (ProbeService service : grid.services) {
                 SiteSummaryPublisher publisher = new SiteSummaryPublisher(grid.vertx, service, client, LiveGrid.JOB,
@@ -41,6 +45,11 @@ class SiteSummaryPublisherTest {
                 assertThat(pair.rttMs()).isBetween(0.0, 20.0);
                 assertThat(pair.forecaster()).isNotBlank();
             });
+            // The plan leader's view: every representative's pairs merged, pushed as they change.
+            Await.until(Duration.ofSeconds(20), () -> !heard.isEmpty() && heard.get(heard.size() - 1).size() == 3
+                    && heard.get(heard.size() - 1).stream().allMatch(pair -> pair.samples() > 5),
+                    () -> "the watcher hears all three pairs: " + (heard.isEmpty() ? "nothing" : heard.get(heard.size() - 1)));
+            watcher.close();
             publishers.forEach(SiteSummaryPublisher::stop);
         }
     }
