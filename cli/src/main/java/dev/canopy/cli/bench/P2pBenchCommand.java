@@ -55,8 +55,8 @@ public final class P2pBenchCommand implements Callable<Integer> {
     private int rounds;
 
     @Option(names = "--stream-bytes", paramLabel = "BYTES", defaultValue = "67108864",
-            description = "Bytes streamed per size and transport for throughput (at least 200 and at most "
-                    + "200,000 messages). Default: ${DEFAULT-VALUE}.")
+            description = "Bytes streamed per size and transport for throughput, after as many to warm up "
+                    + "(at least 200 and at most 200,000 messages). Default: ${DEFAULT-VALUE}.")
     private long streamBytes;
 
     @Option(names = "--json", description = "Print JSON instead of the table.")
@@ -109,7 +109,7 @@ public final class P2pBenchCommand implements Callable<Integer> {
         return null;
     }
 
-    /** For each size, each probe in turn: warm-up, round trips, stream. */
+    /** For each size, each probe in turn: round trips and a stream, each after a warm-up of the same length. */
     private List<P2pRow> measure(List<P2pProbe> probes) throws Exception {
         List<P2pRow> rows = new ArrayList<>();
         for (int size : sizes) {
@@ -119,6 +119,7 @@ public final class P2pBenchCommand implements Callable<Integer> {
             for (P2pProbe probe : probes) {
                 await(probe.roundTrips(size, roundTrips), probe.name() + " warm-up, " + size + " B");
                 long[] rtts = await(probe.roundTrips(size, roundTrips), probe.name() + " round trips, " + size + " B");
+                await(probe.stream(size, streamed, window), probe.name() + " stream warm-up, " + size + " B");
                 long streamNanos = await(probe.stream(size, streamed, window), probe.name() + " stream, " + size + " B");
                 rows.add(P2pRow.of(probe.name(), size, rtts, streamed, streamNanos));
             }
