@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
             BenchCommand.class,
             dev.canopy.cli.config.ConfigCommand.class,
             dev.canopy.cli.demo.DemoCommand.class,
+            dev.canopy.cli.probe.ProbeCommand.class,
         })
 public final class CanopyCommand implements Runnable {
 
