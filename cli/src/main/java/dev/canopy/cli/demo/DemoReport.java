@@ -43,7 +43,7 @@ final class DemoReport {
             for (String to : sitesInRankOrder(members)) {
                 double[] samples = samplesBetween(members, rtt, from, to);
                 if (samples.length > 0) {
-                    String configured = from.equals(to) ? "loopback" : String.format(Locale.ROOT, "%.1f", (wan.link(from, to).rttMs() + wan.link(to, from).rttMs()) / 2);
+                    String configured = from.equals(to) ? "loopback" : String.format(Locale.ROOT, "%.1f", wan.roundTripMs(from, to));
                     out.printf(Locale.ROOT, "%-12s  %-12s  %10s  %10.1f  %10d%n", from, to, configured, median(samples), samples.length);
                 }
             }

@@ -15,7 +15,7 @@ import dev.canopy.core.transport.emulation.WanEmulationLayer;
 import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.ProcessPlacement;
-import dev.canopy.probes.measure.GridEmulation;
+import dev.canopy.core.transport.emulation.GridWanEmulation;
 import dev.canopy.probes.measure.ProbeService;
 import dev.canopy.probes.measure.ProbeSettings;
 import dev.canopy.probes.measure.ProbeStatistics;
@@ -53,7 +53,7 @@ final class EmulatedProbeGrid implements AutoCloseable {
     private EmulatedProbeGrid(GridModel grid) {
         this.grid = grid;
         this.zooKeeper = EmbeddedZooKeeper.start();
-        this.emulator = WanEmulator.start(GridEmulation.of(grid));
+        this.emulator = WanEmulator.start(GridWanEmulation.of(grid));
     }
 
     /** Starts everything and begins probing; on failure, releases what was started. */

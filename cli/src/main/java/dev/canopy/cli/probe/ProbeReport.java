@@ -3,7 +3,8 @@ package dev.canopy.cli.probe;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.Site;
 import dev.canopy.probes.forecast.LinkState;
-import dev.canopy.probes.measure.GridEmulation;
+import dev.canopy.core.transport.emulation.GridWanEmulation;
+import dev.canopy.core.transport.emulation.WanEmulation;
 import dev.canopy.probes.measure.ProbeStatistics;
 import dev.canopy.probes.measure.SitePairForecast;
 import dev.canopy.probes.measure.SiteSummary;
@@ -22,12 +23,13 @@ record ProbeReport(List<ProbeRow> rows, double messagesPerNodePerSecond, double 
     static ProbeReport of(GridModel grid, List<SiteSummary> summaries, List<ProbeStatistics> statistics) {
         List<SitePairForecast> published = summaries.stream().flatMap(s -> s.pairs().stream()).toList();
         List<Site> sites = grid.sites();
+        WanEmulation wan = GridWanEmulation.of(grid);
         List<ProbeRow> rows = new ArrayList<>();
         for (int i = 0; i < sites.size(); i++) {
             for (int j = i + 1; j < sites.size(); j++) {
                 String a = sites.get(i).name();
                 String b = sites.get(j).name();
-                double configured = GridEmulation.configuredRoundTripMs(grid, a, b);
+                double configured = wan.roundTripMs(a, b);
                 Optional<SitePairForecast> pair = published.stream().filter(p -> p.joins(a, b)).findFirst();
                 rows.add(new ProbeRow(a, b, configured,
                         pair.map(p -> OptionalDouble.of(p.rttMs())).orElse(OptionalDouble.empty()),

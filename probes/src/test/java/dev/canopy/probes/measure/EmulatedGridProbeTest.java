@@ -2,6 +2,7 @@ package dev.canopy.probes.measure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.canopy.core.transport.emulation.GridWanEmulation;
 import dev.canopy.core.transport.emulation.LinkProfile;
 import dev.canopy.core.transport.emulation.WanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulationLayer;
@@ -107,10 +108,10 @@ class EmulatedGridProbeTest {
     void forecastsLandWithinFivePercentOrOneMillisecondOfTheEightSiteExample() {
         GridModel grid = GridConfigs.defaultGrid();
         List<String> sites = grid.sites().stream().map(Site::name).toList();
-        try (WanEmulator emulator = WanEmulator.start(GridEmulation.of(grid));
+        try (WanEmulator emulator = WanEmulator.start(GridWanEmulation.of(grid));
              LiveGrid live = emulated(sites, emulator, settings(Duration.ofMillis(900)))) {
             assertForecastsRecover(live, sites.size() * (sites.size() - 1) / 2,
-                    (a, b) -> GridEmulation.configuredRoundTripMs(grid, a, b));
+                    (a, b) -> GridWanEmulation.of(grid).roundTripMs(a, b));
         }
     }
 

@@ -77,6 +77,14 @@ public record WanEmulation(
         return new WanEmulation(links, defaultLink, uplinkMbps, bytes);
     }
 
+    /**
+     * The round trip a ping between two different sites sees: half of each direction's RTT, so the
+     * two directions of a one-way link section can differ.
+     */
+    public double roundTripMs(String siteA, String siteB) {
+        return (link(siteA, siteB).rttMs() + link(siteB, siteA).rttMs()) / 2;
+    }
+
     /** The profile of traffic from {@code fromSite} to a different {@code toSite}. */
     public LinkProfile link(String fromSite, String toSite) {
         return links.getOrDefault(new DirectedLink(fromSite, toSite), defaultLink);
