@@ -1,7 +1,6 @@
 package dev.canopy.cli.probe;
 
-import dev.canopy.gridconfig.GridConfigs;
-import dev.canopy.gridconfig.ParseResult;
+import dev.canopy.cli.LevelFiles;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.Site;
 import dev.canopy.probes.forecast.ErrorMetric;
@@ -11,6 +10,7 @@ import dev.canopy.probes.schedule.ScheduleSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -65,12 +65,11 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ParseResult parsed = config == null ? GridConfigs.loadBundled(GridConfigs.DEFAULT_EXAMPLE) : GridConfigs.load(config);
-        if (!parsed.isValid()) {
-            spec.commandLine().getErr().println(parsed.formatted());
+        Optional<GridModel> levelFile = LevelFiles.load(config, "probe", spec.commandLine().getErr());
+        if (levelFile.isEmpty()) {
             return EXIT_BAD_INPUT;
         }
-        GridModel grid = parsed.orElseThrow();
+        GridModel grid = levelFile.get();
         if (duration.compareTo(period.multipliedBy(4)) < 0) {
             spec.commandLine().getErr().println("canopy probe: --duration " + duration.toMillis()
                     + " ms is shorter than four probe periods (--period " + period.toMillis() + " ms); nothing to forecast");
