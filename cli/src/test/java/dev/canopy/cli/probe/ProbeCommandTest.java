@@ -78,7 +78,7 @@ class ProbeCommandTest {
     void badInputIsExitTwoWithAMessageNamingTheProblem(@TempDir Path dir) throws Exception {
         Run missing = run("probe", "--config", dir.resolve("nope.rsl").toString());
         assertThat(missing.exit()).isEqualTo(2);
-        assertThat(missing.err()).contains("nope.rsl").contains("no such file");
+        assertThat(missing.err()).contains("nope.rsl").contains("does not exist");
 
         Run badDuration = run("probe", "--duration", "ten seconds");
         assertThat(badDuration.exit()).isEqualTo(2);
