@@ -200,6 +200,17 @@ public final class Tree {
     }
 
     @Override
+    public boolean equals(Object other) {
+        return other instanceof Tree that && algorithm.equals(that.algorithm) && nodes.equals(that.nodes)
+                && root == that.root && Arrays.deepEquals(children, that.children);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * (31 * algorithm.hashCode() + nodes.hashCode()) + Arrays.deepHashCode(children);
+    }
+
+    @Override
     public String toString() {
         return algorithm + " tree rooted at " + root() + " over " + nodes.size() + " nodes";
     }
