@@ -1,5 +1,6 @@
 package dev.canopy.cli;
 
+import java.io.PrintWriter;
 import picocli.CommandLine;
 
 /**
@@ -18,7 +19,18 @@ public final class CanopyMain {
 
     /** Runs the command line and returns its exit status; used by tests that check CLI contracts. */
     public static int run(String... args) {
+        return execute(new CommandLine(new CanopyCommand()), args);
+    }
+
+    /** Runs the command line with its output and errors captured; for CLI contract tests. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine commandLine = new CommandLine(new CanopyCommand());
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        return execute(commandLine, args);
+    }
+
+    private static int execute(CommandLine commandLine, String... args) {
         commandLine.setExecutionExceptionHandler(new UserFacingErrors());
         return commandLine.execute(args);
     }
