@@ -38,7 +38,11 @@ class LinkTableTest {
         for (int from = 0; from <= 41; from++) {
             for (int to = 0; to < 60; to++) {
                 Double expected = reference.get(((long) from << 32) | to);
-                assertThat(table.get(from, to)).isEqualTo(expected == null ? Double.NaN : expected);
+                if (expected == null) {
+                    assertThat(table.get(from, to)).isNaN();
+                } else {
+                    assertThat(table.get(from, to)).isEqualTo(expected.doubleValue());
+                }
             }
         }
     }
