@@ -27,15 +27,17 @@ final class CostOptionsMixin {
         if (messageBytes < 0) {
             throw new IllegalArgumentException("--message-bytes must be >= 0, got " + messageBytes);
         }
-        if (!Double.isFinite(overheadMs) || overheadMs < 0) {
-            throw new IllegalArgumentException("--overhead-ms must be a number >= 0, got " + overheadMs);
-        }
-        if (!Double.isFinite(gapMs) || gapMs < 0) {
-            throw new IllegalArgumentException("--gap-ms must be a number >= 0, got " + gapMs);
-        }
+        requireNonNegative("--overhead-ms", overheadMs);
+        requireNonNegative("--gap-ms", gapMs);
         if (!Double.isFinite(bandwidthMbps) || bandwidthMbps <= 0) {
             throw new IllegalArgumentException("--bandwidth-mbps must be a number > 0, got " + bandwidthMbps);
         }
         return new CostModel(overheadMs, gapMs, 8 / (bandwidthMbps * 1000), messageBytes);
+    }
+
+    private static void requireNonNegative(String option, double value) {
+        if (!Double.isFinite(value) || value < 0) {
+            throw new IllegalArgumentException(option + " must be a number >= 0, got " + value);
+        }
     }
 }

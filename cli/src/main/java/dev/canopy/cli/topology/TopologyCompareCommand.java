@@ -7,7 +7,6 @@ import dev.canopy.topology.tree.TreeAlgorithm;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,11 +22,8 @@ final class TopologyCompareCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--latency", required = true, paramLabel = "FILE.csv", description = "Latency CSV with header from,to,rtt_ms.")
-    private Path latency;
-
-    @Option(names = "--root", required = true, paramLabel = "NAME", description = "The node that holds the message.")
-    private String root;
+    @Mixin
+    private TreeInputOptions treeInput;
 
     @Mixin
     private CostOptionsMixin costOptions;
@@ -39,8 +35,9 @@ final class TopologyCompareCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         return BadInput.run(spec, () -> {
             CostModel cost = costOptions.costModel();
-            LatencyInput input = LatencyInput.load(latency);
-            int rootIndex = input.rootIndex(root);
+            TreeInputOptions.RootedInput rooted = treeInput.load();
+            LatencyInput input = rooted.input();
+            int rootIndex = rooted.root();
             double lowerBound = TreePlanJson.lowerBoundMs(input.matrix(), rootIndex);
             JsonArray rows = new JsonArray();
             for (TreeAlgorithm algorithm : TreeAlgorithm.values()) {
@@ -56,7 +53,7 @@ final class TopologyCompareCommand implements Callable<Integer> {
                 }
                 rows.add(row);
             }
-            JsonObject result = new JsonObject().put("root", root).put("nodes", input.matrix().size())
+            JsonObject result = new JsonObject().put("root", treeInput.root).put("nodes", input.matrix().size())
                     .put("lower_bound_ms", lowerBound).put("trees", rows);
             PrintWriter out = spec.commandLine().getOut();
             out.println(json ? result.encodePrettily() : table(result));

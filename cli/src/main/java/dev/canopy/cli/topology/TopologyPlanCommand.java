@@ -5,7 +5,6 @@ import dev.canopy.topology.tree.Tree;
 import dev.canopy.topology.tree.TreeAlgorithm;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,11 +23,8 @@ final class TopologyPlanCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--latency", required = true, paramLabel = "FILE.csv", description = "Latency CSV with header from,to,rtt_ms.")
-    private Path latency;
-
-    @Option(names = "--root", required = true, paramLabel = "NAME", description = "The node that holds the message.")
-    private String root;
+    @Mixin
+    private TreeInputOptions treeInput;
 
     @Option(names = "--algorithm", required = true, paramLabel = "ALG",
             description = "flat, binomial, mst, hlot, spt, ecef (model-driven) or auto (lowest predicted completion).")
@@ -46,8 +42,9 @@ final class TopologyPlanCommand implements Callable<Integer> {
             TreeAlgorithm method = TreeAlgorithm.fromConfigName(algorithm).orElseThrow(() -> new IllegalArgumentException(
                     "unknown --algorithm '" + algorithm + "'; use one of " + TreeAlgorithm.names()));
             CostModel cost = costOptions.costModel();
-            LatencyInput input = LatencyInput.load(latency);
-            int rootIndex = input.rootIndex(root);
+            TreeInputOptions.RootedInput rooted = treeInput.load();
+            LatencyInput input = rooted.input();
+            int rootIndex = rooted.root();
             Tree tree = method.builder().build(input.matrix(), rootIndex, cost).orElseThrow();
             JsonObject plan = TreePlanJson.of(method.configName(), tree, input.matrix(), cost);
             PrintWriter out = spec.commandLine().getOut();
