@@ -9,7 +9,8 @@ import picocli.CommandLine.Spec;
         name = "topology",
         mixinStandardHelpOptions = true,
         description = "Plan broadcast trees and derive the five-level hierarchy from a latency CSV (from,to,rtt_ms).",
-        subcommands = {TopologyPlanCommand.class, TopologyLevelsCommand.class, TopologyCompareCommand.class})
+        subcommands = {TopologyPlanCommand.class, TopologyLevelsCommand.class, TopologyCompareCommand.class,
+            TopologyLinksCommand.class})
 public final class TopologyCommand implements Runnable {
 
     @Spec
