@@ -11,9 +11,8 @@ import java.util.Arrays;
  * selection, so the cost model reproduces the arrivals exactly.
  *
  * <p>Per-send overhead and message size make fan-out expensive: with {@code s = 0} ECEF is Dijkstra
- * (the shortest-path tree); as {@code s} grows it spreads the sending over more relays. Each node
- * keeps its fastest link to a node without the message, rescanned only when that target is taken:
- * O(n^2) expected on a dense matrix.
+ * (the shortest-path tree); as {@code s} grows it spreads the sending over more relays. Each sender's
+ * fastest link to a node without the message comes from {@link NearestUninformed}: O(n^2 log n).
  */
 public final class EarliestCompletingEdgeFirstTreeBuilder implements TreeBuilder {
 
@@ -27,60 +26,39 @@ public final class EarliestCompletingEdgeFirstTreeBuilder implements TreeBuilder
         int n = latencies.size();
         double send = cost.sendCostMs();
         double[] ready = new double[n];
-        int[] bestTarget = new int[n];
         boolean[] informed = new boolean[n];
         int[] informedOrder = new int[n];
         int[][] children = new int[n][];
         int[] childCount = new int[n];
+        NearestUninformed nearest = new NearestUninformed(latencies, informed);
         informed[root] = true;
         informedOrder[0] = root;
-        bestTarget[root] = fastestUninformed(latencies, root, informed);
         for (int count = 1; count < n; count++) {
             int sender = -1;
+            int target = -1;
             double earliest = Double.POSITIVE_INFINITY;
             for (int i = 0; i < count; i++) {
                 int c = informedOrder[i];
-                if (bestTarget[c] >= 0) {
-                    double completes = ready[c] + send + latencies.latency(c, bestTarget[c]);
-                    if (completes < earliest) {
-                        earliest = completes;
-                        sender = c;
-                    }
+                int t = nearest.of(c);
+                if (t >= 0 && ready[c] + send + latencies.latency(c, t) < earliest) {
+                    earliest = ready[c] + send + latencies.latency(c, t);
+                    sender = c;
+                    target = t;
                 }
             }
             if (sender < 0) {
                 return Reachability.noPath(latencies, root, firstUninformed(informed));
             }
-            int target = bestTarget[sender];
             informed[target] = true;
             informedOrder[count] = target;
             append(children, childCount, sender, target);
             ready[sender] += send;
             ready[target] = earliest;
-            bestTarget[target] = fastestUninformed(latencies, target, informed);
-            for (int i = 0; i < count; i++) {
-                int c = informedOrder[i];
-                if (bestTarget[c] == target) {
-                    bestTarget[c] = fastestUninformed(latencies, c, informed);
-                }
-            }
         }
         for (int v = 0; v < n; v++) {
             children[v] = children[v] == null ? new int[0] : Arrays.copyOf(children[v], childCount[v]);
         }
         return PlanningResult.planned(new Tree(name(), latencies.nodes(), root, children));
-    }
-
-    private static int fastestUninformed(LatencyMatrix latencies, int from, boolean[] informed) {
-        int best = -1;
-        double bestMs = Double.POSITIVE_INFINITY;
-        for (int v = 0; v < informed.length; v++) {
-            if (!informed[v] && latencies.latency(from, v) < bestMs) {
-                bestMs = latencies.latency(from, v);
-                best = v;
-            }
-        }
-        return best;
     }
 
     private static int firstUninformed(boolean[] informed) {
