@@ -1,14 +1,14 @@
 package dev.canopy.topology.tree;
 
 import dev.canopy.topology.graph.LatencyMatrix;
-import java.util.Arrays;
 
 /**
  * Earliest-completing-edge-first (ECEF, Bhat, Raghavendra and Prasanna 1999), the model-driven tree:
  * among all links {@code c -> n} from a node that has the message to one that has not, take the one
  * whose send would complete first under the {@link CostModel}, {@code ready[c] + s + L(c, n)}; then
- * c is busy for one more send {@code s} and n is ready at its arrival. Send order is the order of
- * selection, so the cost model reproduces the arrivals exactly.
+ * c is busy for one more send {@code s} and n is ready at its arrival. The chosen edges are then sent
+ * longest subtree first ({@link SendOrder}), which is optimal for those edges and so never later than
+ * the order of selection.
  *
  * <p>Per-send overhead and message size make fan-out expensive: with {@code s = 0} ECEF is Dijkstra
  * (the shortest-path tree); as {@code s} grows it spreads the sending over more relays. Each sender's
@@ -28,8 +28,8 @@ public final class EarliestCompletingEdgeFirstTreeBuilder implements TreeBuilder
         double[] ready = new double[n];
         boolean[] informed = new boolean[n];
         int[] informedOrder = new int[n];
-        int[][] children = new int[n][];
-        int[] childCount = new int[n];
+        int[] parent = new int[n];
+        parent[root] = -1;
         NearestUninformed nearest = new NearestUninformed(latencies, informed);
         informed[root] = true;
         informedOrder[0] = root;
@@ -51,14 +51,11 @@ public final class EarliestCompletingEdgeFirstTreeBuilder implements TreeBuilder
             }
             informed[target] = true;
             informedOrder[count] = target;
-            append(children, childCount, sender, target);
+            parent[target] = sender;
             ready[sender] += send;
             ready[target] = earliest;
         }
-        for (int v = 0; v < n; v++) {
-            children[v] = children[v] == null ? new int[0] : Arrays.copyOf(children[v], childCount[v]);
-        }
-        return PlanningResult.planned(new Tree(name(), latencies.nodes(), root, children));
+        return PlanningResult.planned(SendOrder.longestSubtreeFirst(name(), latencies, root, parent, cost));
     }
 
     private static int firstUninformed(boolean[] informed) {
@@ -68,14 +65,5 @@ public final class EarliestCompletingEdgeFirstTreeBuilder implements TreeBuilder
             }
         }
         throw new IllegalStateException("every node is informed");
-    }
-
-    private static void append(int[][] children, int[] childCount, int parent, int child) {
-        if (children[parent] == null) {
-            children[parent] = new int[4];
-        } else if (childCount[parent] == children[parent].length) {
-            children[parent] = Arrays.copyOf(children[parent], childCount[parent] * 2);
-        }
-        children[parent][childCount[parent]++] = child;
     }
 }
