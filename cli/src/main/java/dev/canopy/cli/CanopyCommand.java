@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
         subcommands = {
             CommandLine.HelpCommand.class,
             BenchCommand.class,
+            dev.canopy.cli.config.ConfigCommand.class,
             dev.canopy.cli.topology.TopologyCommand.class,
         })
 public final class CanopyCommand implements Runnable {

@@ -19,19 +19,20 @@ public final class CanopyMain {
 
     /** Runs the command line and returns its exit status; used by tests that check CLI contracts. */
     public static int run(String... args) {
-        return execute(new CommandLine(new CanopyCommand()), args);
+        return commandLine().execute(args);
     }
 
-    /** Runs the command line with its output and errors captured; for CLI contract tests. */
+    /** Runs the command line writing to {@code out} and {@code err}; for tests that check what the user sees. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine commandLine = new CommandLine(new CanopyCommand());
+        CommandLine commandLine = commandLine();
         commandLine.setOut(out);
         commandLine.setErr(err);
-        return execute(commandLine, args);
+        return commandLine.execute(args);
     }
 
-    private static int execute(CommandLine commandLine, String... args) {
+    private static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new CanopyCommand());
         commandLine.setExecutionExceptionHandler(new UserFacingErrors());
-        return commandLine.execute(args);
+        return commandLine;
     }
 }

@@ -185,10 +185,7 @@ public final class Parser {
             }
             case OPEN -> sequence();
             case DOLLAR -> variable();
-            default -> {
-                diagnostics.error(token.position(), "expected a value, found " + token.describe());
-                yield Optional.empty();
-            }
+            default -> throw new IllegalStateException("callers check startsValue before primary(), found " + token);
         };
     }
 

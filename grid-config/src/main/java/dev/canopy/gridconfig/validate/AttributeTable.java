@@ -80,7 +80,4 @@ final class AttributeTable {
         return damage.mayLack(documentedName);
     }
 
-    boolean damaged() {
-        return !damage.isNone();
-    }
 }

@@ -4,8 +4,10 @@ import dev.canopy.gridconfig.Keyword;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** The three kinds of sections and the attributes each accepts, spelled as the documentation spells them. */
@@ -16,9 +18,12 @@ enum SectionKind {
     LINK(List.of("type", "between", "rtt_ms", "jitter_ms", "loss", "bandwidth_mbps", "direction"));
 
     private final List<String> attributes;
+    /** Canonical spelling to documented spelling, e.g. {@code lanid} to {@code lan_id}. */
+    private final Map<String, String> byCanonical;
 
     SectionKind(List<String> attributes) {
         this.attributes = attributes;
+        this.byCanonical = attributes.stream().collect(Collectors.toUnmodifiableMap(Keyword::canonical, a -> a));
     }
 
     String configName() {
@@ -27,8 +32,7 @@ enum SectionKind {
 
     /** The documented spelling of the attribute written as {@code written}, if this kind of section accepts it. */
     Optional<String> attribute(String written) {
-        String canonical = Keyword.canonical(written);
-        return attributes.stream().filter(a -> Keyword.canonical(a).equals(canonical)).findFirst();
+        return Optional.ofNullable(byCanonical.get(Keyword.canonical(written)));
     }
 
     /** Every attribute name this kind accepts, with {@code rsl_substitution}, for spelling hints. */
