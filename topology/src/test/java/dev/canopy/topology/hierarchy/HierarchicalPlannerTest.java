@@ -94,7 +94,7 @@ class HierarchicalPlannerTest {
                         .isCloseTo(plan.arrivalMs().get(parent) + graph.oneWayMs(parent, member), within(1e-9)));
             }
             assertThat(plan.coordinatorChain("pl064").get(0)).isEqualTo("pl010");
-            assertThat(plan.predictedCompletionMs(graph)).isEqualTo(plan.predictedCompletionMs());
+            assertThat(plan.predictedCompletionMsOn(graph)).isEqualTo(plan.predictedCompletionMs());
         }
     }
 
@@ -123,10 +123,10 @@ class HierarchicalPlannerTest {
     void reevaluatesTheSameTreesOnFreshForecasts() {
         HierarchicalPlan plan = planner.plan(grid(), BY_LEVEL, "p0", 1).orElseThrow();
         LatencySource slowerWan = (from, to) -> BY_LEVEL.oneWayMs(from, to) == 100 ? 300 : BY_LEVEL.oneWayMs(from, to);
-        assertThat(plan.predictedCompletionMs(slowerWan)).isCloseTo(300.1, within(1e-9));
+        assertThat(plan.predictedCompletionMsOn(slowerWan)).isCloseTo(300.1, within(1e-9));
         LatencySource lostLink = (from, to) -> from.equals("p0") && to.equals("t0") ? LatencySource.UNMEASURED
                 : BY_LEVEL.oneWayMs(from, to);
-        assertThat(plan.predictedCompletionMs(lostLink)).isEqualTo(Double.POSITIVE_INFINITY);
+        assertThat(plan.predictedCompletionMsOn(lostLink)).isEqualTo(Double.POSITIVE_INFINITY);
     }
 
     @Test
