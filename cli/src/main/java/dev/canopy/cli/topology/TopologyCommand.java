@@ -10,7 +10,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = "Plan broadcast trees and derive the five-level hierarchy from a latency CSV (from,to,rtt_ms).",
         subcommands = {TopologyPlanCommand.class, TopologyLevelsCommand.class, TopologyCompareCommand.class,
-            TopologyLinksCommand.class})
+            TopologyLinksCommand.class, TopologyHierarchyCommand.class})
 public final class TopologyCommand implements Runnable {
 
     @Spec
