@@ -38,7 +38,7 @@ class LatencyCsvReaderTest {
 
     @Test
     void acceptsWindowsLineEndsAndBlankLines() {
-        LatencyGraph graph = parse("from,to,rtt_ms\r\nWest US 2,East Asia,150\r\n\r\n");
+        LatencyGraph graph = parse("\uFEFFfrom,to,rtt_ms \r\nWest US 2,East Asia,150\r\n\r\n");
         assertThat(graph.oneWayMs("West US 2", "East Asia")).isEqualTo(75.0);
     }
 
