@@ -1,9 +1,9 @@
 package dev.canopy.gridconfig.validate;
 
+import dev.canopy.gridconfig.Keyword;
 import dev.canopy.gridconfig.model.Link;
 import dev.canopy.gridconfig.model.LinkDirection;
 import dev.canopy.gridconfig.rsl.Diagnostics;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -56,7 +56,6 @@ final class LinkSectionReader {
     }
 
     private Optional<LinkDirection> direction(Resolved.Text text) {
-        return values.keyword(text, "direction", LinkDirection::fromConfigName,
-                Arrays.stream(LinkDirection.values()).map(LinkDirection::configName).toList());
+        return values.keyword(text, "direction", LinkDirection::fromConfigName, Keyword.configNames(LinkDirection.class));
     }
 }

@@ -1,11 +1,10 @@
 package dev.canopy.gridconfig.validate;
 
 import dev.canopy.gridconfig.Keyword;
+import dev.canopy.gridconfig.model.GramAttributes;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -13,8 +12,8 @@ import java.util.stream.Stream;
 /** The three kinds of sections and the attributes each accepts, spelled as the documentation spells them. */
 enum SectionKind {
     GRID(List.of("type", "name", "levels", "thresholds_ms", "default_rtt_ms")),
-    SUBJOB(Stream.concat(Stream.of("type", "label", "count", "hosts", "resourceManagerContact", "wan_group", "site",
-            "lan_id", "cluster", "fabric", "uplink_mbps", "environment"), GramAttributes.NAMES.stream()).toList()),
+    SUBJOB(Stream.concat(Stream.of("type", "label", "count", "hosts", "wan_group", "site", "lan_id", "cluster", "fabric",
+            "uplink_mbps", "environment"), GramAttributes.KEPT.stream()).toList()),
     LINK(List.of("type", "between", "rtt_ms", "jitter_ms", "loss", "bandwidth_mbps", "direction"));
 
     private final List<String> attributes;
@@ -27,7 +26,7 @@ enum SectionKind {
     }
 
     String configName() {
-        return name().toLowerCase(Locale.ROOT);
+        return Keyword.configName(this);
     }
 
     /** The documented spelling of the attribute written as {@code written}, if this kind of section accepts it. */
@@ -43,11 +42,10 @@ enum SectionKind {
     }
 
     static Optional<SectionKind> fromConfigName(String text) {
-        String canonical = Keyword.canonical(text);
-        return Arrays.stream(values()).filter(k -> k.name().toLowerCase(Locale.ROOT).equals(canonical)).findFirst();
+        return Keyword.parse(SectionKind.class, text);
     }
 
     static List<String> configNames() {
-        return Arrays.stream(values()).map(SectionKind::configName).toList();
+        return Keyword.configNames(SectionKind.class);
     }
 }

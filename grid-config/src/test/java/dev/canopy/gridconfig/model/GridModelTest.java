@@ -98,6 +98,24 @@ class GridModelTest {
     }
 
     @Test
+    void subjobRejectsWhatWouldNotReadBackTheSame() {
+        List<HostSlots> host = List.of(new HostSlots("h", 1));
+        assertThatThrownBy(() -> new Subjob("a", 1, host, "w", "s", "lan", "c", Fabric.NONE, OptionalDouble.empty(),
+                Map.of("GLOBUS_LAN_ID", "other"), Map.of())).hasMessageContaining("disagrees with lan_id");
+        assertThatThrownBy(() -> new Subjob("a", 1, host, "w", "s", "lan", "c", Fabric.NONE, OptionalDouble.empty(),
+                Map.of("GLOBUS_DUROC_SUBJOB_INDEX", "x"), Map.of())).hasMessageContaining("whole number");
+        assertThatThrownBy(() -> new Subjob("a", 1, host, "w", "s", "lan", "c", Fabric.NONE, OptionalDouble.empty(),
+                Map.of(), Map.of("colour", List.of("blue")))).hasMessageContaining("gram holds");
+        assertThatThrownBy(() -> new Subjob("a", 1, List.of(new HostSlots("h", 1), new HostSlots("h", 2)), "w", "s", "lan", "c",
+                Fabric.NONE, OptionalDouble.empty(), Map.of(), Map.of())).hasMessageContaining("lists a host twice");
+        Subjob indexed = new Subjob("a", 1, host, "w", "s", "lan", "c", Fabric.NONE, OptionalDouble.empty(),
+                Map.of("GLOBUS_DUROC_SUBJOB_INDEX", "0"), Map.of());
+        assertThatThrownBy(() -> grid(List.of(indexed, new Subjob("b", 1, host, "w", "s", "lan", "c", Fabric.NONE,
+                OptionalDouble.empty(), Map.of("GLOBUS_DUROC_SUBJOB_INDEX", "00"), Map.of())), List.of()))
+                .hasMessageContaining("two subjobs have GLOBUS_DUROC_SUBJOB_INDEX 0");
+    }
+
+    @Test
     void thresholdsClassifyRttsIntoTheFinestLevelTheyFit() {
         assertThat(List.of(0.01, 0.2, 1.0, 20.0, 31.0)).map(Thresholds.DEFAULTS::classify)
                 .containsExactly(Level.HOST, Level.CLUSTER, Level.LAN, Level.LIGHT_WAN, Level.HEAVY_WAN);

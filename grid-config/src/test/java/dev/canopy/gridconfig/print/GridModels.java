@@ -3,6 +3,8 @@ package dev.canopy.gridconfig.print;
 import dev.canopy.gridconfig.Level;
 import dev.canopy.gridconfig.model.Algorithm;
 import dev.canopy.gridconfig.model.Fabric;
+import dev.canopy.gridconfig.model.GlobusEnvironment;
+import dev.canopy.gridconfig.model.GramAttributes;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.HostSlots;
 import dev.canopy.gridconfig.model.LevelAlgorithms;
@@ -49,7 +51,11 @@ final class GridModels {
         return Combinators.combine(names(), decimals(), levels(), thresholds(), sitePools(), subjobSpecs(),
                 Arbitraries.longs(), decimals().list().ofSize(12))
                 .as((name, rtt, levels, thresholds, sites, specs, seed, numbers) -> {
-                    List<Subjob> subjobs = specs.stream().map(spec -> spec.at(sites.get(spec.siteIndex() % sites.size()))).toList();
+                    List<Subjob> subjobs = new ArrayList<>();
+                    for (int i = 0; i < specs.size(); i++) {
+                        SubjobSpec spec = specs.get(i);
+                        subjobs.add(spec.at(sites.get(spec.siteIndex() % sites.size()), i));
+                    }
                     List<SiteSpec> used = sites.stream()
                             .filter(site -> subjobs.stream().anyMatch(s -> s.site().equals(site.name()))).toList();
                     return new GridModel(name, rtt, levels, thresholds, subjobs, links(used, new Random(seed), numbers));
@@ -88,9 +94,24 @@ final class GridModels {
     record SubjobSpec(String label, int count, List<HostSlots> hosts, int siteIndex, List<String> lanAndCluster,
             Fabric fabric, Map<String, String> environment, Map<String, List<String>> gram) {
 
-        Subjob at(SiteSpec site) {
+        /**
+         * The subjob at {@code site}, the {@code index}-th of the job. Derived from the generated values,
+         * some subjobs also carry the Globus variables and a resource manager contact, consistent with the model.
+         */
+        Subjob at(SiteSpec site, int index) {
+            Map<String, String> env = new LinkedHashMap<>(environment);
+            Map<String, List<String>> gramAttributes = new LinkedHashMap<>(gram);
+            if (fabric == Fabric.IB) {
+                env.put(GlobusEnvironment.LAN_ID, lanAndCluster.get(0));
+            }
+            if (count % 2 == 0) {
+                env.put(GlobusEnvironment.SUBJOB_INDEX, Integer.toString(index));
+            }
+            if (count % 3 == 0) {
+                gramAttributes.put(GramAttributes.RESOURCE_MANAGER_CONTACT, List.of("node" + index + ".example:2119/jobmanager-pbs"));
+            }
             return new Subjob(label, count, hosts, site.wanGroup(), site.name(), lanAndCluster.get(0), lanAndCluster.get(1),
-                    fabric, site.uplinkMbps(), new LinkedHashMap<>(environment), gram);
+                    fabric, site.uplinkMbps(), env, gramAttributes);
         }
     }
 

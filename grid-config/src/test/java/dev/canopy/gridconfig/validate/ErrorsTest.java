@@ -104,6 +104,14 @@ class ErrorsTest {
     }
 
     @Test
+    void resourceManagerContactNamesOneHost() {
+        assertThat(Check.errors(Check.withSubjob("(resourceManagerContact = \":2119/jobmanager\")"))).containsExactly(
+                "t.rsl:2:46: error: resourceManagerContact \":2119/jobmanager\" names no host; write \"host[:port][/service]\"");
+        assertThat(Check.errors(Check.withSubjob("(resourceManagerContact = a b)")))
+                .containsExactly("t.rsl:2:48: error: attribute \"resourceManagerContact\" takes one value, found 2");
+    }
+
+    @Test
     void subjobIndexIsAWholeNumberUsedOnce() {
         assertThat(Check.errors(Check.withSubjob("(environment = (GLOBUS_DUROC_SUBJOB_INDEX first))")))
                 .containsExactly("t.rsl:2:62: error: GLOBUS_DUROC_SUBJOB_INDEX must be a whole number, got \"first\"");
