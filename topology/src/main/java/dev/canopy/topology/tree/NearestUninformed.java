@@ -1,76 +1,82 @@
 package dev.canopy.topology.tree;
 
 import dev.canopy.topology.graph.LatencyMatrix;
-import java.util.Arrays;
 
 /**
- * For each sender, its measured out-links sorted fastest first (sorted when the sender first asks),
- * and a cursor that only moves past targets that already have the message: finding a sender's
- * fastest link to a node without the message costs O(1) amortised, O(n^2 log n) for a whole tree.
- *
- * <p>Rows are sorted on a packed key, the latency's top 44 bits then the 20-bit target index; within
- * a run of equal truncated keys the exact latency decides (then the smaller index), so the answer
- * is exactly the fastest link, as a linear scan would find it.
+ * For each sender, a binary min-heap of its measured out-links (fastest first, then the smaller
+ * target index), built in O(n) when the sender first asks; targets that already have the message
+ * are popped as they surface. A sender that is rarely asked never pays for ordering its whole row.
  */
 final class NearestUninformed {
 
-    static final int MAX_NODES = 1 << 20;
-    private static final int INDEX_BITS = 20;
-    private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
-
     private final LatencyMatrix latencies;
     private final boolean[] informed;
-    private final long[][] rows;
-    private final int[] cursor;
+    private final int[][] heaps;
+    private final int[] heapSize;
 
     /** @param informed which nodes have the message; read on every query, updated by the caller */
     NearestUninformed(LatencyMatrix latencies, boolean[] informed) {
-        if (latencies.size() > MAX_NODES) {
-            throw new IllegalArgumentException(latencies.size() + " nodes exceed the " + MAX_NODES + " this index supports");
-        }
         this.latencies = latencies;
         this.informed = informed;
-        this.rows = new long[latencies.size()][];
-        this.cursor = new int[latencies.size()];
+        this.heaps = new int[latencies.size()][];
+        this.heapSize = new int[latencies.size()];
     }
 
     /** The target of {@code sender}'s fastest measured link to a node without the message, or -1. */
     int of(int sender) {
-        long[] row = rows[sender] != null ? rows[sender] : sortedRow(sender);
-        int p = cursor[sender];
-        while (p < row.length && informed[(int) (row[p] & INDEX_MASK)]) {
-            p++;
+        if (heaps[sender] == null) {
+            heapify(sender);
         }
-        cursor[sender] = p;
-        if (p == row.length) {
-            return -1;
+        int[] heap = heaps[sender];
+        while (heapSize[sender] > 0 && informed[heap[0]]) {
+            heap[0] = heap[--heapSize[sender]];
+            siftDown(sender, 0);
         }
-        int best = (int) (row[p] & INDEX_MASK);
-        double bestMs = latencies.latency(sender, best);
-        for (int q = p + 1; q < row.length && (row[q] >>> INDEX_BITS) == (row[p] >>> INDEX_BITS); q++) {
-            int target = (int) (row[q] & INDEX_MASK);
-            double ms = latencies.latency(sender, target);
-            if (!informed[target] && (ms < bestMs || ms == bestMs && target < best)) {
-                best = target;
-                bestMs = ms;
-            }
-        }
-        return best;
+        return heapSize[sender] > 0 ? heap[0] : -1;
     }
 
-    private long[] sortedRow(int sender) {
-        long[] row = new long[latencies.size()];
-        int count = 0;
+    private void heapify(int sender) {
+        int[] heap = new int[latencies.size()];
+        int size = 0;
         for (int target = 0; target < latencies.size(); target++) {
-            if (target != sender && latencies.linked(sender, target)) {
-                // non-negative doubles order like their bit patterns; keep the top 44 bits
-                long truncated = Double.doubleToLongBits(latencies.latency(sender, target)) >>> INDEX_BITS;
-                row[count++] = (truncated << INDEX_BITS) | target;
+            if (target != sender && latencies.linked(sender, target) && !informed[target]) {
+                heap[size++] = target;
             }
         }
-        row = Arrays.copyOf(row, count);
-        Arrays.sort(row);
-        rows[sender] = row;
-        return row;
+        heaps[sender] = heap;
+        heapSize[sender] = size;
+        for (int i = size / 2 - 1; i >= 0; i--) {
+            siftDown(sender, i);
+        }
+    }
+
+    private void siftDown(int sender, int start) {
+        int[] heap = heaps[sender];
+        int size = heapSize[sender];
+        int i = start;
+        while (true) {
+            int smallest = i;
+            int left = 2 * i + 1;
+            if (left < size && before(sender, heap[left], heap[smallest])) {
+                smallest = left;
+            }
+            if (left + 1 < size && before(sender, heap[left + 1], heap[smallest])) {
+                smallest = left + 1;
+            }
+            if (smallest == i) {
+                return;
+            }
+            int swap = heap[i];
+            heap[i] = heap[smallest];
+            heap[smallest] = swap;
+            i = smallest;
+        }
+    }
+
+    /** Whether link {@code sender -> a} is faster than {@code sender -> b}; ties go to the smaller index. */
+    private boolean before(int sender, int a, int b) {
+        double msA = latencies.latency(sender, a);
+        double msB = latencies.latency(sender, b);
+        return msA < msB || msA == msB && a < b;
     }
 }
