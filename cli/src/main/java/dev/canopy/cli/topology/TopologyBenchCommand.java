@@ -145,14 +145,17 @@ public final class TopologyBenchCommand implements Callable<Integer> {
 
     private static String machine() {
         String cpu = "unknown CPU";
+        String load = "unknown";
         try {
             cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(line -> line.startsWith("model name"))
                     .map(line -> line.substring(line.indexOf(':') + 1).strip()).findFirst().orElse(cpu);
+            load = Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
         } catch (java.io.IOException | SecurityException e) {
-            // not Linux: keep "unknown CPU"
+            // not Linux: CPU and load stay unknown
         }
-        return String.format("%s, %d cores (%s), Java %s (%s)", Instant.now().truncatedTo(ChronoUnit.SECONDS),
-                Runtime.getRuntime().availableProcessors(), cpu, System.getProperty("java.version"), System.getProperty("java.vm.name"));
+        return String.format("%s, %d cores (%s), load average %s, Java %s (%s)", Instant.now().truncatedTo(ChronoUnit.SECONDS),
+                Runtime.getRuntime().availableProcessors(), cpu, load, System.getProperty("java.version"),
+                System.getProperty("java.vm.name"));
     }
 
     private static Path requireFile(Path file) {
