@@ -11,6 +11,7 @@ import picocli.CommandLine.Spec;
         description = "Run a benchmark and print its table (or JSON with --json).",
         subcommands = {
             dev.canopy.cli.bench.P2pBenchCommand.class,
+            dev.canopy.cli.topology.TopologyBenchCommand.class,
         })
 public final class BenchCommand implements Runnable {
 

@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
             dev.canopy.cli.config.ConfigCommand.class,
             dev.canopy.cli.demo.DemoCommand.class,
             dev.canopy.cli.probe.ProbeCommand.class,
+            dev.canopy.cli.topology.TopologyCommand.class,
         })
 public final class CanopyCommand implements Runnable {
 
