@@ -147,10 +147,7 @@ class PeerFailureTest {
         assertThat(Await.next(received).sequence()).isEqualTo(1);
     }
 
-    /**
-     * Waits until connecting to {@code port} is refused: Vert.x completes a server's close a moment
-     * before the kernel stops accepting connections on its port.
-     */
+    /** Waits until connecting to {@code port} is refused (a closed server's port may briefly accept). */
     private void awaitNobodyListensOn(int port) {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (nodes.vertx.createNetClient().connect(port, "127.0.0.1")
