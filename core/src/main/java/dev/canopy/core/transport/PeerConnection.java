@@ -128,6 +128,14 @@ final class PeerConnection {
     }
 
     private void onConnected(NetSocket connected) {
+        if (connected.localAddress().equals(connected.remoteAddress())) {
+            // TCP simultaneous open: a connect to an unused local port in the ephemeral range can
+            // pick that very port as its source and connect to itself. Nobody listens there.
+            connected.close();
+            onConnectFailed(new IllegalStateException("connected to itself: nobody listens on "
+                    + peer.address().host() + ":" + peer.address().tcpPort()));
+            return;
+        }
         socket = connected;
         state = State.CONNECTED;
         failedAttempts = 0;

@@ -82,6 +82,7 @@ class PeerFailureTest {
         NetServer probe = nodes.vertx.createNetServer().connectHandler(socket -> socket.close());
         int freePort = Await.result(probe.listen(0, "127.0.0.1")).actualPort();
         Await.result(probe.close());
+        awaitNobodyListensOn(freePort);
         Transport a = nodes.start(TransportOptions.defaults().withNodeLabel("a")
                 .withReconnect(Duration.ofMillis(500), 3, Duration.ofMillis(20)));
         Member nobody = new Member(NodeId.of("nobody"), Coordinates.ofHost("nobody"),
@@ -124,6 +125,36 @@ class PeerFailureTest {
         long expected = firstArrived.sequence() + 1;
         while (expected < sequence + 50) {
             assertThat(Await.next(received).sequence()).isEqualTo(expected++);
+        }
+    }
+
+    @Test
+    void aPeerThatWasUnreachableIsReachedAgainOnceItListens() {
+        Transport a = nodes.start(TransportOptions.defaults().withNodeLabel("a")
+                .withReconnect(Duration.ofMillis(500), 2, Duration.ofMillis(20)));
+        Transport first = nodes.start("b");
+        Member toB = TestNodes.member("b", "s", first);
+        Await.result(first.close());
+        awaitNobodyListensOn(toB.address().tcpPort());
+
+        assertThat(Await.failure(a.send(toB, TestNodes.data(0, 8)), FAST)).isInstanceOf(PeerUnavailableException.class)
+                .hasMessageContaining("after 2 attempts");
+
+        Transport second = restartOnSamePorts(toB);
+        BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
+        second.frameHandler(received::add);
+        Await.result(a.send(toB, TestNodes.data(1, 8)));
+        assertThat(Await.next(received).sequence()).isEqualTo(1);
+    }
+
+    /** Waits until connecting to {@code port} is refused (a closed server's port may briefly accept). */
+    private void awaitNobodyListensOn(int port) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (nodes.vertx.createNetClient().connect(port, "127.0.0.1")
+                .compose(socket -> socket.close().map(true), refused -> Future.succeededFuture(false))
+                .toCompletionStage().toCompletableFuture().join()) {
+            assertThat(System.nanoTime()).as("port %d still accepts connections", port).isLessThan(deadline);
+            Await.result(nodes.vertx.timer(20)); // back-off between probes
         }
     }
 
