@@ -21,6 +21,11 @@ public final class NodeLogger {
         this.label = label;
     }
 
+    /** A logger for a node whose label does not change. */
+    public NodeLogger(Logger logger, String label) {
+        this(logger, () -> label);
+    }
+
     /** The label of a node at {@code coordinates}: {@code site/host#rank}, or {@code #?} without a rank. */
     public static String label(Coordinates coordinates, OptionalInt rank) {
         return coordinates.site() + "/" + coordinates.host() + "#" + (rank.isPresent() ? rank.getAsInt() : "?");

@@ -4,6 +4,7 @@ import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameStreamDecoder;
 import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.frame.MalformedFrame;
+import dev.canopy.core.node.NodeLogger;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
@@ -22,13 +23,13 @@ final class InboundConnection {
     private final FrameStreamDecoder decoder;
     private final Handler<Frame> upward;
     private final Consumer<InboundConnection> onClosed;
-    private final NodeLog log;
+    private final NodeLogger log;
     private String peerName;
     private boolean greeted;
     private boolean rejected;
 
     InboundConnection(NetSocket socket, int maxFrameBytes, Handler<Frame> upward, Consumer<InboundConnection> onClosed,
-            NodeLog log) {
+            NodeLogger log) {
         this.socket = socket;
         this.decoder = new FrameStreamDecoder(maxFrameBytes);
         this.upward = upward;

@@ -2,6 +2,7 @@ package dev.canopy.core.transport;
 
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
+import dev.canopy.core.node.NodeLogger;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -44,7 +45,7 @@ final class PeerConnection {
     private final NetClient client;
     private final TransportOptions options;
     private final Buffer hello;
-    private final NodeLog log;
+    private final NodeLogger log;
     private final ArrayDeque<PendingWrite> waiting = new ArrayDeque<>();
 
     private State state = State.IDLE;
@@ -57,7 +58,7 @@ final class PeerConnection {
     private boolean pumping;
     private boolean pumpScheduled;
 
-    PeerConnection(Member peer, Context context, NetClient client, TransportOptions options, Buffer hello, NodeLog log) {
+    PeerConnection(Member peer, Context context, NetClient client, TransportOptions options, Buffer hello, NodeLogger log) {
         this.peer = peer;
         this.vertx = context.owner();
         this.context = context;

@@ -8,6 +8,7 @@ import dev.canopy.core.frame.MalformedFrame;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.node.NodeLogger;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -45,7 +46,7 @@ public final class VertxTransport implements Transport {
 
     private final Context context;
     private final TransportOptions options;
-    private final NodeLog log;
+    private final NodeLogger log;
     private final NetServer server;
     private final NetClient client;
     private final DatagramSocket datagrams;
@@ -63,7 +64,7 @@ public final class VertxTransport implements Transport {
             DatagramSocket datagrams) {
         this.context = context;
         this.options = options;
-        this.log = new NodeLog(LoggerFactory.getLogger(VertxTransport.class), options.nodeLabel());
+        this.log = new NodeLogger(LoggerFactory.getLogger(VertxTransport.class), options.nodeLabel());
         this.server = server;
         this.client = client;
         this.datagrams = datagrams;

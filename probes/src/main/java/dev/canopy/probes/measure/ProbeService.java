@@ -6,6 +6,7 @@ import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.membership.MembershipView;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeLogger;
 import dev.canopy.core.transport.Datagram;
 import dev.canopy.core.transport.Transport;
 import dev.canopy.probes.Link;
@@ -28,7 +29,6 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 /**
  * One node's probing: runs its part of the {@link ProbePlan} on the transport's context, answers the probes
@@ -68,6 +68,7 @@ public final class ProbeService {
     private long round = -1;
     private long ticker = -1;
     private String nodeLabel;
+    private final NodeLogger log = new NodeLogger(LOG, () -> nodeLabel);
     private Handler<Datagram> otherDatagrams;
     private Handler<Frame> otherFrames;
 
@@ -100,7 +101,7 @@ public final class ProbeService {
             transport.frameHandler(this::onFrame);
             adopt(initialView);
             ticker = vertx.setPeriodic(settings.tick().toMillis(), id -> tick());
-            log("probing {} links of {} ({} members, {} sites)", timetable.ownedLinks(),
+            log.info("probing {} links of {} ({} members, {} sites)", timetable.ownedLinks(),
                     plan.linksOf(self.id()).size(), view.alive().size(), plan.representatives().size());
             return null;
         });
@@ -224,7 +225,7 @@ public final class ProbeService {
                 counters.lost();
                 forecasts.recordLoss(link, task.metric());
                 if (done.result() instanceof ProbeOutcome.Lost lost) {
-                    debug("{} probe to {} lost: {}", task.metric(), peer.id(), lost.reason());
+                    log.debug("{} probe to {} lost: {}", task.metric(), peer.id(), lost.reason());
                 }
             }
         });
@@ -292,7 +293,7 @@ public final class ProbeService {
 
     private void drop(Frame frame, DropReason reason) {
         counters.dropped(reason);
-        debug("dropped {}: {}", frame, reason);
+        log.debug("dropped {}: {}", frame, reason);
     }
 
     private <T> Future<T> onContext(Callable<T> action) {
@@ -305,19 +306,5 @@ public final class ProbeService {
             }
         });
         return result.future();
-    }
-
-    private void log(String format, Object... args) {
-        try (MDC.MDCCloseable ignored = MDC.putCloseable("node", nodeLabel)) {
-            LOG.info(format, args);
-        }
-    }
-
-    private void debug(String format, Object... args) {
-        if (LOG.isDebugEnabled()) {
-            try (MDC.MDCCloseable ignored = MDC.putCloseable("node", nodeLabel)) {
-                LOG.debug(format, args);
-            }
-        }
     }
 }

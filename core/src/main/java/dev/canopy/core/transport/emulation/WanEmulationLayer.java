@@ -4,7 +4,7 @@ import dev.canopy.core.frame.Frame;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.transport.BackPressureException;
-import dev.canopy.core.transport.NodeLog;
+import dev.canopy.core.node.NodeLogger;
 import dev.canopy.core.transport.OwnerContext;
 import dev.canopy.core.transport.PeerUnavailableException;
 import dev.canopy.core.transport.Transport;
@@ -41,7 +41,7 @@ public final class WanEmulationLayer extends TransportLayer {
     private final String localSite;
     private final SplittableRandom random;
     private final long seed;
-    private final NodeLog log;
+    private final NodeLogger log;
     private final Map<NodeId, Long> lastArrival = new HashMap<>();
     private final Map<NodeId, ArrayDeque<Frame>> inFlight = new HashMap<>();
     private final Map<NodeId, String> gone = new HashMap<>();
@@ -59,7 +59,7 @@ public final class WanEmulationLayer extends TransportLayer {
         this.localSite = local.site();
         this.seed = seed;
         this.random = new SplittableRandom(seed);
-        this.log = new NodeLog(LoggerFactory.getLogger(WanEmulationLayer.class), local.toString());
+        this.log = new NodeLogger(LoggerFactory.getLogger(WanEmulationLayer.class), local.toString());
         emulator.addReceiver(below.localAddress());
     }
 
