@@ -1,0 +1,71 @@
+package dev.canopy.core.comm;
+
+import dev.canopy.core.node.Member;
+import dev.canopy.gridconfig.Level;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.util.List;
+
+/**
+ * A group of ranks with its own message context, MPI style. Ranks are {@code 0 .. size()-1} in
+ * {@link Member#RANK_ORDER} of the members (or the split key order for split communicators).
+ *
+ * <p>Point-to-point messages are FIFO per (source, tag). A send or receive involving a rank whose
+ * node has left or failed fails with {@link RankFailedException} within the failure-detection time;
+ * nothing hangs. All state of a communicator is owned by {@link #context()}; methods may be called
+ * from any thread and complete their futures on that context.
+ */
+public interface Communicator extends PointToPoint {
+
+    /** Receive from any source. */
+    int ANY_SOURCE = -1;
+    /** Receive with any tag. */
+    int ANY_TAG = -1;
+    /** The color that leaves a caller out of a split; its future completes with {@code null}. */
+    int UNDEFINED = -1;
+
+    @Override
+    int rank();
+
+    @Override
+    int size();
+
+    /** The agreed context id: equal on every member, distinct from every other live communicator's. */
+    int contextId();
+
+    /** The member holding {@code rank} in this communicator. */
+    Member member(int rank);
+
+    /** All members, indexed by rank. */
+    List<Member> members();
+
+    /** Sends to {@code destination}; completes when the frame is handed to the reliable transport. */
+    @Override
+    Future<Void> send(int destination, int tag, Buffer payload);
+
+    /** Receives the next message from {@code source} with {@code tag} ({@link #ANY_SOURCE}, {@link #ANY_TAG} allowed). */
+    @Override
+    Future<Message> receive(int source, int tag);
+
+    /**
+     * The channel for collective traffic: same ranks and semantics, separate context, so collective
+     * messages never match user receives.
+     */
+    PointToPoint collectiveChannel();
+
+    /**
+     * Collective over this communicator: members with the same {@code color} form a new communicator,
+     * ranked by {@code key} then by parent rank. A caller passing {@link #UNDEFINED} gets {@code null}.
+     */
+    Future<Communicator> split(int color, int key);
+
+    /** Collective: members sharing {@code coordinates().groupKey(level)} form a new communicator. */
+    Future<Communicator> splitByLevel(Level level);
+
+    /** Collective over the surviving members: a new communicator without the failed ranks, agreed ranks. */
+    Future<Communicator> shrink();
+
+    /** The event-loop context that owns this communicator's state. */
+    Context context();
+}

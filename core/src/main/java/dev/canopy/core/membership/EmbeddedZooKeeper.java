@@ -1,0 +1,101 @@
+package dev.canopy.core.membership;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.apache.zookeeper.server.NIOServerCnxnFactory;
+import org.apache.zookeeper.server.ZooKeeperServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real, single-server ZooKeeper inside this JVM: listens on 127.0.0.1 on an ephemeral port and keeps
+ * its data in a temporary directory that {@link #close()} deletes. Used when no ensemble is given.
+ *
+ * <p>{@link #start()} and {@link #close()} block (they bind a socket and load or flush the database);
+ * call them from a main or worker thread, never from an event loop.
+ */
+public final class EmbeddedZooKeeper implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedZooKeeper.class);
+
+    /** Short ticks so that test and demo session timeouts of one or two seconds are allowed. */
+    private static final int TICK_MILLIS = 250;
+    private static final Duration MIN_SESSION_TIMEOUT = Duration.ofMillis(4L * TICK_MILLIS);
+    private static final Duration MAX_SESSION_TIMEOUT = Duration.ofMinutes(1);
+    private static final int MAX_CLIENT_CONNECTIONS = 1000;
+
+    private final Path dataDirectory;
+    private final ZooKeeperServer server;
+    private final NIOServerCnxnFactory connections;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private EmbeddedZooKeeper(Path dataDirectory, ZooKeeperServer server, NIOServerCnxnFactory connections) {
+        this.dataDirectory = dataDirectory;
+        this.server = server;
+        this.connections = connections;
+    }
+
+    /** Starts a server on 127.0.0.1 and an ephemeral port. Blocking. */
+    public static EmbeddedZooKeeper start() {
+        Path dataDirectory = null;
+        try {
+            dataDirectory = Files.createTempDirectory("canopy-zookeeper-");
+            ZooKeeperServer server = new ZooKeeperServer(
+                    dataDirectory.resolve("snapshots").toFile(), dataDirectory.resolve("log").toFile(), TICK_MILLIS);
+            server.setMinSessionTimeout((int) MIN_SESSION_TIMEOUT.toMillis());
+            server.setMaxSessionTimeout((int) MAX_SESSION_TIMEOUT.toMillis());
+            NIOServerCnxnFactory connections = new NIOServerCnxnFactory();
+            connections.configure(new InetSocketAddress("127.0.0.1", 0), MAX_CLIENT_CONNECTIONS);
+            connections.startup(server);
+            EmbeddedZooKeeper zooKeeper = new EmbeddedZooKeeper(dataDirectory, server, connections);
+            LOG.info("embedded ZooKeeper listening on {} (data in {})", zooKeeper.connectString(), dataDirectory);
+            return zooKeeper;
+        } catch (IOException e) {
+            deleteQuietly(dataDirectory);
+            throw new UncheckedIOException("cannot start the embedded ZooKeeper on 127.0.0.1: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            deleteQuietly(dataDirectory);
+            throw new IllegalStateException("interrupted while starting the embedded ZooKeeper", e);
+        }
+    }
+
+    /** The connect string for clients, {@code 127.0.0.1:<port>}. */
+    public String connectString() {
+        return "127.0.0.1:" + connections.getLocalPort();
+    }
+
+    public int port() {
+        return connections.getLocalPort();
+    }
+
+    /** Stops the server, closes every client connection and deletes the data directory. Blocking, idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        connections.shutdown();
+        server.shutdown();
+        deleteQuietly(dataDirectory);
+        LOG.info("embedded ZooKeeper stopped");
+    }
+
+    private static void deleteQuietly(Path directory) {
+        if (directory == null || !Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            LOG.warn("cannot delete the embedded ZooKeeper data directory {}: {}", directory, e.getMessage());
+        }
+    }
+}
