@@ -1,0 +1,91 @@
+package dev.canopy.topology.hierarchy;
+
+import dev.canopy.gridconfig.Level;
+import dev.canopy.topology.graph.LatencyMatrix;
+import dev.canopy.topology.graph.LatencySource;
+import dev.canopy.topology.tree.CostModel;
+import dev.canopy.topology.tree.PlanningResult;
+import dev.canopy.topology.tree.Tree;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Plans a broadcast over a hierarchy, top-down. Each group of each level is contracted to the graph of
+ * its units' coordinators, so trees are computed on small matrices: the heavy-WAN group (everyone)
+ * connects wan groups, each wan group connects its sites, each site its clusters, each cluster its
+ * hosts, each host its processes.
+ *
+ * <p>Coordinator rule: the root coordinates every group it belongs to; a unit containing its group's
+ * coordinator is coordinated by it; any other unit by its first member in hierarchy order (like
+ * MPICH-G2's lowest rank). Latencies between coordinators are read from the {@link LatencySource};
+ * a group tree uses only measured links. Stateless and thread-safe.
+ */
+public final class HierarchicalPlanner {
+
+    private final LevelAlgorithms algorithms;
+    private final CostModel cost;
+
+    public HierarchicalPlanner(LevelAlgorithms algorithms, CostModel cost) {
+        this.algorithms = algorithms;
+        this.cost = cost;
+    }
+
+    /**
+     * @param hierarchy the communicator's members and their coordinates
+     * @param latencies forecast one-way latencies between members
+     * @param root the member that holds the message
+     * @param epoch the plan's number (see {@link HierarchicalPlan#epoch()})
+     * @return the plan, or the first member the measured links cannot reach, naming level and group
+     * @throws IllegalArgumentException when {@code root} is not a member
+     */
+    public PlanningResult<HierarchicalPlan> plan(Hierarchy hierarchy, LatencySource latencies, String root, long epoch) {
+        hierarchy.coordinates(root);
+        Map<String, String> coordinatorOfGroup = new HashMap<>();
+        coordinatorOfGroup.put(levelKey(Level.HEAVY_WAN, hierarchy.coordinates(root).groupKey(Level.HEAVY_WAN)), root);
+        PlanArrivals arrivals = new PlanArrivals(cost, root);
+        List<GroupTree> trees = new ArrayList<>();
+        for (Level level : Level.values()) {
+            for (Map.Entry<String, List<String>> group : hierarchy.groupsByKey(level).entrySet()) {
+                String coordinator = coordinatorOfGroup.get(levelKey(level, group.getKey()));
+                List<String> unitCoordinators = unitCoordinators(hierarchy, level, group.getValue(), coordinator,
+                        coordinatorOfGroup);
+                if (unitCoordinators.size() == 1) {
+                    continue;
+                }
+                LatencyMatrix matrix = LatencyMatrix.of(unitCoordinators, latencies);
+                PlanningResult<Tree> tree = algorithms.at(level).builder()
+                        .build(matrix, matrix.indexOf(coordinator), cost);
+                if (tree instanceof PlanningResult.Unreachable<Tree> unreachable) {
+                    return PlanningResult.unreachable(unreachable.node(), "at level " + level.configName()
+                            + " in group '" + group.getKey() + "': " + unreachable.reason());
+                }
+                trees.add(new GroupTree(level, group.getKey(), tree.orElseThrow()));
+                arrivals.add(tree.orElseThrow(), matrix);
+            }
+        }
+        return PlanningResult.planned(new HierarchicalPlan(epoch, root, cost, trees, arrivals.arrivalMs(),
+                arrivals.completionMs()));
+    }
+
+    /** One coordinator per unit of the group, the group's own coordinator first among its unit. */
+    private static List<String> unitCoordinators(Hierarchy hierarchy, Level level, List<String> members,
+            String groupCoordinator, Map<String, String> coordinatorOfGroup) {
+        Map<String, String> byUnit = new LinkedHashMap<>();
+        String coordinatorUnit = hierarchy.unitKey(level, groupCoordinator);
+        for (String member : members) {
+            String unit = hierarchy.unitKey(level, member);
+            byUnit.putIfAbsent(unit, unit.equals(coordinatorUnit) ? groupCoordinator : member);
+        }
+        Hierarchy.finer(level).ifPresent(finer -> byUnit.forEach((unit, coordinator) ->
+                coordinatorOfGroup.put(levelKey(finer, unit), coordinator)));
+        return List.copyOf(byUnit.values());
+    }
+
+    /** Group keys of different levels could coincide when names contain '/'; the level keeps them apart. */
+    private static String levelKey(Level level, String groupKey) {
+        return level.ordinal() + ":" + groupKey;
+    }
+}

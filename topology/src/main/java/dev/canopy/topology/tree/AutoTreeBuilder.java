@@ -1,0 +1,51 @@
+package dev.canopy.topology.tree;
+
+import dev.canopy.topology.graph.LatencyMatrix;
+import java.util.List;
+
+/**
+ * Builds every candidate tree and returns the one with the lowest predicted completion under the
+ * given cost model, so the choice depends on the level's latencies and on the message size. Ties go
+ * to the earlier candidate (the simpler tree). The returned tree is named after the chosen method.
+ */
+public final class AutoTreeBuilder implements TreeBuilder {
+
+    private final List<TreeBuilder> candidates;
+
+    /** Chooses among flat, binomial, MST, HLOT, SPT and ECEF. */
+    public AutoTreeBuilder() {
+        this(List.of(new FlatTreeBuilder(), new BinomialTreeBuilder(), new MstTreeBuilder(), new HlotTreeBuilder(),
+                new ShortestPathTreeBuilder(), new EarliestCompletingEdgeFirstTreeBuilder()));
+    }
+
+    public AutoTreeBuilder(List<TreeBuilder> candidates) {
+        if (candidates.isEmpty()) {
+            throw new IllegalArgumentException("auto needs at least one candidate builder");
+        }
+        this.candidates = List.copyOf(candidates);
+    }
+
+    @Override
+    public String name() {
+        return "auto";
+    }
+
+    @Override
+    public PlanningResult<Tree> build(LatencyMatrix latencies, int root, CostModel cost) {
+        PlanningResult<Tree> best = null;
+        double bestCompletion = Double.POSITIVE_INFINITY;
+        for (TreeBuilder candidate : candidates) {
+            PlanningResult<Tree> result = candidate.build(latencies, root, cost);
+            if (result instanceof PlanningResult.Planned<Tree> planned) {
+                double completion = Prediction.completionMs(cost.arrivalsMs(planned.value(), latencies, 0, 0));
+                if (best == null || !best.isPlanned() || completion < bestCompletion) {
+                    best = result;
+                    bestCompletion = completion;
+                }
+            } else if (best == null) {
+                best = result;
+            }
+        }
+        return best;
+    }
+}

@@ -1,0 +1,15 @@
+package dev.canopy.topology.tree;
+
+import dev.canopy.topology.graph.LatencyMatrix;
+
+/** The unreachable outcome shared by builders that may use any measured link. */
+final class Reachability {
+
+    private Reachability() {
+    }
+
+    static PlanningResult<Tree> noPath(LatencyMatrix latencies, int root, int node) {
+        return PlanningResult.unreachable(latencies.name(node),
+                "no path of measured links leads to it from root '" + latencies.name(root) + "'");
+    }
+}
