@@ -22,6 +22,7 @@ import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -34,20 +35,38 @@ import java.util.function.Function;
  * a {@link CollectiveMismatchException}. Several collectives may be in flight at once. When a
  * member fails, every survivor's future fails with a {@link CollectiveFailedException} naming it.
  *
- * <p>Create exactly one instance per communicator and use it on every member.
+ * <p>Create exactly one instance per communicator (derive others with {@link #withPlan}, which
+ * share its sequence) and use it on every member.
  */
 public final class Collectives {
 
     private final Communicator communicator;
     private final CollectivePlan plan;
     private final CollectiveSettings settings;
-    /** Owned by the communicator's context. */
-    private int nextSequence;
+    private final Sequencer sequencer;
 
     public Collectives(Communicator communicator, CollectivePlan plan, CollectiveSettings settings) {
+        this(communicator, plan, settings, new Sequencer());
+    }
+
+    private Collectives(Communicator communicator, CollectivePlan plan, CollectiveSettings settings, Sequencer sequencer) {
         this.communicator = communicator;
         this.plan = plan;
         this.settings = settings;
+        this.sequencer = sequencer;
+    }
+
+    /**
+     * The same communicator and sequence with another plan (e.g. another heavy-WAN algorithm). Every
+     * member must switch at the same point of its sequence of collectives.
+     */
+    public Collectives withPlan(CollectivePlan otherPlan) {
+        return new Collectives(communicator, otherPlan, settings, sequencer);
+    }
+
+    /** The same communicator and sequence with other settings (e.g. calibrated thresholds). */
+    public Collectives withSettings(CollectiveSettings otherSettings) {
+        return new Collectives(communicator, plan, otherSettings, sequencer);
     }
 
     public Communicator communicator() {
@@ -73,14 +92,12 @@ public final class Collectives {
 
     /** Completes on every member once every member has started it. */
     public Future<Void> barrier() {
-        RootedTree tree = treeRootedAt(0);
-        return start(Operation.BARRIER, exchange -> new TreeBarrier(exchange, tree, 0).run());
+        return start(Operation.BARRIER, 0, (exchange, tree) -> new TreeBarrier(exchange, tree, 0).run());
     }
 
     /** The root's {@code data} on every member ({@code data} is ignored elsewhere and may be null). */
     public Future<Buffer> bcast(Buffer data, int root) {
-        RootedTree tree = treeRootedAt(root);
-        return start(Operation.BCAST, exchange -> new TreeBroadcast(exchange, tree, 0)
+        return start(Operation.BCAST, root, (exchange, tree) -> new TreeBroadcast(exchange, tree, 0)
                 .run(data, settings.pipeline().segmentBytes(data == null ? 0 : data.length(), tree.depth())));
     }
 
@@ -90,16 +107,14 @@ public final class Collectives {
      * several smaller ones.
      */
     public Future<Buffer> scatter(Buffer data, int bytesPerRank, int root) {
-        RootedTree tree = treeRootedAt(root);
         int parts = settings.splitPlanner().scatter(bytesPerRank).parts();
-        return start(Operation.SCATTER, exchange -> new SplitScatter(exchange, tree, parts)
+        return start(Operation.SCATTER, root, (exchange, tree) -> new SplitScatter(exchange, tree, parts)
                 .run(exchange.rank() == root ? blocksOf(data, bytesPerRank, size()) : null));
     }
 
     /** Rank r gets {@code blocks.get(r)} of the root's list (ignored elsewhere). */
     public Future<Buffer> scatterv(List<Buffer> blocks, int root) {
-        RootedTree tree = treeRootedAt(root);
-        return start(Operation.SCATTERV, exchange -> new TreeScatter(exchange, tree, 0)
+        return start(Operation.SCATTERV, root, (exchange, tree) -> new TreeScatter(exchange, tree, 0)
                 .run(exchange.rank() == root ? RankBlocks.ofRanks(blocks) : null));
     }
 
@@ -108,16 +123,14 @@ public final class Collectives {
      * empty. In the calibrated escalation range [M1, M2] it runs as barrier-separated smaller gathers.
      */
     public Future<Optional<Buffer>> gather(Buffer data, int root) {
-        RootedTree tree = treeRootedAt(root);
         int parts = settings.splitPlanner().gather(data.length()).parts();
-        return start(Operation.GATHER, exchange -> new SplitGather(exchange, tree, parts).run(data)
+        return start(Operation.GATHER, root, (exchange, tree) -> new SplitGather(exchange, tree, parts).run(data)
                 .map(blocks -> blocks.map(all -> concatenate(all, data.length(), Operation.GATHER))));
     }
 
     /** The root gets every rank's {@code data} (any lengths), indexed by rank; others get empty. */
     public Future<Optional<List<Buffer>>> gatherv(Buffer data, int root) {
-        RootedTree tree = treeRootedAt(root);
-        return start(Operation.GATHERV, exchange -> new TreeGather(exchange, tree, 0).run(data)
+        return start(Operation.GATHERV, root, (exchange, tree) -> new TreeGather(exchange, tree, 0).run(data)
                 .map(blocks -> exchange.rank() == root ? Optional.of(inRankOrder(blocks)) : Optional.empty()));
     }
 
@@ -134,21 +147,18 @@ public final class Collectives {
 
     /** The root gets {@code op} applied element-wise across ranks in rank order; others get empty. */
     public Future<Optional<Buffer>> reduce(Buffer data, ElementType type, ReduceOp op, int root) {
-        RootedTree tree = treeRootedAt(root);
-        return start(Operation.REDUCE, exchange -> new TreeReduce(exchange, tree, 0).run(data, type, op));
+        return start(Operation.REDUCE, root, (exchange, tree) -> new TreeReduce(exchange, tree, 0).run(data, type, op));
     }
 
     /** Every member gets {@code op} applied element-wise across ranks in rank order. */
     public Future<Buffer> allreduce(Buffer data, ElementType type, ReduceOp op) {
-        RootedTree tree = treeRootedAt(0);
-        return start(Operation.ALLREDUCE, exchange -> new TreeReduce(exchange, tree, 0).run(data, type, op)
+        return start(Operation.ALLREDUCE, 0, (exchange, tree) -> new TreeReduce(exchange, tree, 0).run(data, type, op)
                 .compose(result -> broadcast(exchange, tree, 1, result.orElse(null))));
     }
 
     /** Reduces like {@link #allreduce}, then rank r keeps {@code counts[r]} elements of the result, in order. */
     public Future<Buffer> reduceScatter(Buffer data, ElementType type, ReduceOp op, int[] counts) {
-        RootedTree tree = treeRootedAt(0);
-        return start(Operation.REDUCE_SCATTER, exchange -> new TreeReduce(exchange, tree, 0).run(data, type, op)
+        return start(Operation.REDUCE_SCATTER, 0, (exchange, tree) -> new TreeReduce(exchange, tree, 0).run(data, type, op)
                 .compose(result -> new TreeScatter(exchange, tree, 1)
                         .run(result.map(all -> RankBlocks.ofRanks(split(all, counts, type))).orElse(null))));
     }
@@ -180,17 +190,18 @@ public final class Collectives {
     private <T> Future<T> start(Operation operation, Function<Exchange, Future<T>> stages) {
         Promise<T> promise = Promise.promise();
         communicator.context().runOnContext(ignored -> {
-            Exchange exchange = new Exchange(communicator.collectiveChannel(), operation, nextSequence++, plan.epoch());
+            Exchange exchange = new Exchange(communicator.collectiveChannel(), operation, sequencer.next(), plan.epoch());
             exchange.run(() -> stages.apply(exchange)).onComplete(promise);
         });
         return promise.future();
     }
 
-    private RootedTree treeRootedAt(int root) {
+    /** Like {@link #start(Operation, Function)}, with the plan's tree rooted at {@code root}, looked up on the context. */
+    private <T> Future<T> start(Operation operation, int root, BiFunction<Exchange, RootedTree, Future<T>> stages) {
         if (root < 0 || root >= size()) {
             throw new IllegalArgumentException("root " + root + " is not a rank of this " + size() + "-member communicator");
         }
-        return plan.tree(root);
+        return start(operation, exchange -> stages.apply(exchange, plan.tree(root)));
     }
 
 
@@ -200,7 +211,7 @@ public final class Collectives {
     }
 
     private Future<List<Buffer>> gatherToAll(Exchange exchange, Buffer data) {
-        RootedTree tree = treeRootedAt(0);
+        RootedTree tree = plan.tree(0);
         return new TreeGather(exchange, tree, 0).run(data)
                 .compose(blocks -> broadcast(exchange, tree, 1, exchange.rank() == 0 ? blocks.encode() : null))
                 .map(encoded -> inRankOrder(RankBlocks.decode(encoded)));
@@ -210,7 +221,7 @@ public final class Collectives {
 
     /** Gathers the vectors to rank 0, which folds them in rank order and scatters each rank its prefix. */
     private Future<Optional<Buffer>> prefixes(Exchange exchange, Buffer data, ElementType type, ReduceOp op, Prefix prefix) {
-        RootedTree tree = treeRootedAt(0);
+        RootedTree tree = plan.tree(0);
         return new TreeGather(exchange, tree, 0).run(data).compose(blocks -> {
             RankBlocks results = null;
             if (exchange.rank() == 0) {
