@@ -1,0 +1,78 @@
+package dev.canopy.gridconfig.model;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalDouble;
+
+/**
+ * A group of processes started together at one place, with every default filled in.
+ *
+ * @param hosts the hosts the {@code count} processes are spread over, see {@link #hostOf(int)}
+ * @param uplinkMbps the site's WAN access bandwidth; empty when unlimited
+ * @param environment passed to every process, in file order
+ * @param gram standard GRAM job attributes kept as given (e.g. {@code executable}), without meaning to Canopy
+ */
+public record Subjob(String label, int count, List<HostSlots> hosts, String wanGroup, String site, String lanId,
+        String cluster, Fabric fabric, OptionalDouble uplinkMbps, Map<String, String> environment,
+        Map<String, List<String>> gram) {
+
+    public Subjob {
+        requireName(label, "label");
+        requireName(wanGroup, "wan_group");
+        requireName(site, "site");
+        requireName(lanId, "lan_id");
+        requireName(cluster, "cluster");
+        Objects.requireNonNull(fabric, "fabric");
+        Objects.requireNonNull(uplinkMbps, "uplinkMbps");
+        if (count < 1) {
+            throw new IllegalArgumentException("subjob " + label + " needs a count of at least 1, got " + count);
+        }
+        hosts = List.copyOf(hosts);
+        if (hosts.isEmpty()) {
+            throw new IllegalArgumentException("subjob " + label + " has no hosts");
+        }
+        if (uplinkMbps.isPresent() && !(uplinkMbps.getAsDouble() > 0 && Double.isFinite(uplinkMbps.getAsDouble()))) {
+            throw new IllegalArgumentException("subjob " + label + ": uplink must be a positive number of Mbit/s, got " + uplinkMbps);
+        }
+        environment = orderedCopy(environment);
+        LinkedHashMap<String, List<String>> gramCopy = new LinkedHashMap<>();
+        gram.forEach((name, values) -> gramCopy.put(name, List.copyOf(values)));
+        gram = Collections.unmodifiableMap(gramCopy);
+    }
+
+    /**
+     * The host of process {@code indexInSubjob}. Hosts are filled in order: the first host takes
+     * as many processes as it has slots, then the next; when the count exceeds the slots of all
+     * hosts, filling starts again at the first host (oversubscription, like an MPICH machine file).
+     */
+    public String hostOf(int indexInSubjob) {
+        int totalSlots = hosts.stream().mapToInt(HostSlots::slots).sum();
+        int remaining = Math.floorMod(indexInSubjob, totalSlots);
+        for (HostSlots host : hosts) {
+            if (remaining < host.slots()) {
+                return host.name();
+            }
+            remaining -= host.slots();
+        }
+        throw new IllegalStateException("slot arithmetic lost process " + indexInSubjob + " of subjob " + label);
+    }
+
+    /** This subjob with its site's uplink bandwidth set to {@code mbps}. */
+    public Subjob withUplinkMbps(OptionalDouble mbps) {
+        return new Subjob(label, count, hosts, wanGroup, site, lanId, cluster, fabric, mbps, environment, gram);
+    }
+
+    static <V> Map<String, V> orderedCopy(Map<String, V> map) {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(map));
+    }
+
+    private static void requireName(String value, String attribute) {
+        Objects.requireNonNull(value, attribute);
+        if (value.isBlank()) {
+            throw new IllegalArgumentException(attribute + " must not be blank");
+        }
+    }
+}

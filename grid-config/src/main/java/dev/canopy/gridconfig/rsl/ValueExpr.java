@@ -1,0 +1,29 @@
+package dev.canopy.gridconfig.rsl;
+
+import java.util.List;
+
+/** A value as written in a relation, before variables are substituted. */
+public sealed interface ValueExpr {
+
+    /** Where the value starts. */
+    Position position();
+
+    /** A quoted or unquoted string. */
+    record Literal(Position position, String text) implements ValueExpr {
+    }
+
+    /** {@code ( value+ )}: a nested sequence, e.g. one pair of {@code levels}. */
+    record Sequence(Position position, List<ValueExpr> items) implements ValueExpr {
+        public Sequence {
+            items = List.copyOf(items);
+        }
+    }
+
+    /** {@code $(NAME)}: replaced by the value of an {@code rsl_substitution} variable. */
+    record VariableRef(Position position, String name) implements ValueExpr {
+    }
+
+    /** {@code left # right}: the two values joined with nothing between them. */
+    record Concatenation(Position position, ValueExpr left, ValueExpr right) implements ValueExpr {
+    }
+}

@@ -1,0 +1,19 @@
+package dev.canopy.gridconfig.validate;
+
+import dev.canopy.gridconfig.model.Keyword;
+import dev.canopy.gridconfig.rsl.Operator;
+import dev.canopy.gridconfig.rsl.Position;
+import java.util.List;
+
+/** A relation of a section with its values resolved: {@code written} is the attribute as spelled in the file. */
+record Attribute(String written, Position namePosition, Operator operator, Position operatorPosition,
+        List<Resolved> values) {
+
+    public Attribute {
+        values = List.copyOf(values);
+    }
+
+    String canonical() {
+        return Keyword.canonical(written);
+    }
+}

@@ -1,0 +1,81 @@
+package dev.canopy.gridconfig.validate;
+
+import dev.canopy.gridconfig.rsl.Diagnostics;
+import dev.canopy.gridconfig.rsl.Integrity;
+import dev.canopy.gridconfig.rsl.Operator;
+import dev.canopy.gridconfig.rsl.Position;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The attributes of one section of a known kind, looked up by their documented spelling. Building
+ * it reports unknown attributes (with a spelling hint), operators other than {@code =} and
+ * attributes given twice; those relations are left out.
+ */
+final class AttributeTable {
+
+    private final Position position;
+    private final Integrity integrity;
+    private final Map<String, Attribute> byName;
+
+    private AttributeTable(Position position, Integrity integrity, Map<String, Attribute> byName) {
+        this.position = position;
+        this.integrity = integrity;
+        this.byName = byName;
+    }
+
+    static AttributeTable of(ResolvedSection section, SectionKind kind, Diagnostics diagnostics) {
+        Map<String, Attribute> byName = new LinkedHashMap<>();
+        Integrity integrity = section.integrity();
+        for (Attribute attribute : section.attributes()) {
+            Optional<String> known = kind.attribute(attribute.written());
+            if (known.isEmpty()) {
+                diagnostics.error(attribute.namePosition(), "unknown attribute \"" + attribute.written() + "\" in a "
+                        + kind.configName() + " section", SpellingHint.closest(attribute.written(), kind.attributeNames()));
+                continue;
+            }
+            if (attribute.operator() != Operator.EQ) {
+                diagnostics.error(attribute.operatorPosition(), "attribute \"" + known.get() + "\" takes \"=\", not \""
+                        + attribute.operator().symbol() + "\"");
+                integrity = Integrity.DAMAGED;
+                continue;
+            }
+            Attribute first = byName.putIfAbsent(known.get(), attribute);
+            if (first != null) {
+                diagnostics.error(attribute.namePosition(), "attribute \"" + known.get() + "\" is given twice in this section; the first is at "
+                        + first.namePosition());
+            }
+        }
+        return new AttributeTable(section.position(), integrity, byName);
+    }
+
+    Optional<Attribute> get(String documentedName) {
+        return Optional.ofNullable(byName.get(documentedName));
+    }
+
+    /** Where {@code documentedName} is given, else where the section starts. */
+    Position positionOf(String documentedName) {
+        return get(documentedName).map(Attribute::namePosition).orElse(position);
+    }
+
+    /** The attributes among {@code names} that are given, in file order, keyed by documented spelling. */
+    Map<String, Attribute> present(List<String> names) {
+        Map<String, Attribute> found = new LinkedHashMap<>();
+        byName.forEach((name, attribute) -> {
+            if (names.contains(name)) {
+                found.put(name, attribute);
+            }
+        });
+        return found;
+    }
+
+    Position position() {
+        return position;
+    }
+
+    Integrity integrity() {
+        return integrity;
+    }
+}

@@ -1,0 +1,45 @@
+package dev.canopy.gridconfig.validate;
+
+import dev.canopy.gridconfig.model.Keyword;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.Optional;
+
+/** Suggests the known word closest to a misspelled one, by edit distance of the canonical spellings. */
+final class SpellingHint {
+
+    private SpellingHint() {
+    }
+
+    /** {@code did you mean "heavy_wan"?} when one candidate is close enough to be the intended word. */
+    static Optional<String> closest(String written, Collection<String> candidates) {
+        String canonical = Keyword.canonical(written);
+        int allowed = Math.max(1, Math.min(3, canonical.length() / 3));
+        return candidates.stream()
+                .filter(candidate -> !candidate.equals(written))
+                .min(Comparator.comparingInt(candidate -> distance(canonical, Keyword.canonical(candidate))))
+                .filter(best -> distance(canonical, Keyword.canonical(best)) <= allowed)
+                .map(best -> "did you mean \"" + best + "\"?");
+    }
+
+    /** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
+    static int distance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
+    }
+}
