@@ -76,6 +76,11 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         return connections.getLocalPort();
     }
 
+    /** The temporary directory holding snapshots and the transaction log; deleted by {@link #close()}. */
+    public Path dataDirectory() {
+        return dataDirectory;
+    }
+
     /** Stops the server, closes every client connection and deletes the data directory. Blocking, idempotent. */
     @Override
     public void close() {

@@ -1,6 +1,6 @@
 package dev.canopy.core.node;
 
-import java.nio.charset.StandardCharsets;
+import dev.canopy.core.frame.Frame;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -11,8 +11,6 @@ import java.util.regex.Pattern;
 public record JobId(String name) {
 
     private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-    private static final long FNV_OFFSET_BASIS = 0xcbf29ce484222325L;
-    private static final long FNV_PRIME = 0x100000001b3L;
 
     public JobId {
         Objects.requireNonNull(name, "name");
@@ -26,14 +24,9 @@ public record JobId(String name) {
         return new JobId(name);
     }
 
-    /** A stable 64-bit key of the name (FNV-1a over its UTF-8 bytes), identical on every node. */
+    /** The 64-bit job id frames carry, {@link Frame#jobId(String)} of the name. */
     public long frameKey() {
-        long hash = FNV_OFFSET_BASIS;
-        for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
-            hash ^= b & 0xff;
-            hash *= FNV_PRIME;
-        }
-        return hash;
+        return Frame.jobId(name);
     }
 
     @Override

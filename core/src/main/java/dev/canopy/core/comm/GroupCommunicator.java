@@ -1,0 +1,178 @@
+package dev.canopy.core.comm;
+
+import dev.canopy.core.frame.Frame;
+import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeId;
+import dev.canopy.gridconfig.Level;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A communicator over a fixed list of members, sharing its node's {@link CommunicatorRuntime}. */
+final class GroupCommunicator implements Communicator {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCommunicator.class);
+
+    private final CommunicatorRuntime runtime;
+    private final int contextId;
+    private final List<Member> members;
+    private final int[] worldRanks;
+    private final Map<Integer, Integer> rankOfWorld = new HashMap<>();
+    private final int rank;
+    private final RankChannel user = new RankChannel(this, FrameType.DATA);
+    private final RankChannel collective = new RankChannel(this, FrameType.COLLECTIVE);
+    private final RankChannel control = new RankChannel(this, FrameType.CONTROL);
+
+    GroupCommunicator(CommunicatorRuntime runtime, int contextId, List<Member> members) {
+        this.runtime = runtime;
+        this.contextId = contextId;
+        this.members = List.copyOf(members);
+        this.worldRanks = new int[members.size()];
+        int selfRank = -1;
+        for (int r = 0; r < members.size(); r++) {
+            worldRanks[r] = runtime.worldRankOf(members.get(r).id());
+            rankOfWorld.put(worldRanks[r], r);
+            if (members.get(r).id().equals(runtime.self().id())) {
+                selfRank = r;
+            }
+        }
+        if (selfRank < 0) {
+            throw new IllegalArgumentException("communicator " + contextId + " does not contain this node "
+                    + runtime.self().id());
+        }
+        this.rank = selfRank;
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return members.size();
+    }
+
+    @Override
+    public int contextId() {
+        return contextId;
+    }
+
+    @Override
+    public Member member(int r) {
+        Objects.checkIndex(r, members.size());
+        return members.get(r);
+    }
+
+    @Override
+    public List<Member> members() {
+        return members;
+    }
+
+    @Override
+    public Future<Void> send(int destination, int tag, Buffer payload) {
+        return user.send(destination, tag, payload);
+    }
+
+    @Override
+    public Future<Message> receive(int source, int tag) {
+        return user.receive(source, tag);
+    }
+
+    @Override
+    public PointToPoint collectiveChannel() {
+        return collective;
+    }
+
+    @Override
+    public Future<Communicator> split(int color, int key) {
+        return runtime.serialized(() -> CommunicatorAgreement.split(this, color, key));
+    }
+
+    @Override
+    public Future<Communicator> splitByLevel(Level level) {
+        Objects.requireNonNull(level, "level");
+        // Every member computes the same color: the index of its group key among the sorted keys.
+        List<String> keys = members.stream().map(m -> m.coordinates().groupKey(level)).distinct().sorted().toList();
+        int color = keys.indexOf(runtime.self().coordinates().groupKey(level));
+        return split(color, rank);
+    }
+
+    @Override
+    public Future<Communicator> shrink() {
+        return runtime.serialized(() -> CommunicatorAgreement.shrink(this));
+    }
+
+    @Override
+    public Context context() {
+        return runtime.context();
+    }
+
+    @Override
+    public String toString() {
+        return "Communicator[context " + contextId + ", rank " + rank + " of " + members.size() + "]";
+    }
+
+    CommunicatorRuntime runtime() {
+        return runtime;
+    }
+
+    RankChannel control() {
+        return control;
+    }
+
+    int worldRank(int r) {
+        return worldRanks[r];
+    }
+
+    /** This communicator's rank of a WORLD rank, -1 when that node is not a member. */
+    int rankOfWorld(int worldRank) {
+        return rankOfWorld.getOrDefault(worldRank, -1);
+    }
+
+    /** Why rank {@code r} cannot communicate, or null when it can. On the context only. */
+    RankFailedException failureOf(int r) {
+        NodeId id = members.get(r).id();
+        String reason = runtime.failureOf(id);
+        return reason == null ? null : new RankFailedException(r, id, reason);
+    }
+
+    boolean isAlive(int r) {
+        return !runtime.hasFailed(members.get(r).id());
+    }
+
+    void routeThrough(FrameRouter router) {
+        router.register(contextId, FrameType.DATA, user::accept);
+        router.register(contextId, FrameType.COLLECTIVE, collective::accept);
+        router.register(contextId, FrameType.CONTROL, control::accept);
+    }
+
+    void memberFailed(NodeId id, String reason) {
+        for (int r = 0; r < members.size(); r++) {
+            if (members.get(r).id().equals(id)) {
+                RankFailedException failure = new RankFailedException(r, id, reason);
+                user.sourceFailed(r, failure);
+                collective.sourceFailed(r, failure);
+                control.sourceFailed(r, failure);
+            }
+        }
+    }
+
+    void close(String reason) {
+        RankFailedException failure = new RankFailedException(rank, runtime.self().id(), reason);
+        user.close(failure);
+        collective.close(failure);
+        control.close(failure);
+    }
+
+    void logDropped(Frame frame, String why) {
+        LOG.warn("{} dropped {} on context {}: {}", runtime.nodeLabel(), frame, contextId, why);
+    }
+}

@@ -1,0 +1,247 @@
+package dev.canopy.core.transport;
+
+import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeAddress;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetSocket;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The one outbound connection to one peer, with its bounded, ordered write queue. Connects on the
+ * first frame, re-connects (bounded attempts, doubling back-off) after the connection drops, and
+ * writes frames strictly in the order they were queued.
+ *
+ * <p>Owned by the transport's context: every method runs there.
+ */
+final class PeerConnection {
+
+    private enum State { IDLE, CONNECTING, CONNECTED, CLOSED }
+
+    private record PendingWrite(Buffer bytes, Promise<Void> promise, long queuedAtNanos) {
+    }
+
+    private final Member peer;
+    private final Vertx vertx;
+    private final NetClient client;
+    private final TransportOptions options;
+    private final Buffer hello;
+    private final NodeLog log;
+    private final ArrayDeque<PendingWrite> waiting = new ArrayDeque<>();
+
+    private State state = State.IDLE;
+    private NetSocket socket;
+    private int failedAttempts;
+    private long waitingBytes;
+    private long unflushedBytes;
+    private long drainTimer = -1;
+    private long reconnectTimer = -1;
+    private boolean pumping;
+
+    PeerConnection(Member peer, Vertx vertx, NetClient client, TransportOptions options, Buffer hello, NodeLog log) {
+        this.peer = peer;
+        this.vertx = vertx;
+        this.client = client;
+        this.options = options;
+        this.hello = hello;
+        this.log = log;
+    }
+
+    NodeAddress address() {
+        return peer.address();
+    }
+
+    /** Bytes held for this peer: waiting for the socket plus written but not yet flushed. */
+    long heldBytes() {
+        return waitingBytes + unflushedBytes;
+    }
+
+    Future<Void> enqueue(Buffer bytes) {
+        if (state == State.CLOSED) {
+            return Future.failedFuture(new PeerUnavailableException(peer.id(), "connection closed"));
+        }
+        long held = heldBytes();
+        if (held + bytes.length() > options.writeQueueLimitBytes()) {
+            return Future.failedFuture(new BackPressureException(peer.id(), held, "a " + bytes.length()
+                    + "-byte frame would pass the limit of " + options.writeQueueLimitBytes()
+                    + " bytes (TransportOptions.writeQueueLimitBytes); the peer reads slower than we write"));
+        }
+        Promise<Void> promise = Promise.promise();
+        waiting.add(new PendingWrite(bytes, promise, System.nanoTime()));
+        waitingBytes += bytes.length();
+        if (state == State.IDLE) {
+            connect();
+        } else if (state == State.CONNECTED) {
+            pump();
+        }
+        armDrainTimer();
+        return promise.future();
+    }
+
+    /** Fails everything queued with {@code failure} and closes the socket; the connection is not used again. */
+    Future<Void> close(RuntimeException failure) {
+        state = State.CLOSED;
+        cancelTimers();
+        failWaiting(failure);
+        NetSocket open = socket;
+        socket = null;
+        return open == null ? Future.succeededFuture() : open.close();
+    }
+
+    private void connect() {
+        state = State.CONNECTING;
+        NodeAddress address = peer.address();
+        client.connect(address.tcpPort(), address.host()).onComplete(result -> {
+            if (state == State.CLOSED) {
+                if (result.succeeded()) {
+                    result.result().close();
+                }
+            } else if (result.succeeded()) {
+                onConnected(result.result());
+            } else {
+                onConnectFailed(result.cause());
+            }
+        });
+    }
+
+    private void onConnected(NetSocket connected) {
+        socket = connected;
+        state = State.CONNECTED;
+        failedAttempts = 0;
+        connected.closeHandler(v -> onClosed(connected));
+        connected.exceptionHandler(e -> log.debug("connection to {} at {}: {}", peer.id(), peer.address(), e.toString()));
+        connected.handler(unexpected -> log.warn("peer {} wrote {} bytes on our outbound connection; ignored",
+                peer.id(), unexpected.length()));
+        connected.write(hello);
+        log.debug("connected to {} at {}", peer.id(), peer.address());
+        pump();
+    }
+
+    private void onConnectFailed(Throwable cause) {
+        failedAttempts++;
+        if (failedAttempts < options.reconnectAttempts()) {
+            long backoffMs = options.reconnectBackoff().toMillis() << Math.min(failedAttempts - 1, 16);
+            log.debug("connecting to {} at {} failed ({}), attempt {} of {}; retrying in {} ms", peer.id(),
+                    peer.address(), cause.toString(), failedAttempts, options.reconnectAttempts(), backoffMs);
+            reconnectTimer = vertx.setTimer(Math.max(1, backoffMs), id -> {
+                reconnectTimer = -1;
+                if (state == State.CONNECTING) {
+                    connect();
+                }
+            });
+            return;
+        }
+        String reason = "cannot connect to " + peer.address().host() + ":" + peer.address().tcpPort() + " after "
+                + failedAttempts + " attempts (" + cause.getMessage() + ")";
+        log.warn("{}: failing {} queued frames", reason, waiting.size());
+        state = State.IDLE;
+        failedAttempts = 0;
+        failWaiting(new PeerUnavailableException(peer.id(), reason));
+    }
+
+    private void onClosed(NetSocket closed) {
+        if (closed != socket) {
+            return;
+        }
+        socket = null;
+        if (state == State.CLOSED) {
+            return;
+        }
+        state = State.IDLE;
+        log.info("connection to {} at {} closed; {} frames waiting", peer.id(), peer.address(), waiting.size());
+        if (!waiting.isEmpty()) {
+            connect();
+        }
+    }
+
+    /**
+     * Writes waiting frames, in order, while the socket's unflushed bytes stay under the high-water
+     * mark. Write futures often complete inside {@code write}; the guard turns that recursion into
+     * this loop.
+     */
+    private void pump() {
+        if (pumping) {
+            return;
+        }
+        pumping = true;
+        try {
+            pumpWhileWritable();
+        } finally {
+            pumping = false;
+        }
+        if (waiting.isEmpty()) {
+            cancelDrainTimer();
+        }
+    }
+
+    private void pumpWhileWritable() {
+        while (state == State.CONNECTED && !waiting.isEmpty() && unflushedBytes < options.writeQueueHighWaterBytes()) {
+            PendingWrite write = waiting.poll();
+            int length = write.bytes().length();
+            waitingBytes -= length;
+            unflushedBytes += length;
+            socket.write(write.bytes()).onComplete(result -> {
+                unflushedBytes -= length;
+                if (result.succeeded()) {
+                    write.promise().complete();
+                } else {
+                    write.promise().fail(new PeerUnavailableException(peer.id(),
+                            "connection lost before the frame was flushed (" + result.cause().getMessage() + ")"));
+                }
+                pump();
+            });
+        }
+    }
+
+    private void armDrainTimer() {
+        if (drainTimer != -1 || waiting.isEmpty() || state == State.CLOSED) {
+            return;
+        }
+        long deadline = waiting.peek().queuedAtNanos() + options.drainTimeout().toNanos();
+        long delayMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()) + 1);
+        drainTimer = vertx.setTimer(delayMs, id -> {
+            drainTimer = -1;
+            expireWaiting();
+            armDrainTimer();
+        });
+    }
+
+    private void expireWaiting() {
+        long now = System.nanoTime();
+        long timeout = options.drainTimeout().toNanos();
+        while (!waiting.isEmpty() && now - waiting.peek().queuedAtNanos() >= timeout) {
+            PendingWrite expired = waiting.poll();
+            waitingBytes -= expired.bytes().length();
+            expired.promise().fail(new BackPressureException(peer.id(), heldBytes(), "the frame waited "
+                    + options.drainTimeout().toMillis() + " ms (TransportOptions.drainTimeout) for the socket to drain"));
+        }
+    }
+
+    private void failWaiting(RuntimeException failure) {
+        PendingWrite write;
+        while ((write = waiting.poll()) != null) {
+            write.promise().fail(failure);
+        }
+        waitingBytes = 0;
+        cancelDrainTimer();
+    }
+
+    private void cancelDrainTimer() {
+        if (drainTimer != -1) {
+            vertx.cancelTimer(drainTimer);
+            drainTimer = -1;
+        }
+    }
+
+    private void cancelTimers() {
+        cancelDrainTimer();
+        if (reconnectTimer != -1) {
+            vertx.cancelTimer(reconnectTimer);
+            reconnectTimer = -1;
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.canopy.core.transport;
+
+import dev.canopy.core.frame.Frame;
+import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeAddress;
+import dev.canopy.core.node.NodeId;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+
+/**
+ * Moves frames between nodes: reliable, ordered frames over TCP and unreliable datagrams over UDP.
+ *
+ * <p>Guarantees of {@link #send}: frames to one peer arrive in the order they were sent (FIFO per
+ * pair), over one connection per peer that is reused and re-established after a transient failure.
+ * The returned future completes when the frame has been written to the socket; it fails with
+ * {@link PeerUnavailableException} when the peer was declared gone or cannot be reached after a
+ * bounded number of reconnect attempts, and with {@link BackPressureException} when the peer's
+ * write queue is over its bound. A failed frame is not retried by the transport.
+ *
+ * <p>Layers (WAN emulation, fault injection) implement this interface and wrap another transport;
+ * see {@link TransportLayer}.
+ *
+ * <p>Threading: every method may be called from any thread. Handlers run, and futures complete,
+ * on {@link #context()}.
+ */
+public interface Transport {
+
+    /** Where this transport listens (the ports actually bound when 0 was asked for). */
+    NodeAddress localAddress();
+
+    /** The Vert.x context that owns this transport's state; handlers run on it. */
+    Context context();
+
+    /** Sends a frame reliably to {@code to}. */
+    Future<Void> send(Member to, Frame frame);
+
+    /**
+     * Sends a frame as one UDP datagram: no retransmission, no order. Fails with
+     * {@link IllegalArgumentException} when the frame does not fit one datagram
+     * ({@link TransportOptions#maxDatagramBytes()}).
+     */
+    Future<Void> sendDatagram(Member to, Frame frame);
+
+    /** Receives every reliable frame (except connection handshakes). Replaces the previous handler. */
+    void frameHandler(Handler<Frame> handler);
+
+    /** Receives every well-formed datagram, with the address it came from. Replaces the previous handler. */
+    void datagramHandler(Handler<Datagram> handler);
+
+    /**
+     * The peer has left or failed (membership says so): queued and future sends to it fail fast with
+     * {@link PeerUnavailableException} carrying {@code reason}, and its connection is closed.
+     */
+    void peerGone(NodeId peer, String reason);
+
+    /** The peer has joined again: sends to it are attempted again. */
+    void peerBack(NodeId peer);
+
+    /** Closes sockets and fails what is still queued; completes when everything is released. */
+    Future<Void> close();
+}

@@ -1,0 +1,127 @@
+package dev.canopy.core.transport;
+
+import dev.canopy.core.frame.FrameCodec;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of a {@link VertxTransport}, validated once when built. Start from {@link #defaults()}
+ * and change fields with the {@code with...} methods.
+ *
+ * <p>Back-pressure is bounded twice per peer. Frames are written to the socket while its write
+ * queue holds less than {@code writeQueueHighWaterBytes}; further frames wait, in order, for the
+ * socket to drain. A send that would make the bytes held for one peer (waiting plus unflushed)
+ * exceed {@code writeQueueLimitBytes} fails at once with {@link BackPressureException}, and frames
+ * that wait longer than {@code drainTimeout} fail with it too. So a receiver that stops reading
+ * costs the sender at most about {@code writeQueueLimitBytes} of heap per peer.
+ *
+ * @param host                     the interface to bind and to advertise (loopback by default)
+ * @param tcpPort                  TCP port, 0 for an ephemeral one
+ * @param udpPort                  UDP port, 0 for an ephemeral one
+ * @param maxFrameBytes            the largest frame sent or accepted, header included
+ * @param maxDatagramBytes         the largest frame sent or accepted as one datagram
+ * @param writeQueueHighWaterBytes unflushed bytes per connection above which frames wait for drain
+ * @param writeQueueLimitBytes     bytes held per peer above which sends fail with back pressure
+ * @param drainTimeout             how long a waiting frame may wait for the socket to drain
+ * @param connectTimeout           how long one connection attempt may take
+ * @param reconnectAttempts        connection attempts before queued frames fail (at least 1)
+ * @param reconnectBackoff         pause before the second attempt; doubles for each further one
+ * @param nodeLabel                how log lines name this node, e.g. {@code site/host#3}
+ */
+public record TransportOptions(
+        String host,
+        int tcpPort,
+        int udpPort,
+        int maxFrameBytes,
+        int maxDatagramBytes,
+        int writeQueueHighWaterBytes,
+        long writeQueueLimitBytes,
+        Duration drainTimeout,
+        Duration connectTimeout,
+        int reconnectAttempts,
+        Duration reconnectBackoff,
+        String nodeLabel) {
+
+    public static final String LOOPBACK = "127.0.0.1";
+
+    public TransportOptions {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(drainTimeout, "drainTimeout");
+        Objects.requireNonNull(connectTimeout, "connectTimeout");
+        Objects.requireNonNull(reconnectBackoff, "reconnectBackoff");
+        Objects.requireNonNull(nodeLabel, "nodeLabel");
+        requirePort(tcpPort, "tcpPort");
+        requirePort(udpPort, "udpPort");
+        if (maxFrameBytes < FrameCodec.HEADER_LENGTH) {
+            throw new IllegalArgumentException("maxFrameBytes " + maxFrameBytes + " must be at least the "
+                    + FrameCodec.HEADER_LENGTH + "-byte header");
+        }
+        if (maxDatagramBytes < FrameCodec.HEADER_LENGTH || maxDatagramBytes > FrameCodec.MAX_UDP_PAYLOAD) {
+            throw new IllegalArgumentException("maxDatagramBytes " + maxDatagramBytes + " must be between "
+                    + FrameCodec.HEADER_LENGTH + " and " + FrameCodec.MAX_UDP_PAYLOAD + " (one UDP datagram)");
+        }
+        if (writeQueueHighWaterBytes < 1) {
+            throw new IllegalArgumentException("writeQueueHighWaterBytes " + writeQueueHighWaterBytes + " must be positive");
+        }
+        if (writeQueueLimitBytes < Math.max(maxFrameBytes, writeQueueHighWaterBytes)) {
+            throw new IllegalArgumentException("writeQueueLimitBytes " + writeQueueLimitBytes
+                    + " must be at least maxFrameBytes and writeQueueHighWaterBytes, or the largest frame could never be sent");
+        }
+        requirePositive(drainTimeout, "drainTimeout");
+        requirePositive(connectTimeout, "connectTimeout");
+        requirePositive(reconnectBackoff, "reconnectBackoff");
+        if (reconnectAttempts < 1) {
+            throw new IllegalArgumentException("reconnectAttempts " + reconnectAttempts + " must be at least 1");
+        }
+    }
+
+    /** Loopback, ephemeral ports, 16 MiB frames, 1 MiB high water, 64 MiB per-peer limit. */
+    public static TransportOptions defaults() {
+        return new TransportOptions(LOOPBACK, 0, 0, 16 * 1024 * 1024, FrameCodec.MAX_UDP_PAYLOAD,
+                1024 * 1024, 64L * 1024 * 1024, Duration.ofSeconds(30), Duration.ofSeconds(2), 4,
+                Duration.ofMillis(50), "transport");
+    }
+
+    public TransportOptions withHost(String newHost) {
+        return new TransportOptions(newHost, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes, writeQueueHighWaterBytes,
+                writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts, reconnectBackoff, nodeLabel);
+    }
+
+    public TransportOptions withPorts(int newTcpPort, int newUdpPort) {
+        return new TransportOptions(host, newTcpPort, newUdpPort, maxFrameBytes, maxDatagramBytes, writeQueueHighWaterBytes,
+                writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts, reconnectBackoff, nodeLabel);
+    }
+
+    public TransportOptions withMaxFrameBytes(int newMaxFrameBytes) {
+        return new TransportOptions(host, tcpPort, udpPort, newMaxFrameBytes, maxDatagramBytes, writeQueueHighWaterBytes,
+                Math.max(writeQueueLimitBytes, newMaxFrameBytes), drainTimeout, connectTimeout, reconnectAttempts,
+                reconnectBackoff, nodeLabel);
+    }
+
+    public TransportOptions withWriteQueue(int newHighWaterBytes, long newLimitBytes, Duration newDrainTimeout) {
+        return new TransportOptions(host, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes, newHighWaterBytes,
+                newLimitBytes, newDrainTimeout, connectTimeout, reconnectAttempts, reconnectBackoff, nodeLabel);
+    }
+
+    public TransportOptions withReconnect(Duration newConnectTimeout, int newAttempts, Duration newBackoff) {
+        return new TransportOptions(host, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes, writeQueueHighWaterBytes,
+                writeQueueLimitBytes, drainTimeout, newConnectTimeout, newAttempts, newBackoff, nodeLabel);
+    }
+
+    public TransportOptions withNodeLabel(String newNodeLabel) {
+        return new TransportOptions(host, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes, writeQueueHighWaterBytes,
+                writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts, reconnectBackoff, newNodeLabel);
+    }
+
+    private static void requirePort(int port, String field) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException(field + " " + port + " is not a port (0 for ephemeral, up to 65535)");
+        }
+    }
+
+    private static void requirePositive(Duration duration, String field) {
+        if (duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException(field + " " + duration + " must be positive");
+        }
+    }
+}

@@ -1,0 +1,272 @@
+package dev.canopy.core.transport;
+
+import dev.canopy.core.frame.DecodeResult;
+import dev.canopy.core.frame.Frame;
+import dev.canopy.core.frame.FrameCodec;
+import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.frame.MalformedFrame;
+import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeAddress;
+import dev.canopy.core.node.NodeId;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.datagram.DatagramPacket;
+import io.vertx.core.datagram.DatagramSocket;
+import io.vertx.core.datagram.DatagramSocketOptions;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.NetSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The real transport: a TCP server for reliable frames, one outbound TCP connection per peer
+ * ({@link PeerConnection}) and a UDP socket for datagrams, all owned by one Vert.x context.
+ *
+ * <p>Between two nodes there are two TCP connections, one per direction: each node writes on the
+ * connection it opened and reads on the one the peer opened. That keeps FIFO per direction
+ * trivially and avoids the simultaneous-open race of shared connections.
+ */
+public final class VertxTransport implements Transport {
+
+    private final Vertx vertx;
+    private final Context context;
+    private final TransportOptions options;
+    private final NodeLog log;
+    private final NetServer server;
+    private final NetClient client;
+    private final DatagramSocket datagrams;
+    private final NodeAddress localAddress;
+    private final Buffer hello;
+
+    private final Map<NodeId, PeerConnection> peers = new HashMap<>();
+    private final Map<NodeId, String> gone = new HashMap<>();
+    private final Set<InboundConnection> inbound = new HashSet<>();
+    private Handler<Frame> frameHandler = frame -> { };
+    private Handler<Datagram> datagramHandler = datagram -> { };
+    private boolean closed;
+
+    private VertxTransport(Vertx vertx, Context context, TransportOptions options, NetServer server, NetClient client,
+            DatagramSocket datagrams) {
+        this.vertx = vertx;
+        this.context = context;
+        this.options = options;
+        this.log = new NodeLog(LoggerFactory.getLogger(VertxTransport.class), options.nodeLabel());
+        this.server = server;
+        this.client = client;
+        this.datagrams = datagrams;
+        this.localAddress = new NodeAddress(options.host(), server.actualPort(), datagrams.localAddress().port());
+        this.hello = FrameCodec.encode(new Frame(FrameType.HELLO, 0, 0, 0, Frame.UNKNOWN_RANK, Frame.UNKNOWN_RANK, 0, 0,
+                Buffer.buffer(options.nodeLabel() + " " + localAddress.host() + ":" + localAddress.tcpPort(),
+                        StandardCharsets.UTF_8.name())));
+    }
+
+    /**
+     * Binds the TCP server and the UDP socket on {@code options.host()} and returns the running
+     * transport. Its context is the caller's when called on a Vert.x context, a new one otherwise.
+     */
+    public static Future<Transport> start(Vertx vertx, TransportOptions options) {
+        Context context = vertx.getOrCreateContext();
+        Promise<Transport> started = Promise.promise();
+        context.runOnContext(v -> bind(vertx, context, options).onComplete(started));
+        return started.future();
+    }
+
+    private static Future<Transport> bind(Vertx vertx, Context context, TransportOptions options) {
+        NetServer server = vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true));
+        NetClient client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true)
+                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis())));
+        DatagramSocket datagrams = vertx.createDatagramSocket(new DatagramSocketOptions());
+        Promise<VertxTransport> ready = Promise.promise();
+        // Connections may arrive before the transport object exists; the handler waits for it.
+        server.connectHandler(socket -> ready.future().onSuccess(transport -> transport.accept(socket)));
+        return server.listen(options.tcpPort(), options.host())
+                .compose(s -> datagrams.listen(options.udpPort(), options.host()))
+                .map(d -> {
+                    VertxTransport transport = new VertxTransport(vertx, context, options, server, client, datagrams);
+                    datagrams.handler(transport::onDatagram);
+                    ready.complete(transport);
+                    transport.log.info("transport listening on {}", transport.localAddress);
+                    return (Transport) transport;
+                })
+                .onFailure(e -> {
+                    server.close();
+                    client.close();
+                    datagrams.close();
+                })
+                .recover(e -> Future.failedFuture(new IllegalStateException("cannot bind the transport on "
+                        + options.host() + " tcp " + options.tcpPort() + " udp " + options.udpPort() + ": "
+                        + e.getMessage() + " (choose free ports, or 0 for ephemeral ones)", e)));
+    }
+
+    @Override
+    public NodeAddress localAddress() {
+        return localAddress;
+    }
+
+    @Override
+    public Context context() {
+        return context;
+    }
+
+    @Override
+    public Future<Void> send(Member to, Frame frame) {
+        return onContext(() -> sendNow(to, frame));
+    }
+
+    @Override
+    public Future<Void> sendDatagram(Member to, Frame frame) {
+        return onContext(() -> sendDatagramNow(to, frame));
+    }
+
+    @Override
+    public void frameHandler(Handler<Frame> handler) {
+        context.runOnContext(v -> frameHandler = handler);
+    }
+
+    @Override
+    public void datagramHandler(Handler<Datagram> handler) {
+        context.runOnContext(v -> datagramHandler = handler);
+    }
+
+    @Override
+    public void peerGone(NodeId peer, String reason) {
+        context.runOnContext(v -> {
+            gone.put(peer, reason);
+            PeerConnection connection = peers.remove(peer);
+            if (connection != null) {
+                connection.close(new PeerUnavailableException(peer, reason));
+            }
+            log.info("peer {} gone: {}", peer, reason);
+        });
+    }
+
+    @Override
+    public void peerBack(NodeId peer) {
+        context.runOnContext(v -> {
+            if (gone.remove(peer) != null) {
+                log.info("peer {} back", peer);
+            }
+        });
+    }
+
+    @Override
+    public Future<Void> close() {
+        return onContext(() -> {
+            if (closed) {
+                return Future.succeededFuture();
+            }
+            closed = true;
+            List<Future<Void>> closing = new ArrayList<>();
+            peers.forEach((id, connection) -> closing.add(connection.close(
+                    new PeerUnavailableException(id, "the local transport is closing"))));
+            peers.clear();
+            inbound.forEach(InboundConnection::close);
+            inbound.clear();
+            closing.add(server.close());
+            closing.add(client.close());
+            closing.add(datagrams.close());
+            return Future.join(closing).<Void>mapEmpty()
+                    .onComplete(r -> log.info("transport closed"));
+        });
+    }
+
+    @Override
+    public String toString() {
+        return "VertxTransport[" + options.nodeLabel() + " " + localAddress + "]";
+    }
+
+    private Future<Void> sendNow(Member to, Frame frame) {
+        if (closed) {
+            return Future.failedFuture(new PeerUnavailableException(to.id(), "the local transport is closed"));
+        }
+        String goneReason = gone.get(to.id());
+        if (goneReason != null) {
+            return Future.failedFuture(new PeerUnavailableException(to.id(), goneReason));
+        }
+        if (frame.encodedLength() > options.maxFrameBytes()) {
+            return Future.failedFuture(new IllegalArgumentException("frame " + frame + " to " + to.id() + " is "
+                    + frame.encodedLength() + " bytes, over the maximum of " + options.maxFrameBytes()
+                    + " (TransportOptions.maxFrameBytes); split the payload"));
+        }
+        return connectionTo(to).enqueue(FrameCodec.encode(frame));
+    }
+
+    private PeerConnection connectionTo(Member to) {
+        PeerConnection connection = peers.get(to.id());
+        if (connection != null && !connection.address().equals(to.address())) {
+            // The peer re-joined at another address; the old connection is useless.
+            connection.close(new PeerUnavailableException(to.id(), "peer moved from " + connection.address()
+                    + " to " + to.address()));
+            connection = null;
+        }
+        if (connection == null) {
+            connection = new PeerConnection(to, vertx, client, options, hello, log);
+            peers.put(to.id(), connection);
+        }
+        return connection;
+    }
+
+    private Future<Void> sendDatagramNow(Member to, Frame frame) {
+        if (closed) {
+            return Future.failedFuture(new PeerUnavailableException(to.id(), "the local transport is closed"));
+        }
+        String goneReason = gone.get(to.id());
+        if (goneReason != null) {
+            return Future.failedFuture(new PeerUnavailableException(to.id(), goneReason));
+        }
+        if (frame.encodedLength() > options.maxDatagramBytes()) {
+            return Future.failedFuture(new IllegalArgumentException("datagram " + frame + " to " + to.id() + " is "
+                    + frame.encodedLength() + " bytes, over the maximum of " + options.maxDatagramBytes()
+                    + " (TransportOptions.maxDatagramBytes); send it reliably or split it"));
+        }
+        return datagrams.send(FrameCodec.encode(frame), to.address().udpPort(), to.address().host());
+    }
+
+    private void accept(NetSocket socket) {
+        if (closed) {
+            socket.close();
+            return;
+        }
+        InboundConnection connection = new InboundConnection(socket, options.maxFrameBytes(),
+                frame -> frameHandler.handle(frame), inbound::remove, log);
+        inbound.add(connection);
+        connection.start();
+    }
+
+    private void onDatagram(DatagramPacket packet) {
+        DecodeResult result = FrameCodec.decodeDatagram(packet.data(), options.maxDatagramBytes());
+        if (result instanceof DecodeResult.Decoded decoded) {
+            try {
+                datagramHandler.handle(new Datagram(decoded.frame(), packet.sender()));
+            } catch (RuntimeException e) {
+                log.error("datagram handler failed on {} from {}", decoded.frame(), packet.sender(), e);
+            }
+        } else if (result instanceof MalformedFrame problem) {
+            log.warn("dropped a malformed datagram from {}: {}", packet.sender(), problem);
+        }
+    }
+
+    /** Runs {@code action} on this transport's context and returns its future, from any thread. */
+    private <T> Future<T> onContext(Supplier<Future<T>> action) {
+        if (Vertx.currentContext() == context) {
+            return action.get();
+        }
+        Promise<T> promise = Promise.promise();
+        context.runOnContext(v -> action.get().onComplete(promise));
+        return promise.future();
+    }
+}

@@ -1,0 +1,53 @@
+package dev.canopy.core.membership;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.canopy.core.membership.testing.Await;
+import dev.canopy.core.membership.testing.TestVertx;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.apache.zookeeper.CreateMode;
+import org.junit.jupiter.api.Test;
+
+class EmbeddedZooKeeperTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @Test
+    void servesClientsOnLoopbackAndCleansUpOnClose() throws Exception {
+        Vertx vertx = TestVertx.create();
+        EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
+        Path dataDirectory;
+        try {
+            assertThat(zooKeeper.connectString()).startsWith("127.0.0.1:");
+            ZooKeeperSession session = Await.result(
+                    ZooKeeperSession.open(vertx, zooKeeper.connectString(), Duration.ofSeconds(2), Duration.ofSeconds(10)), WAIT);
+            session.client().create().withMode(CreateMode.EPHEMERAL).forPath("/probe", new byte[] {42});
+            assertThat(session.client().getData().forPath("/probe")).containsExactly(42);
+            // Session timeouts as short as one second are accepted (tests and the demo rely on it).
+            assertThat(session.client().getZookeeperClient().getZooKeeper().getSessionTimeout()).isEqualTo(2000);
+            Await.result(session.close(), WAIT);
+            dataDirectory = zooKeeper.dataDirectory();
+            assertThat(dataDirectory).exists();
+        } finally {
+            zooKeeper.close();
+        }
+
+        assertThat(dataDirectory).doesNotExist();
+        Throwable refused = Await.failure(ZooKeeperSession.open(vertx, zooKeeper.connectString(), Duration.ofSeconds(1),
+                Duration.ofMillis(500)), WAIT);
+        assertThat(refused).hasMessageContaining("no ZooKeeper server answered at " + zooKeeper.connectString());
+        zooKeeper.close();
+        Await.result(vertx.close(), WAIT);
+    }
+
+    @Test
+    void anEmptyConnectStringIsRefusedWithTheFix() {
+        Vertx vertx = TestVertx.create();
+        assertThatThrownBy(() -> Await.result(ZooKeeperSession.open(vertx, " ", Duration.ofSeconds(1), Duration.ofSeconds(1)), WAIT))
+                .hasMessageContaining("give host:port");
+        Await.result(vertx.close(), WAIT);
+    }
+}

@@ -1,0 +1,74 @@
+package dev.canopy.core.membership;
+
+import static dev.canopy.core.membership.MembershipParticipant.WAIT;
+import static dev.canopy.core.membership.MembershipParticipant.member;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.canopy.core.membership.testing.Await;
+import dev.canopy.core.membership.testing.TestVertx;
+import dev.canopy.core.membership.testing.ZooKeeperServers;
+import dev.canopy.core.node.JobId;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** A ZooKeeper server dies under a running job: sessions move to the survivors and nobody is seen to leave. */
+@Tag("slow")
+class MembershipFailoverTest {
+
+    private static final Duration SESSION = Duration.ofSeconds(8);
+
+    @Test
+    void membershipSurvivesTheLossOfTheServerANodeIsConnectedTo() throws Exception {
+        Vertx vertx = TestVertx.create();
+        List<MembershipParticipant> participants = new ArrayList<>();
+        try (TestingCluster cluster = ZooKeeperServers.cluster(3)) {
+            try {
+                runJobThroughFailover(vertx, cluster, participants);
+            } finally {
+                participants.forEach(MembershipParticipant::close);
+            }
+        } finally {
+            Await.result(vertx.close(), WAIT);
+        }
+    }
+
+    private static void runJobThroughFailover(Vertx vertx, TestingCluster cluster, List<MembershipParticipant> participants)
+            throws Exception {
+        JobId job = JobId.of("failover");
+        for (int i = 0; i < 2; i++) {
+            participants.add(new MembershipParticipant(vertx, cluster.getConnectString(), SESSION, job,
+                    member("n" + i, "wan", "site-" + i, "h" + i, 6000 + 10 * i), 3, WAIT));
+        }
+        List<Future<MembershipView>> views = new ArrayList<>(participants.stream().map(MembershipParticipant::start).toList());
+        Await.until(WAIT, () -> participants.stream().allMatch(p -> p.events.size() == 2),
+                () -> "both early nodes see each other");
+
+        InstanceSpec killed = cluster.findConnectionInstance(
+                participants.get(0).session.client().getZookeeperClient().getZooKeeper());
+        assertThat(cluster.killServer(killed)).isTrue();
+
+        MembershipParticipant late = new MembershipParticipant(vertx, cluster.getConnectString(), SESSION, job,
+                member("n2", "wan", "site-2", "h2", 6020), 3, WAIT);
+        participants.add(late);
+        views.add(late.start());
+
+        List<MembershipView> agreed = views.stream().map(view -> Await.result(view, WAIT)).toList();
+        assertThat(agreed).allSatisfy(view -> assertThat(view).isEqualTo(agreed.get(0)));
+        assertThat(agreed.get(0).size()).isEqualTo(3);
+
+        // The moved session still owns its member znode: a fresh client sees all three.
+        ZooKeeperSession observer = Await.result(ZooKeeperSession.open(vertx, cluster.getConnectString(), SESSION,
+                Duration.ofSeconds(10)), WAIT);
+        List<String> registered = observer.client().getChildren().forPath("/canopy/jobs/failover/members");
+        Await.result(observer.close(), WAIT);
+        assertThat(registered).containsExactlyInAnyOrder("n0", "n1", "n2");
+        assertThat(participants).allSatisfy(p -> assertThat(p.leaves()).isEmpty());
+    }
+}

@@ -1,0 +1,59 @@
+package dev.canopy.core.transport;
+
+import dev.canopy.core.frame.Frame;
+import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeId;
+import dev.canopy.gridconfig.Coordinates;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One Vert.x instance and the transports a test starts on it; closes everything at the end. Event
+ * loops are checked with a low maximum execute time so blocking shows up as warnings.
+ */
+final class TestNodes implements AutoCloseable {
+
+    static final long JOB = Frame.jobId("transport-test");
+
+    final Vertx vertx = Vertx.vertx(new VertxOptions()
+            .setMaxEventLoopExecuteTime(50).setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS)
+            .setBlockedThreadCheckInterval(50).setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS));
+    private final List<Transport> started = new ArrayList<>();
+
+    Transport start(String label) {
+        return start(TransportOptions.defaults().withNodeLabel(label));
+    }
+
+    Transport start(TransportOptions options) {
+        Transport transport = Await.result(VertxTransport.start(vertx, options));
+        started.add(transport);
+        return transport;
+    }
+
+    /** A member at {@code transport}'s address, in the given site. */
+    static Member member(String id, String site, Transport transport) {
+        return new Member(NodeId.of(id), new Coordinates("wan", site, site, site, id), transport.localAddress());
+    }
+
+    static Frame data(int source, int destination, long sequence, Buffer payload) {
+        return new Frame(FrameType.DATA, JOB, 1, 1, source, destination, 7, sequence, payload);
+    }
+
+    static Frame data(long sequence, int payloadBytes) {
+        return data(0, 1, sequence, Buffer.buffer(new byte[payloadBytes]));
+    }
+
+    @Override
+    public void close() {
+        List<Future<Void>> closing = new ArrayList<>();
+        started.forEach(transport -> closing.add(transport.close()));
+        Await.result(Future.join(closing));
+        Await.result(vertx.close());
+    }
+}

@@ -1,0 +1,128 @@
+package dev.canopy.core.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.canopy.core.frame.Frame;
+import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.node.Member;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Two real transports on 127.0.0.1 exchanging frames and datagrams. */
+class VertxTransportTest {
+
+    private final TestNodes nodes = new TestNodes();
+
+    @AfterEach
+    void tearDown() {
+        nodes.close();
+    }
+
+    @Test
+    void aFrameArrivesWhole() {
+        Transport a = nodes.start("a");
+        Transport b = nodes.start("b");
+        BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
+        b.frameHandler(received::add);
+        Frame sent = new Frame(FrameType.COLLECTIVE, TestNodes.JOB, 3, 4, 0, 1, 99, 123_456_789_012L,
+                Buffer.buffer("hello over tcp"));
+
+        Await.result(a.send(TestNodes.member("b", "s", b), sent));
+
+        assertThat(Await.next(received)).isEqualTo(sent);
+    }
+
+    @Test
+    void framesFromSeveralThreadsArriveInTheOrderEachWasSent() throws InterruptedException {
+        Transport a = nodes.start("a");
+        Transport b = nodes.start("b");
+        Member toB = TestNodes.member("b", "s", b);
+        BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
+        b.frameHandler(received::add);
+        int perSender = 5_000;
+        List<Thread> senders = new ArrayList<>();
+        List<Future<Void>> sends = Collections.synchronizedList(new ArrayList<>());
+        for (int source = 0; source < 3; source++) {
+            int rank = source;
+            // Sizes from 0 to ~70 KB so frames span reads and several share one read.
+            Thread sender = new Thread(() -> {
+                for (int i = 0; i < perSender; i++) {
+                    int size = (i * 7919) % (i % 50 == 0 ? 70_000 : 300);
+                    sends.add(a.send(toB, TestNodes.data(rank, 1, i, Buffer.buffer(new byte[size]))));
+                }
+            });
+            sender.start();
+            senders.add(sender);
+        }
+        for (Thread sender : senders) {
+            sender.join();
+        }
+        Await.result(Future.all(sends));
+
+        long[] nextSequence = new long[3];
+        for (int i = 0; i < 3 * perSender; i++) {
+            Frame frame = Await.next(received);
+            assertThat(frame.sequence()).as("sequence from rank %d", frame.source())
+                    .isEqualTo(nextSequence[frame.source()]);
+            nextSequence[frame.source()]++;
+        }
+        assertThat(nextSequence).containsOnly(perSender);
+    }
+
+    @Test
+    void handlersRunOnTheTransportContextAndFuturesCompleteThere() {
+        Transport a = nodes.start("a");
+        Transport b = nodes.start("b");
+        AtomicReference<Context> handlerContext = new AtomicReference<>();
+        BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
+        b.frameHandler(frame -> {
+            handlerContext.set(Vertx.currentContext());
+            received.add(frame);
+        });
+        AtomicReference<Context> completionContext = new AtomicReference<>();
+
+        Await.result(a.send(TestNodes.member("b", "s", b), TestNodes.data(0, 10))
+                .onComplete(r -> completionContext.set(Vertx.currentContext())));
+        Await.next(received);
+
+        assertThat(handlerContext.get()).isSameAs(b.context());
+        assertThat(completionContext.get()).isSameAs(a.context());
+    }
+
+    @Test
+    void datagramsCarryTheSendersAddress() {
+        Transport a = nodes.start("a");
+        Transport b = nodes.start("b");
+        BlockingQueue<Datagram> received = new LinkedBlockingQueue<>();
+        b.datagramHandler(received::add);
+        Frame probe = new Frame(FrameType.PROBE_REQUEST, TestNodes.JOB, 0, 0, 0, 1, 0, 5, Buffer.buffer("t0"));
+
+        Await.result(a.sendDatagram(TestNodes.member("b", "s", b), probe));
+
+        Datagram datagram = Await.next(received);
+        assertThat(datagram.frame()).isEqualTo(probe);
+        assertThat(datagram.sender().port()).isEqualTo(a.localAddress().udpPort());
+    }
+
+    @Test
+    void framesOverTheLimitsAreRefusedWithTheLimitNamed() {
+        Transport a = nodes.start(TransportOptions.defaults().withMaxFrameBytes(4096));
+        Transport b = nodes.start("b");
+        Member toB = TestNodes.member("b", "s", b);
+
+        assertThat(Await.failure(a.send(toB, TestNodes.data(0, 5000)), Await.DEFAULT))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxFrameBytes");
+        assertThat(Await.failure(a.sendDatagram(toB, TestNodes.data(0, 70_000)), Await.DEFAULT))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxDatagramBytes");
+    }
+}
