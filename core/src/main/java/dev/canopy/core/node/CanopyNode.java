@@ -1,0 +1,196 @@
+package dev.canopy.core.node;
+
+import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.comm.CommunicatorRuntime;
+import dev.canopy.core.membership.JobMembership;
+import dev.canopy.core.membership.MembershipEvent;
+import dev.canopy.core.membership.MembershipView;
+import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.transport.Transport;
+import dev.canopy.core.transport.VertxTransport;
+import dev.canopy.gridconfig.Coordinates;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Canopy process component: a transport (TCP for reliable frames, UDP for datagrams), a
+ * ZooKeeper session, its membership in one job and the communicators built on them.
+ *
+ * <p>Lifecycle, moved by compare-and-set: {@link #start} binds the transport and connects to
+ * ZooKeeper (STARTED); {@link #join} registers, waits at the start barrier and returns WORLD (JOINING,
+ * then JOINED); {@link #leave} removes the member znode, so others see this node leave at once (LEFT);
+ * {@link #close} leaves if needed, closes the transport and the session (CLOSED).
+ *
+ * <p>When membership reports that a member left, the node tells the transport ({@code peerGone}, so
+ * sends to it fail fast) and the communicators (so receives waiting for it fail).
+ *
+ * <p>All of the node's state lives on one Vert.x context: a new event loop when {@link #start} is
+ * called from a non-Vert.x thread, the caller's context otherwise.
+ */
+public final class CanopyNode {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CanopyNode.class);
+    private static final Duration ZOOKEEPER_CONNECT_TIMEOUT = Duration.ofSeconds(15);
+
+    public enum State {
+        STARTED,
+        JOINING,
+        JOINED,
+        LEFT,
+        CLOSED
+    }
+
+    private final AtomicReference<State> state = new AtomicReference<>(State.STARTED);
+    private final NodeOptions options;
+    private final Context context;
+    private final Transport transport;
+    private final ZooKeeperSession zooKeeper;
+    private final JobMembership membership;
+    // Owned by the context.
+    private final List<Handler<MembershipEvent>> listeners = new ArrayList<>();
+    private CommunicatorRuntime runtime;
+    // Written once on the context when WORLD exists; immutable values readable from any thread.
+    private volatile Communicator world;
+    private volatile String label;
+
+    private CanopyNode(NodeOptions options, Context context, Transport transport, ZooKeeperSession zooKeeper) {
+        this.options = options;
+        this.context = context;
+        this.transport = transport;
+        this.zooKeeper = zooKeeper;
+        this.label = options.coordinates().site() + "/" + options.coordinates().host() + "#?";
+        Member self = new Member(options.id(), options.coordinates(), transport.localAddress());
+        this.membership = new JobMembership(context, zooKeeper.client(), options.job(), self, options.expectedSize(),
+                options.barrierTimeout());
+        membership.onEvent(this::membershipChanged);
+    }
+
+    /** Binds the transport on the configured host and connects to ZooKeeper. */
+    public static Future<CanopyNode> start(Vertx vertx, NodeOptions options) {
+        Context context = vertx.getOrCreateContext();
+        Promise<CanopyNode> started = Promise.promise();
+        String transportLabel = options.coordinates().site() + "/" + options.coordinates().host();
+        context.runOnContext(v -> VertxTransport.start(vertx, options.transport().withNodeLabel(transportLabel))
+                .map(options.layers()::build)
+                .compose(transport -> ZooKeeperSession.open(vertx, options.zooKeeper(), options.sessionTimeout(),
+                                ZOOKEEPER_CONNECT_TIMEOUT)
+                        .map(session -> new CanopyNode(options, context, transport, session))
+                        .onFailure(e -> transport.close()))
+                .onComplete(started));
+        return started.future();
+    }
+
+    /** Registers in the job, waits for the start barrier and returns the WORLD communicator. */
+    public Future<Communicator> join() {
+        if (!state.compareAndSet(State.STARTED, State.JOINING)) {
+            return Future.failedFuture(new IllegalStateException(options.id() + " cannot join: it is " + state.get()));
+        }
+        return membership.start().map(view -> {
+            label = options.coordinates().site() + "/" + options.coordinates().host() + "#"
+                    + view.rankOf(options.id()).orElseThrow();
+            runtime = new CommunicatorRuntime(context, transport, options.job(), view, options.id(), label);
+            view.departed().forEach(id -> transport.peerGone(id, "it left before this node joined"));
+            return runtime;
+        }).compose(CommunicatorRuntime::world).onSuccess(communicator -> {
+            world = communicator;
+            state.compareAndSet(State.JOINING, State.JOINED);
+            LOG.info("[{}] joined job {} as rank {} of {}", label, options.job(), communicator.rank(), communicator.size());
+        });
+    }
+
+    /** Leaves the job: others see this node leave at once; its communicators stop working. */
+    public Future<Void> leave() {
+        State before = state.get();
+        if ((before != State.JOINED && before != State.JOINING) || !state.compareAndSet(before, State.LEFT)) {
+            return Future.succeededFuture();
+        }
+        return leaveNow();
+    }
+
+    /** Leaves (when joined), closes the transport and the ZooKeeper session. Idempotent. */
+    public Future<Void> close() {
+        State before = state.getAndSet(State.CLOSED);
+        if (before == State.CLOSED) {
+            return Future.succeededFuture();
+        }
+        Future<Void> left = before == State.JOINED || before == State.JOINING ? leaveNow() : membership.close();
+        return left.transform(r -> transport.close())
+                .transform(r -> zooKeeper.close())
+                .onComplete(r -> LOG.info("[{}] closed", label));
+    }
+
+    /** Adds a listener for joins and leaves of the job; it runs on the node's context. */
+    public void onMembershipEvent(Handler<MembershipEvent> listener) {
+        context.runOnContext(v -> listeners.add(listener));
+    }
+
+    public State state() {
+        return state.get();
+    }
+
+    public NodeId id() {
+        return options.id();
+    }
+
+    public JobId job() {
+        return options.job();
+    }
+
+    public Coordinates coordinates() {
+        return options.coordinates();
+    }
+
+    public NodeAddress address() {
+        return transport.localAddress();
+    }
+
+    /** How log lines name this node: {@code site/host#rank} ({@code #?} before the start barrier). */
+    public String label() {
+        return label;
+    }
+
+    /** The rank table, once joined. */
+    public Optional<MembershipView> view() {
+        return membership.view();
+    }
+
+    /** WORLD, once joined. */
+    public Optional<Communicator> world() {
+        return Optional.ofNullable(world);
+    }
+
+    public Context context() {
+        return context;
+    }
+
+    private Future<Void> leaveNow() {
+        Future<Void> stopped = runtime == null ? Future.succeededFuture() : runtime.close("this node left the job");
+        return stopped.transform(r -> membership.close())
+                .onSuccess(v -> LOG.info("[{}] left job {}", label, options.job()));
+    }
+
+    private void membershipChanged(MembershipEvent event) {
+        if (event.kind() == MembershipEvent.Kind.LEFT) {
+            NodeId gone = event.member().id();
+            if (!gone.equals(options.id())) {
+                transport.peerGone(gone, event.reason());
+            }
+            if (runtime != null) {
+                runtime.memberFailed(gone, event.reason());
+            }
+        }
+        for (Handler<MembershipEvent> listener : List.copyOf(listeners)) {
+            listener.handle(event);
+        }
+    }
+}

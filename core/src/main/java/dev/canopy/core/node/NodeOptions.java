@@ -1,0 +1,86 @@
+package dev.canopy.core.node;
+
+import dev.canopy.core.transport.TransportOptions;
+import dev.canopy.gridconfig.Coordinates;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything a {@link CanopyNode} needs, validated once.
+ *
+ * @param job            the job to join; every node of a job uses the same name
+ * @param id             this node's id, unique in the job
+ * @param coordinates    where this node sits in the grid; with the id, decides its rank
+ * @param expectedSize   how many nodes the start barrier waits for
+ * @param zooKeeper      the ensemble, {@code host:port,...} (the CLI starts an {@code EmbeddedZooKeeper}
+ *                       and passes its address when the user gives none)
+ * @param sessionTimeout the ZooKeeper session timeout: a crashed node is seen to leave after about this long
+ * @param barrierTimeout how long to wait at the start barrier for the other nodes
+ * @param transport      sockets and queue bounds; the node label is set by the node
+ * @param layers         what to put over the real transport (WAN emulation, fault injection)
+ */
+public record NodeOptions(
+        JobId job,
+        NodeId id,
+        Coordinates coordinates,
+        int expectedSize,
+        String zooKeeper,
+        Duration sessionTimeout,
+        Duration barrierTimeout,
+        TransportOptions transport,
+        TransportStack layers) {
+
+    public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(4);
+    public static final Duration DEFAULT_BARRIER_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration MIN_SESSION_TIMEOUT = Duration.ofSeconds(1);
+
+    public NodeOptions {
+        Objects.requireNonNull(job, "job");
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(coordinates, "coordinates");
+        Objects.requireNonNull(zooKeeper, "zooKeeper");
+        Objects.requireNonNull(sessionTimeout, "sessionTimeout");
+        Objects.requireNonNull(barrierTimeout, "barrierTimeout");
+        Objects.requireNonNull(transport, "transport");
+        Objects.requireNonNull(layers, "layers");
+        if (expectedSize < 1) {
+            throw new IllegalArgumentException("expected job size " + expectedSize + " must be at least 1");
+        }
+        if (zooKeeper.isBlank()) {
+            throw new IllegalArgumentException("ZooKeeper connect string is empty; give host:port,...");
+        }
+        if (sessionTimeout.compareTo(MIN_SESSION_TIMEOUT) < 0) {
+            throw new IllegalArgumentException("session timeout " + sessionTimeout.toMillis()
+                    + " ms is below the 1000 ms ZooKeeper servers accept");
+        }
+        if (barrierTimeout.isNegative() || barrierTimeout.isZero()) {
+            throw new IllegalArgumentException("barrier timeout " + barrierTimeout + " must be positive");
+        }
+    }
+
+    /** Options with default timeouts, loopback transport on ephemeral ports and no transport layers. */
+    public static NodeOptions of(JobId job, NodeId id, Coordinates coordinates, int expectedSize, String zooKeeper) {
+        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, DEFAULT_SESSION_TIMEOUT,
+                DEFAULT_BARRIER_TIMEOUT, TransportOptions.defaults(), TransportStack.none());
+    }
+
+    public NodeOptions withSessionTimeout(Duration newSessionTimeout) {
+        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, newSessionTimeout, barrierTimeout,
+                transport, layers);
+    }
+
+    public NodeOptions withBarrierTimeout(Duration newBarrierTimeout) {
+        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, newBarrierTimeout,
+                transport, layers);
+    }
+
+    public NodeOptions withTransport(TransportOptions newTransport) {
+        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, barrierTimeout,
+                newTransport, layers);
+    }
+
+    public NodeOptions withLayers(TransportStack newLayers) {
+        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, barrierTimeout,
+                transport, newLayers);
+    }
+}

@@ -1,0 +1,86 @@
+package dev.canopy.core.node;
+
+import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.membership.testing.Await;
+import dev.canopy.core.membership.testing.TestVertx;
+import dev.canopy.gridconfig.Coordinates;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A job of real nodes in this JVM: an embedded ZooKeeper, one Vert.x, one event loop and real
+ * loopback sockets per node. {@link #worlds()} is indexed by WORLD rank.
+ */
+public final class LocalJob implements AutoCloseable {
+
+    public static final Duration WAIT = Duration.ofSeconds(30);
+    public static final Duration SESSION = Duration.ofSeconds(2);
+
+    private final EmbeddedZooKeeper zooKeeper;
+    private final Vertx vertx;
+    private final List<CanopyNode> nodes;
+    private final List<Communicator> worlds;
+
+    private LocalJob(EmbeddedZooKeeper zooKeeper, Vertx vertx, List<CanopyNode> nodes, List<Communicator> worlds) {
+        this.zooKeeper = zooKeeper;
+        this.vertx = vertx;
+        this.nodes = nodes;
+        this.worlds = worlds;
+    }
+
+    /** Starts and joins one node per coordinate; node ids are {@code n0, n1, ...} in the given order. */
+    public static LocalJob start(String job, List<Coordinates> coordinates) {
+        EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
+        Vertx vertx = TestVertx.create();
+        List<CanopyNode> nodes = new ArrayList<>();
+        for (int i = 0; i < coordinates.size(); i++) {
+            NodeOptions options = NodeOptions.of(JobId.of(job), NodeId.of("n" + i), coordinates.get(i),
+                    coordinates.size(), zooKeeper.connectString()).withSessionTimeout(SESSION);
+            nodes.add(Await.result(CanopyNode.start(vertx, options), WAIT));
+        }
+        List<Future<Communicator>> joins = nodes.stream().map(CanopyNode::join).toList();
+        List<Communicator> worlds = new ArrayList<>(joins.stream().map(f -> Await.result(f, WAIT)).toList());
+        worlds.sort(Comparator.comparingInt(Communicator::rank));
+        List<CanopyNode> byRank = new ArrayList<>(nodes);
+        byRank.sort(Comparator.comparingInt(node -> node.world().orElseThrow().rank()));
+        return new LocalJob(zooKeeper, vertx, byRank, worlds);
+    }
+
+    /** {@code count} nodes on {@code sites} sites (round robin), one host each. */
+    public static List<Coordinates> spreadOver(int count, int sites) {
+        List<Coordinates> coordinates = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String site = "site" + (i % sites);
+            coordinates.add(new Coordinates("wan" + (i % sites) / 2, site, site + "-lan", site + "-c", "h" + i));
+        }
+        return coordinates;
+    }
+
+    public List<Communicator> worlds() {
+        return worlds;
+    }
+
+    public Communicator world(int rank) {
+        return worlds.get(rank);
+    }
+
+    public CanopyNode node(int rank) {
+        return nodes.get(rank);
+    }
+
+    public int size() {
+        return nodes.size();
+    }
+
+    @Override
+    public void close() {
+        nodes.forEach(node -> Await.result(node.close(), WAIT));
+        Await.result(vertx.close(), WAIT);
+        zooKeeper.close();
+    }
+}

@@ -1,0 +1,66 @@
+package dev.canopy.core.node;
+
+import static dev.canopy.core.node.LocalJob.WAIT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.comm.Message;
+import dev.canopy.core.comm.RankFailedException;
+import dev.canopy.core.membership.MembershipEvent;
+import dev.canopy.core.membership.testing.Await;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.junit.jupiter.api.Test;
+
+/** A member leaves a running job: operations naming it fail fast, and the survivors shrink. */
+class NodeFailureTest {
+
+    @Test
+    void aLeavingMemberFailsPendingAndLaterOperationsAndSurvivorsShrink() {
+        try (LocalJob job = LocalJob.start("failure", LocalJob.spreadOver(4, 2))) {
+            Queue<MembershipEvent> seenByZero = new ConcurrentLinkedQueue<>();
+            job.node(0).onMembershipEvent(seenByZero::add);
+            Future<Message> waitingForTwo = job.world(0).receive(2, 1);
+            Future<Message> waitingForAnyone = job.world(1).receive(Communicator.ANY_SOURCE, 1);
+            Future<Message> collectiveWaiting = job.world(3).collectiveChannel().receive(2, 1);
+
+            Await.result(job.node(2).leave(), WAIT);
+
+            RankFailedException failure = (RankFailedException) Await.failure(waitingForTwo, WAIT);
+            assertThat(failure.rank()).isEqualTo(2);
+            assertThat(failure.node()).isEqualTo(job.node(2).id());
+            assertThat(failure).hasMessageContaining("rank 2 (node " + job.node(2).id() + ") failed")
+                    .hasMessageContaining("member znode was deleted");
+            assertThat(Await.failure(waitingForAnyone, WAIT)).isInstanceOf(RankFailedException.class);
+            assertThat(Await.failure(collectiveWaiting, WAIT)).isInstanceOf(RankFailedException.class);
+            assertThat(seenByZero).anyMatch(e -> e.kind() == MembershipEvent.Kind.LEFT
+                    && e.member().id().equals(job.node(2).id()));
+
+            long before = System.nanoTime();
+            Throwable sendFailure = Await.failure(job.world(0).send(2, 1, Buffer.buffer("late")), WAIT);
+            assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofSeconds(1));
+            assertThat(sendFailure).isInstanceOf(RankFailedException.class).hasMessageContaining("rank 2");
+            assertThat(Await.failure(job.world(2).send(0, 1, Buffer.buffer("from the leaver")), WAIT))
+                    .hasMessageContaining("this node left the job");
+
+            // Messages between survivors still flow on WORLD.
+            Await.result(job.world(3).send(0, 2, Buffer.buffer("still here")), WAIT);
+            assertThat(Await.result(job.world(0).receive(3, 2), WAIT).payload().toString()).isEqualTo("still here");
+
+            List<Future<Communicator>> shrinking = List.of(job.world(0).shrink(), job.world(1).shrink(),
+                    job.world(3).shrink());
+            List<Communicator> survivors = shrinking.stream().map(f -> Await.result(f, WAIT)).toList();
+            assertThat(survivors).extracting(Communicator::size).containsOnly(3);
+            assertThat(survivors).extracting(Communicator::rank).containsExactly(0, 1, 2);
+            assertThat(survivors).extracting(Communicator::contextId).containsOnly(survivors.get(0).contextId());
+            assertThat(survivors.get(0).members()).extracting(Member::id)
+                    .containsExactly(job.node(0).id(), job.node(1).id(), job.node(3).id());
+            Await.result(survivors.get(2).send(0, 5, Buffer.buffer("shrunk")), WAIT);
+            assertThat(Await.result(survivors.get(0).receive(2, 5), WAIT).payload().toString()).isEqualTo("shrunk");
+        }
+    }
+}
