@@ -20,8 +20,9 @@ public record CollectiveCase(Operation operation, TreeAlgorithm algorithm, int s
     }
 
     /**
-     * A sample covering every operation with every algorithm, and for each operation every size class,
-     * root position and reduction family; sizes and data are drawn from {@code seed}. Large messages
+     * A sample covering every operation with every algorithm, and for each operation every size class
+     * and root position; reductions alternate between the rank-ordered (non-commutative) operator and
+     * operators drawn from {@code seed}, like sizes and data. Large messages
      * go to communicators of at most 8 members, to keep the sample's memory small.
      */
     public static List<CollectiveCase> sample(long seed) {
@@ -35,7 +36,9 @@ public record CollectiveCase(Operation operation, TreeAlgorithm algorithm, int s
                 List<Integer> sizes = sizeClass == SizeClass.LARGE ? SIZES.subList(0, 7) : SIZES;
                 int size = sizes.get(random.nextInt(sizes.size()));
                 RootPosition root = RootPosition.values()[(a + counter) % RootPosition.values().length];
-                ReductionChoice reduction = reductions.get(counter % reductions.size());
+                // Every third case uses the rank-ordered operator, which shows tree order errors; the rest draw.
+                ReductionChoice reduction = a % 3 == 0 ? ReductionChoice.RANK_ORDERED
+                        : reductions.get(random.nextInt(reductions.size()));
                 cases.add(new CollectiveCase(operation, ALGORITHMS.get(a), size, root, sizeClass, reduction, random.nextLong()));
                 counter++;
             }

@@ -29,6 +29,9 @@ public record ReductionChoice(ReduceOp op, ElementType type) {
         return out;
     });
 
+    /** The rank-ordered operator on its type. */
+    public static final ReductionChoice RANK_ORDERED = new ReductionChoice(AFFINE_COMPOSITION, ElementType.LONG);
+
     /** Every operator with each type it applies to. */
     public static List<ReductionChoice> all() {
         List<ElementType> arithmetic = List.of(ElementType.BYTE, ElementType.INT, ElementType.LONG, ElementType.FLOAT,
@@ -46,7 +49,7 @@ public record ReductionChoice(ReduceOp op, ElementType type) {
         for (BuiltInOp op : List.of(BuiltInOp.MINLOC, BuiltInOp.MAXLOC)) {
             pairs.forEach(type -> choices.add(new ReductionChoice(op, type)));
         }
-        choices.add(new ReductionChoice(AFFINE_COMPOSITION, ElementType.LONG));
+        choices.add(RANK_ORDERED);
         return List.copyOf(choices);
     }
 

@@ -1,0 +1,66 @@
+package dev.canopy.collectives.run;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+
+/**
+ * The main class of every process {@code canopy launch} and {@code canopy node} start:
+ * {@code ProgramMain CLASS [ARGS...]}. A {@link CanopyProgram} is run with a session joined from the
+ * environment; any other class must have a {@code public static void main(String[])}, which joins
+ * by itself ({@code Canopy.join(JoinOptions.fromEnvironment(System.getenv()))}).
+ * Exit status: 0 when the program returned, 1 when it threw, 2 when the class cannot be run.
+ */
+public final class ProgramMain {
+
+    private ProgramMain() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    static int run(String[] args) {
+        if (args.length == 0) {
+            System.err.println("usage: ProgramMain CLASS [ARGS...]");
+            return 2;
+        }
+        Class<?> programClass;
+        try {
+            programClass = Class.forName(args[0]);
+        } catch (ClassNotFoundException e) {
+            System.err.println("program class " + args[0] + " is not on the classpath; check --classpath");
+            return 2;
+        }
+        String[] programArgs = Arrays.copyOfRange(args, 1, args.length);
+        try {
+            if (CanopyProgram.class.isAssignableFrom(programClass)) {
+                CanopyProgram program = (CanopyProgram) programClass.getConstructor().newInstance();
+                try (CanopySession session = Canopy.join(JoinOptions.fromEnvironment(System.getenv()))) {
+                    program.run(session);
+                }
+                return 0;
+            }
+            Method main = programClass.getMethod("main", String[].class);
+            if (!Modifier.isStatic(main.getModifiers())) {
+                System.err.println(args[0] + ".main is not static");
+                return 2;
+            }
+            main.invoke(null, (Object) programArgs);
+            return 0;
+        } catch (NoSuchMethodException e) {
+            System.err.println(args[0] + " is neither a CanopyProgram with a public no-argument constructor nor a class"
+                    + " with public static void main(String[])");
+            return 2;
+        } catch (InvocationTargetException e) {
+            System.err.println(args[0] + " failed: " + e.getCause());
+            e.getCause().printStackTrace(System.err);
+            return 1;
+        } catch (Exception e) {
+            System.err.println(args[0] + " failed: " + e);
+            e.printStackTrace(System.err);
+            return 1;
+        }
+    }
+}
