@@ -1,6 +1,7 @@
 package dev.canopy.collectives;
 
 import dev.canopy.collectives.data.ElementType;
+import dev.canopy.collectives.engine.CompletionAgreement;
 import dev.canopy.collectives.engine.Exchange;
 import dev.canopy.collectives.engine.Operation;
 import dev.canopy.collectives.engine.PairwiseExchange;
@@ -97,8 +98,8 @@ public final class Collectives {
 
     /** The root's {@code data} on every member ({@code data} is ignored elsewhere and may be null). */
     public Future<Buffer> bcast(Buffer data, int root) {
-        return start(Operation.BCAST, root, (exchange, tree) -> new TreeBroadcast(exchange, tree, 0)
-                .run(data, settings.pipeline().segmentBytes(data == null ? 0 : data.length(), tree.depth())));
+        return start(Operation.BCAST, root, (exchange, tree) -> downward(exchange, tree, new TreeBroadcast(exchange, tree, 0)
+                .run(data, settings.pipeline().segmentBytes(data == null ? 0 : data.length(), tree.depth()))));
     }
 
     /**
@@ -108,14 +109,14 @@ public final class Collectives {
      */
     public Future<Buffer> scatter(Buffer data, int bytesPerRank, int root) {
         int parts = settings.splitPlanner().scatter(bytesPerRank).parts();
-        return start(Operation.SCATTER, root, (exchange, tree) -> new SplitScatter(exchange, tree, parts)
-                .run(exchange.rank() == root ? blocksOf(data, bytesPerRank, size()) : null));
+        return start(Operation.SCATTER, root, (exchange, tree) -> downward(exchange, tree, new SplitScatter(exchange, tree, parts)
+                .run(exchange.rank() == root ? blocksOf(data, bytesPerRank, size()) : null)));
     }
 
     /** Rank r gets {@code blocks.get(r)} of the root's list (ignored elsewhere). */
     public Future<Buffer> scatterv(List<Buffer> blocks, int root) {
-        return start(Operation.SCATTERV, root, (exchange, tree) -> new TreeScatter(exchange, tree, 0)
-                .run(exchange.rank() == root ? RankBlocks.ofRanks(blocks) : null));
+        return start(Operation.SCATTERV, root, (exchange, tree) -> downward(exchange, tree, new TreeScatter(exchange, tree, 0)
+                .run(exchange.rank() == root ? RankBlocks.ofRanks(blocks) : null)));
     }
 
     /**
@@ -124,14 +125,14 @@ public final class Collectives {
      */
     public Future<Optional<Buffer>> gather(Buffer data, int root) {
         int parts = settings.splitPlanner().gather(data.length()).parts();
-        return start(Operation.GATHER, root, (exchange, tree) -> new SplitGather(exchange, tree, parts).run(data)
-                .map(blocks -> blocks.map(all -> concatenate(all, data.length(), Operation.GATHER))));
+        return start(Operation.GATHER, root, (exchange, tree) -> upward(exchange, tree, new SplitGather(exchange, tree, parts)
+                .run(data).map(blocks -> blocks.map(all -> concatenate(all, data.length(), Operation.GATHER)))));
     }
 
     /** The root gets every rank's {@code data} (any lengths), indexed by rank; others get empty. */
     public Future<Optional<List<Buffer>>> gatherv(Buffer data, int root) {
-        return start(Operation.GATHERV, root, (exchange, tree) -> new TreeGather(exchange, tree, 0).run(data)
-                .map(blocks -> exchange.rank() == root ? Optional.of(inRankOrder(blocks)) : Optional.empty()));
+        return start(Operation.GATHERV, root, (exchange, tree) -> upward(exchange, tree, new TreeGather(exchange, tree, 0)
+                .run(data).map(blocks -> exchange.rank() == root ? Optional.of(inRankOrder(blocks)) : Optional.empty())));
     }
 
     /** Every member gets every rank's {@code data} (all of one length) concatenated in rank order. */
@@ -147,7 +148,8 @@ public final class Collectives {
 
     /** The root gets {@code op} applied element-wise across ranks in rank order; others get empty. */
     public Future<Optional<Buffer>> reduce(Buffer data, ElementType type, ReduceOp op, int root) {
-        return start(Operation.REDUCE, root, (exchange, tree) -> new TreeReduce(exchange, tree, 0).run(data, type, op));
+        return start(Operation.REDUCE, root, (exchange, tree) -> upward(exchange, tree,
+                new TreeReduce(exchange, tree, 0).run(data, type, op)));
     }
 
     /** Every member gets {@code op} applied element-wise across ranks in rank order. */
@@ -204,6 +206,20 @@ public final class Collectives {
         return start(operation, exchange -> stages.apply(exchange, plan.tree(root)));
     }
 
+
+    /** With {@link Completion#AGREED}, holds a downward operation's result until every member has its data. */
+    private <T> Future<T> downward(Exchange exchange, RootedTree tree, Future<T> result) {
+        return settings.completion() == Completion.AGREED
+                ? result.compose(new CompletionAgreement(exchange, tree)::afterDownward)
+                : result;
+    }
+
+    /** With {@link Completion#AGREED}, holds an upward operation's result until the root confirms it got everything. */
+    private <T> Future<T> upward(Exchange exchange, RootedTree tree, Future<T> result) {
+        return settings.completion() == Completion.AGREED
+                ? result.compose(new CompletionAgreement(exchange, tree)::afterUpward)
+                : result;
+    }
 
     private Future<Buffer> broadcast(Exchange exchange, RootedTree tree, int step, Buffer data) {
         int bytes = data == null ? 0 : data.length();

@@ -2,6 +2,7 @@ package dev.canopy.collectives.grid;
 
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
+import dev.canopy.collectives.Completion;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.core.comm.Communicator;
@@ -36,8 +37,12 @@ public final class GridCommunicators {
                 base.add(new Collectives(member, planFor(member, TreeAlgorithm.HLOT), CollectiveSettings.defaults()));
             }
             for (TreeAlgorithm algorithm : TreeAlgorithm.values()) {
+                // Odd algorithms run with agreed completion, so both completion modes meet the reference.
+                CollectiveSettings settings = algorithm.ordinal() % 2 == 0 ? CollectiveSettings.defaults()
+                        : CollectiveSettings.defaults().withCompletion(Completion.AGREED);
                 byAlgorithm.put(algorithm, base.stream()
-                        .map(collectives -> collectives.withPlan(planFor(collectives.communicator(), algorithm)))
+                        .map(collectives -> collectives.withPlan(planFor(collectives.communicator(), algorithm))
+                                .withSettings(settings))
                         .toList());
             }
             bySize.put(size, byAlgorithm);
