@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
         subcommands = {
             CommandLine.HelpCommand.class,
             BenchCommand.class,
+            dev.canopy.cli.collectives.LaunchCommand.class,
         })
 public final class CanopyCommand implements Runnable {
 

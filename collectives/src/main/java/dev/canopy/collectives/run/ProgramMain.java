@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.function.Supplier;
 
 /**
  * The main class of every process {@code canopy launch} and {@code canopy node} start:
@@ -26,39 +27,46 @@ public final class ProgramMain {
             System.err.println("usage: ProgramMain CLASS [ARGS...]");
             return 2;
         }
+        return run(args[0], Arrays.copyOfRange(args, 1, args.length), () -> JoinOptions.fromEnvironment(System.getenv()));
+    }
+
+    /**
+     * Runs {@code className} in this JVM: a {@link CanopyProgram} joins with {@code options}; a class with
+     * {@code main} gets {@code args}. Returns the exit status.
+     */
+    public static int run(String className, String[] args, Supplier<JoinOptions> options) {
         Class<?> programClass;
         try {
-            programClass = Class.forName(args[0]);
+            programClass = Class.forName(className);
         } catch (ClassNotFoundException e) {
-            System.err.println("program class " + args[0] + " is not on the classpath; check --classpath");
+            System.err.println("program class " + className + " is not on the classpath; check --classpath");
             return 2;
         }
-        String[] programArgs = Arrays.copyOfRange(args, 1, args.length);
         try {
             if (CanopyProgram.class.isAssignableFrom(programClass)) {
                 CanopyProgram program = (CanopyProgram) programClass.getConstructor().newInstance();
-                try (CanopySession session = Canopy.join(JoinOptions.fromEnvironment(System.getenv()))) {
+                try (CanopySession session = Canopy.join(options.get())) {
                     program.run(session);
                 }
                 return 0;
             }
             Method main = programClass.getMethod("main", String[].class);
             if (!Modifier.isStatic(main.getModifiers())) {
-                System.err.println(args[0] + ".main is not static");
+                System.err.println(className + ".main is not static");
                 return 2;
             }
-            main.invoke(null, (Object) programArgs);
+            main.invoke(null, (Object) args);
             return 0;
         } catch (NoSuchMethodException e) {
-            System.err.println(args[0] + " is neither a CanopyProgram with a public no-argument constructor nor a class"
+            System.err.println(className + " is neither a CanopyProgram with a public no-argument constructor nor a class"
                     + " with public static void main(String[])");
             return 2;
         } catch (InvocationTargetException e) {
-            System.err.println(args[0] + " failed: " + e.getCause());
+            System.err.println(className + " failed: " + e.getCause());
             e.getCause().printStackTrace(System.err);
             return 1;
         } catch (Exception e) {
-            System.err.println(args[0] + " failed: " + e);
+            System.err.println(className + " failed: " + e);
             e.printStackTrace(System.err);
             return 1;
         }
