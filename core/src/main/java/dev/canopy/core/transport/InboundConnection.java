@@ -39,8 +39,11 @@ final class InboundConnection {
 
     void start() {
         socket.handler(this::onBytes);
-        socket.endHandler(v -> decoder.endOfStream().ifPresent(problem -> log.warn(
-                "connection from {} ended inside a frame: {}", peerName, problem)));
+        socket.endHandler(v -> {
+            if (!rejected) {
+                decoder.endOfStream().ifPresent(problem -> log.warn("connection from {}: {}", peerName, problem));
+            }
+        });
         socket.exceptionHandler(e -> log.debug("connection from {}: {}", peerName, e.toString()));
         socket.closeHandler(v -> onClosed.accept(this));
     }

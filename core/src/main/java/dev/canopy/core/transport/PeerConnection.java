@@ -65,7 +65,7 @@ final class PeerConnection {
             return Future.failedFuture(new PeerUnavailableException(peer.id(), "connection closed"));
         }
         long held = heldBytes();
-        if (held + bytes.length() > options.writeQueueLimitBytes()) {
+        if (held > 0 && held + bytes.length() > options.writeQueueLimitBytes()) {
             return Future.failedFuture(new BackPressureException(peer.id(), held, "a " + bytes.length()
                     + "-byte frame would pass the limit of " + options.writeQueueLimitBytes()
                     + " bytes (TransportOptions.writeQueueLimitBytes); the peer reads slower than we write"));

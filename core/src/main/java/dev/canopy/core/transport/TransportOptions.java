@@ -11,9 +11,10 @@ import java.util.Objects;
  * <p>Back-pressure is bounded twice per peer. Frames are written to the socket while its write
  * queue holds less than {@code writeQueueHighWaterBytes}; further frames wait, in order, for the
  * socket to drain. A send that would make the bytes held for one peer (waiting plus unflushed)
- * exceed {@code writeQueueLimitBytes} fails at once with {@link BackPressureException}, and frames
+ * exceed {@code writeQueueLimitBytes} fails at once with {@link BackPressureException} (a frame
+ * is always accepted when nothing is held, so the largest frame can be sent), and frames
  * that wait longer than {@code drainTimeout} fail with it too. So a receiver that stops reading
- * costs the sender at most about {@code writeQueueLimitBytes} of heap per peer.
+ * costs the sender at most {@code max(writeQueueLimitBytes, maxFrameBytes)} of heap per peer.
  *
  * @param host                     the interface to bind and to advertise (loopback by default)
  * @param tcpPort                  TCP port, 0 for an ephemeral one
@@ -63,9 +64,9 @@ public record TransportOptions(
         if (writeQueueHighWaterBytes < 1) {
             throw new IllegalArgumentException("writeQueueHighWaterBytes " + writeQueueHighWaterBytes + " must be positive");
         }
-        if (writeQueueLimitBytes < Math.max(maxFrameBytes, writeQueueHighWaterBytes)) {
+        if (writeQueueLimitBytes < writeQueueHighWaterBytes) {
             throw new IllegalArgumentException("writeQueueLimitBytes " + writeQueueLimitBytes
-                    + " must be at least maxFrameBytes and writeQueueHighWaterBytes, or the largest frame could never be sent");
+                    + " must be at least writeQueueHighWaterBytes " + writeQueueHighWaterBytes);
         }
         requirePositive(drainTimeout, "drainTimeout");
         requirePositive(connectTimeout, "connectTimeout");
@@ -94,7 +95,7 @@ public record TransportOptions(
 
     public TransportOptions withMaxFrameBytes(int newMaxFrameBytes) {
         return new TransportOptions(host, tcpPort, udpPort, newMaxFrameBytes, maxDatagramBytes, writeQueueHighWaterBytes,
-                Math.max(writeQueueLimitBytes, newMaxFrameBytes), drainTimeout, connectTimeout, reconnectAttempts,
+                writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts,
                 reconnectBackoff, nodeLabel);
     }
 

@@ -260,13 +260,7 @@ public final class VertxTransport implements Transport {
         }
     }
 
-    /** Runs {@code action} on this transport's context and returns its future, from any thread. */
     private <T> Future<T> onContext(Supplier<Future<T>> action) {
-        if (Vertx.currentContext() == context) {
-            return action.get();
-        }
-        Promise<T> promise = Promise.promise();
-        context.runOnContext(v -> action.get().onComplete(promise));
-        return promise.future();
+        return OwnerContext.call(context, action);
     }
 }

@@ -21,10 +21,18 @@ final class TestNodes implements AutoCloseable {
 
     static final long JOB = Frame.jobId("transport-test");
 
-    final Vertx vertx = Vertx.vertx(new VertxOptions()
-            .setMaxEventLoopExecuteTime(50).setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS)
-            .setBlockedThreadCheckInterval(50).setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS));
+    final Vertx vertx;
     private final List<Transport> started = new ArrayList<>();
+
+    TestNodes() {
+        this(VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE);
+    }
+
+    TestNodes(int eventLoops) {
+        vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops)
+                .setMaxEventLoopExecuteTime(50).setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS)
+                .setBlockedThreadCheckInterval(50).setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS));
+    }
 
     Transport start(String label) {
         return start(TransportOptions.defaults().withNodeLabel(label));

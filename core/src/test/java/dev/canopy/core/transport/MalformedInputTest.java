@@ -1,0 +1,125 @@
+package dev.canopy.core.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.canopy.core.frame.Frame;
+import dev.canopy.core.frame.FrameCodec;
+import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.node.Member;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.datagram.DatagramSocket;
+import io.vertx.core.net.NetSocket;
+import java.time.Duration;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A peer that writes bad bytes loses its own connection and nothing else: the node keeps serving
+ * another peer over that peer's existing connection.
+ */
+class MalformedInputTest {
+
+    private final TestNodes nodes = new TestNodes();
+    private Transport good;
+    private Transport server;
+    private Member toServer;
+    private final BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
+
+    @BeforeEach
+    void setUp() {
+        good = nodes.start("good");
+        server = nodes.start("server");
+        toServer = TestNodes.member("server", "s", server);
+        server.frameHandler(received::add);
+    }
+
+    @AfterEach
+    void tearDown() {
+        nodes.close();
+    }
+
+    static Stream<Arguments> badStreams() {
+        Buffer hello = FrameCodec.encode(new Frame(FrameType.HELLO, 0, 0, 0, -1, -1, 0, 0, Buffer.buffer("raw")));
+        Buffer valid = FrameCodec.encode(TestNodes.data(1, 16));
+        byte[] garbage = new byte[300];
+        new Random(7).nextBytes(garbage);
+        return Stream.of(
+                Arguments.of("garbage", Buffer.buffer(garbage)),
+                Arguments.of("bad magic after hello", hello.copy().appendBuffer(patched(valid, FrameCodec.MAGIC_OFFSET, 0xDEADBEEF))),
+                Arguments.of("bad version", hello.copy().appendBuffer(patchedByte(valid, FrameCodec.VERSION_OFFSET, 9))),
+                Arguments.of("unknown type", hello.copy().appendBuffer(patchedByte(valid, FrameCodec.TYPE_OFFSET, 200))),
+                Arguments.of("oversized length", hello.copy().appendBuffer(
+                        patched(valid, FrameCodec.PAYLOAD_LENGTH_OFFSET, Integer.MAX_VALUE))),
+                Arguments.of("negative length", hello.copy().appendBuffer(patched(valid, FrameCodec.PAYLOAD_LENGTH_OFFSET, -5))),
+                Arguments.of("no hello", valid.copy()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badStreams")
+    void aMalformedStreamClosesOnlyItsConnection(String name, Buffer bytes) {
+        Await.result(good.send(toServer, TestNodes.data(100, 8)));
+        assertThat(Await.next(received).sequence()).isEqualTo(100);
+
+        NetSocket raw = Await.result(nodes.vertx.createNetClient().connect(toServer.address().tcpPort(), "127.0.0.1"));
+        Promise<Void> closed = Promise.promise();
+        raw.closeHandler(v -> closed.tryComplete());
+        raw.write(bytes);
+        Await.result(closed.future(), Duration.ofSeconds(10));
+
+        Await.result(good.send(toServer, TestNodes.data(101, 8)));
+        assertThat(Await.next(received).sequence()).as("frames from the good peer after the bad one").isEqualTo(101);
+        assertThat(received).as("nothing of the bad stream is delivered").isEmpty();
+    }
+
+    @Test
+    void aStreamEndingInsideAFrameDeliversNothingOfIt() {
+        Buffer hello = FrameCodec.encode(new Frame(FrameType.HELLO, 0, 0, 0, -1, -1, 0, 0, Buffer.buffer("raw")));
+        Buffer whole = FrameCodec.encode(TestNodes.data(1, 1000));
+        NetSocket raw = Await.result(nodes.vertx.createNetClient().connect(toServer.address().tcpPort(), "127.0.0.1"));
+        Await.result(raw.write(hello.appendBuffer(whole.getBuffer(0, 500))));
+        Await.result(raw.close());
+
+        Await.result(good.send(toServer, TestNodes.data(2, 8)));
+        assertThat(Await.next(received).sequence()).isEqualTo(2);
+        assertThat(received).isEmpty();
+    }
+
+    @Test
+    void malformedDatagramsAreDroppedAndValidOnesStillArrive() {
+        BlockingQueue<Datagram> datagrams = new LinkedBlockingQueue<>();
+        server.datagramHandler(datagrams::add);
+        DatagramSocket raw = nodes.vertx.createDatagramSocket();
+        try {
+            Buffer valid = FrameCodec.encode(TestNodes.data(5, 10));
+            Await.result(raw.send(Buffer.buffer("not a frame at all, just text"), toServer.address().udpPort(), "127.0.0.1"));
+            Await.result(raw.send(valid.getBuffer(0, 50), toServer.address().udpPort(), "127.0.0.1"));
+            Await.result(raw.send(valid.copy().appendString("trailing"), toServer.address().udpPort(), "127.0.0.1"));
+            Await.result(good.sendDatagram(toServer, TestNodes.data(6, 10)));
+
+            assertThat(Await.next(datagrams).frame().sequence()).isEqualTo(6);
+        } finally {
+            raw.close();
+        }
+    }
+
+    private static Buffer patched(Buffer frame, int offset, int value) {
+        Buffer copy = frame.copy();
+        copy.setInt(offset, value);
+        return copy;
+    }
+
+    private static Buffer patchedByte(Buffer frame, int offset, int value) {
+        Buffer copy = frame.copy();
+        copy.setByte(offset, (byte) value);
+        return copy;
+    }
+}

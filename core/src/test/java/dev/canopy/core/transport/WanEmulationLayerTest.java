@@ -1,0 +1,224 @@
+package dev.canopy.core.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.canopy.core.frame.Frame;
+import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.node.Member;
+import dev.canopy.core.transport.emulation.LinkProfile;
+import dev.canopy.core.transport.emulation.WanEmulation;
+import dev.canopy.core.transport.emulation.WanEmulationLayer;
+import dev.canopy.core.transport.emulation.WanEmulator;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real transports on 127.0.0.1 behind {@link WanEmulationLayer}s sharing one {@link WanEmulator}:
+ * pings measure the configured RTT, bulk transfers the configured bandwidth, and a site's uplink
+ * is shared by its nodes.
+ */
+@Tag("slow")
+class WanEmulationLayerTest {
+
+    private static final long SEED = 20261122L;
+
+    // One event loop for all nodes, as in the in-process demo: on a 2-core machine shared with other
+    // builds, waking a second loop thread for every loopback hop costs hundreds of microseconds of
+    // real scheduling noise, which is not what these tests measure.
+    private final TestNodes nodes = new TestNodes(1);
+    private WanEmulator wan;
+
+    @AfterEach
+    void tearDown() {
+        nodes.close();
+        if (wan != null) {
+            wan.close();
+        }
+    }
+
+    /** A node: its emulated transport and the member others address it by. */
+    private record Node(Transport transport, Member member, BlockingQueue<Frame> received, BlockingQueue<Long> arrivals) {
+    }
+
+    private Node node(String id, String site) {
+        Transport real = nodes.start(id);
+        Member member = TestNodes.member(id, site, real);
+        Transport emulated = new WanEmulationLayer(real, wan, member.coordinates(), SEED + id.hashCode());
+        BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
+        BlockingQueue<Long> arrivals = new LinkedBlockingQueue<>();
+        emulated.frameHandler(frame -> {
+            arrivals.add(System.nanoTime());
+            received.add(frame);
+        });
+        return new Node(emulated, member, received, arrivals);
+    }
+
+    @ParameterizedTest(name = "RTT {0} ms")
+    @ValueSource(ints = {10, 50, 250})
+    void aPingAcrossTheEmulatedWanMeasuresTheConfiguredRtt(int rttMs) {
+        wan = WanEmulator.start(WanEmulation.withDefaultRtt(500)
+                .withLink("east", "west", LinkProfile.rtt(rttMs))
+                .withLink("east", "south", LinkProfile.rtt(4)));
+        Node a = node("a", "east");
+        Node b = node("b", "west");
+        Node warmUp = node("c", "south");
+        // A short warm-up over another link: JIT and the emulator's hand-off lead settle as in a long-running node.
+        pings(a, warmUp, 30);
+
+        double[] rtts = pings(a, b, rttMs >= 250 ? 11 : 21);
+        Arrays.sort(rtts);
+        double median = rtts[rtts.length / 2];
+
+        assertThat(median).as("median RTT of %s ms", Arrays.toString(rtts)).isCloseTo(rttMs, within(1.0));
+    }
+
+    /** Round-trip times in ms of {@code count} probes from {@code from} to {@code to}, which answers them. */
+    private static double[] pings(Node from, Node to, int count) {
+        to.transport().frameHandler(request -> to.transport().send(from.member(),
+                new Frame(FrameType.PROBE_REPLY, request.job(), 0, 0, 1, 0, 0, request.sequence(), request.payload())));
+        double[] rtts = new double[count];
+        for (int i = 0; i < count; i++) {
+            // Timestamps on the sender's event loop, as a probe takes them: no test-thread hand-off measured.
+            Frame request = new Frame(FrameType.PROBE_REQUEST, TestNodes.JOB, 0, 0, 0, 1, 0, i, Buffer.buffer(new byte[32]));
+            BlockingQueue<Long> sentAt = new LinkedBlockingQueue<>();
+            from.transport().context().runOnContext(v -> {
+                sentAt.add(System.nanoTime());
+                from.transport().send(to.member(), request);
+            });
+            Frame reply = Await.next(from.received());
+            rtts[i] = (Await.next(from.arrivals()) - Await.next(sentAt)) / 1e6;
+            assertThat(reply.sequence()).isEqualTo(i);
+        }
+        return rtts;
+    }
+
+    @Test
+    void trafficInsideASiteIsNotDelayed() {
+        wan = WanEmulator.start(WanEmulation.withDefaultRtt(2_000));
+        Node a = node("a", "east");
+        Node b = node("b", "east");
+
+        Await.result(a.transport().send(b.member(), TestNodes.data(1, 8)));
+
+        assertThat(Await.next(b.received(), Duration.ofMillis(900)).sequence()).isEqualTo(1);
+    }
+
+    @Test
+    void aBulkTransferSeesTheConfiguredBandwidth() {
+        double mbps = 40;
+        wan = WanEmulator.start(WanEmulation.withDefaultRtt(500)
+                .withLink("east", "west", LinkProfile.rtt(20).withBandwidthMbps(mbps)));
+        Node a = node("a", "east");
+        Node b = node("b", "west");
+        int count = 150;
+        Frame frame = TestNodes.data(0, 16 * 1024);
+
+        List<Future<Void>> sends = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            sends.add(a.transport().send(b.member(), frame.withSequence(i)));
+        }
+        Await.result(Future.all(sends));
+        long first = Await.next(b.arrivals());
+        long last = first;
+        for (int i = 1; i < count; i++) {
+            last = Await.next(b.arrivals());
+        }
+        double measuredMbps = (count - 1) * frame.encodedLength() * 8.0 / ((last - first) / 1e9) / 1e6;
+
+        assertThat(measuredMbps).isCloseTo(mbps, within(mbps * 0.10));
+    }
+
+    @Test
+    void aSitesUplinkIsSharedByAllItsNodes() {
+        double uplinkMbps = 30;
+        wan = WanEmulator.start(WanEmulation.withDefaultRtt(20).withUplinkMbps("east", uplinkMbps));
+        Node a1 = node("a1", "east");
+        Node a2 = node("a2", "east");
+        Node west = node("w", "west");
+        Node north = node("n", "north");
+        int perSender = 60;
+        Frame frame = TestNodes.data(0, 16 * 1024);
+
+        List<Future<Void>> sends = new ArrayList<>();
+        for (int i = 0; i < perSender; i++) {
+            sends.add(a1.transport().send(west.member(), frame.withSequence(i)));
+            sends.add(a2.transport().send(north.member(), frame.withSequence(i)));
+        }
+        Await.result(Future.all(sends));
+        List<Long> arrivals = new ArrayList<>();
+        for (int i = 0; i < perSender; i++) {
+            arrivals.add(Await.next(west.arrivals()));
+            arrivals.add(Await.next(north.arrivals()));
+        }
+        long first = arrivals.stream().mapToLong(Long::longValue).min().orElseThrow();
+        long last = arrivals.stream().mapToLong(Long::longValue).max().orElseThrow();
+        double aggregateMbps = (2 * perSender - 1) * frame.encodedLength() * 8.0 / ((last - first) / 1e9) / 1e6;
+
+        assertThat(aggregateMbps).as("both nodes together, through one uplink").isCloseTo(uplinkMbps,
+                within(uplinkMbps * 0.10));
+    }
+
+    @Test
+    void jitterNeverReordersReliableFrames() {
+        wan = WanEmulator.start(WanEmulation.withDefaultRtt(500)
+                .withLink("east", "west", LinkProfile.rtt(30).withJitter(25)));
+        Node a = node("a", "east");
+        Node b = node("b", "west");
+
+        for (int i = 0; i < 300; i++) {
+            a.transport().send(b.member(), TestNodes.data(i, 100));
+        }
+
+        for (int i = 0; i < 300; i++) {
+            assertThat(Await.next(b.received()).sequence()).as("seed %d", SEED).isEqualTo(i);
+        }
+    }
+
+    @Test
+    void datagramsAreLostAtTheConfiguredRate() throws InterruptedException {
+        // 1 Mbps paces the 64-byte datagrams at one per 0.5 ms, so the receiver's UDP buffer never overflows.
+        wan = WanEmulator.start(WanEmulation.withDefaultRtt(500)
+                .withLink("east", "west", LinkProfile.rtt(2).withLoss(0.25).withBandwidthMbps(1)));
+        Node a = node("a", "east");
+        Node b = node("b", "west");
+        BlockingQueue<Datagram> datagrams = new LinkedBlockingQueue<>();
+        b.transport().datagramHandler(datagrams::add);
+        int sent = 2_000;
+
+        for (int i = 0; i < sent; i++) {
+            Await.result(a.transport().sendDatagram(b.member(), TestNodes.data(i, 16)));
+        }
+        int received = 0;
+        while (datagrams.poll(500, TimeUnit.MILLISECONDS) != null) {
+            received++;
+        }
+
+        // 1,500 expected; a binomial(2000, 0.75) stays within 1,500 +- 100 with overwhelming probability.
+        assertThat(received).as("datagrams through a 25%% loss link, seed %d", SEED).isBetween(1_400, 1_600);
+    }
+
+    @Test
+    void sendsToAGonePeerFailAtOnceThroughTheLayer() {
+        wan = WanEmulator.start(WanEmulation.withDefaultRtt(200));
+        Node a = node("a", "east");
+        Node b = node("b", "west");
+
+        a.transport().peerGone(b.member().id(), "crashed");
+
+        assertThat(Await.failure(a.transport().send(b.member(), TestNodes.data(0, 8)), Duration.ofMillis(100)))
+                .isInstanceOf(PeerUnavailableException.class).hasMessageContaining("crashed");
+    }
+}

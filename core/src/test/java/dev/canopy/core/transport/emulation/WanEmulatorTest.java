@@ -1,0 +1,115 @@
+package dev.canopy.core.transport.emulation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The emulator's queueing arithmetic, on a clock the test moves. */
+class WanEmulatorTest {
+
+    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+    private final DelayScheduler unused = new DelayScheduler() {
+        @Override
+        public void schedule(long deadlineNanos, Runnable task) {
+            throw new AssertionError("the emulator itself schedules nothing");
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    private WanEmulator emulator(WanEmulation config) {
+        return new WanEmulator(config, now::get, unused);
+    }
+
+    @Test
+    void aMessageOccupiesItsLinkForItsSizeOverTheBandwidth() {
+        WanEmulator wan = emulator(WanEmulation.withDefaultRtt(20)
+                .withLink("a", "b", LinkProfile.rtt(20).withBandwidthMbps(100)));
+
+        // 125,000 bytes = 1,000,000 bits at 100 Mbps = 10 ms.
+        assertThat(wan.transmit("a", "b", 125_000) - now.get()).isEqualTo(10_000_000L);
+    }
+
+    @Test
+    void messagesQueueBehindEarlierOnesOnTheSameLink() {
+        WanEmulator wan = emulator(WanEmulation.withDefaultRtt(20)
+                .withLink("a", "b", LinkProfile.rtt(20).withBandwidthMbps(100)));
+        long start = now.get();
+
+        wan.transmit("a", "b", 125_000);
+        now.addAndGet(4_000_000L);
+        long second = wan.transmit("a", "b", 125_000);
+
+        assertThat(second - start).isEqualTo(20_000_000L);
+        assertThat(wan.transmit("b", "a", 125_000) - now.get()).as("the other direction is another link")
+                .isEqualTo(10_000_000L);
+    }
+
+    @Test
+    void anIdleLinkStartsAtTheCurrentTime() {
+        WanEmulator wan = emulator(WanEmulation.withDefaultRtt(20)
+                .withLink("a", "b", LinkProfile.rtt(20).withBandwidthMbps(100)));
+        wan.transmit("a", "b", 125_000);
+
+        now.addAndGet(50_000_000L);
+
+        assertThat(wan.transmit("a", "b", 125_000) - now.get()).isEqualTo(10_000_000L);
+    }
+
+    @Test
+    void aSitesUplinkIsSharedByItsTrafficToEveryOtherSite() {
+        WanEmulator wan = emulator(WanEmulation.withDefaultRtt(20)
+                .withLink("a", "b", LinkProfile.rtt(20).withBandwidthMbps(1000))
+                .withLink("a", "c", LinkProfile.rtt(20).withBandwidthMbps(1000))
+                .withUplinkMbps("a", 100));
+        long start = now.get();
+
+        long toB = wan.transmit("a", "b", 125_000);
+        long toC = wan.transmit("a", "c", 125_000);
+
+        assertThat(toB - start).as("limited by the 100 Mbps uplink, not the 1 Gbps link").isEqualTo(10_000_000L);
+        assertThat(toC - start).as("queued behind the message to b on the shared uplink").isEqualTo(20_000_000L);
+        assertThat(wan.transmit("b", "a", 125_000) - start).as("b's uplink is not a's").isEqualTo(1_000_000L);
+    }
+
+    @Test
+    void theSlowerOfUplinkAndLinkSetsThePace() {
+        WanEmulator wan = emulator(WanEmulation.withDefaultRtt(20)
+                .withLink("a", "b", LinkProfile.rtt(20).withBandwidthMbps(50))
+                .withUplinkMbps("a", 100));
+        long start = now.get();
+
+        assertThat(wan.transmit("a", "b", 125_000) - start).isEqualTo(20_000_000L);
+        assertThat(wan.transmit("a", "b", 125_000) - start).isEqualTo(40_000_000L);
+    }
+
+    @Test
+    void unlimitedLinksTransmitAtOnce() {
+        WanEmulator wan = emulator(WanEmulation.withDefaultRtt(20));
+
+        assertThat(wan.transmit("a", "b", 10_000_000)).isEqualTo(now.get());
+    }
+
+    @Test
+    void configurationErrorsNameTheField() {
+        assertThatThrownBy(() -> LinkProfile.rtt(-1)).hasMessageContaining("rtt_ms");
+        assertThatThrownBy(() -> LinkProfile.rtt(10).withLoss(1.5)).hasMessageContaining("loss");
+        assertThatThrownBy(() -> LinkProfile.rtt(10).withBandwidthMbps(0)).hasMessageContaining("bandwidth_mbps");
+        assertThatThrownBy(() -> WanEmulation.withDefaultRtt(10).withUplinkMbps("a", -3)).hasMessageContaining("uplink_mbps");
+        assertThatThrownBy(() -> WanEmulation.withDefaultRtt(10).withLink("a", "a", LinkProfile.rtt(1)))
+                .hasMessageContaining("two different sites");
+    }
+
+    @Test
+    void pairsNotListedUseTheDefaultAndOneWayLinksAreOneWay() {
+        WanEmulation config = WanEmulation.withDefaultRtt(100).withOneWayLink("a", "b", LinkProfile.rtt(40));
+
+        assertThat(config.link("a", "b").rttMs()).isEqualTo(40);
+        assertThat(config.link("b", "a").rttMs()).isEqualTo(100);
+        assertThat(config.link("a", "c").rttMs()).isEqualTo(100);
+    }
+}
