@@ -10,6 +10,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = "Run a benchmark and print its table (or JSON with --json).",
         subcommands = {
+            dev.canopy.cli.collectives.CollectivesBenchCommand.class,
         })
 public final class BenchCommand implements Runnable {
 
