@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
             CommandLine.HelpCommand.class,
             BenchCommand.class,
             dev.canopy.cli.collectives.LaunchCommand.class,
+            dev.canopy.cli.collectives.NodeCommand.class,
         })
 public final class CanopyCommand implements Runnable {
 

@@ -27,17 +27,18 @@ public final class ProgramMain {
             System.err.println("usage: ProgramMain CLASS [ARGS...]");
             return 2;
         }
-        return run(args[0], Arrays.copyOfRange(args, 1, args.length), () -> JoinOptions.fromEnvironment(System.getenv()));
+        return run(args[0], ProgramMain.class.getClassLoader(), Arrays.copyOfRange(args, 1, args.length),
+                () -> JoinOptions.fromEnvironment(System.getenv()));
     }
 
     /**
-     * Runs {@code className} in this JVM: a {@link CanopyProgram} joins with {@code options}; a class with
+     * Runs {@code className} (loaded by {@code loader}) in this JVM: a {@link CanopyProgram} joins with {@code options}; a class with
      * {@code main} gets {@code args}. Returns the exit status.
      */
-    public static int run(String className, String[] args, Supplier<JoinOptions> options) {
+    public static int run(String className, ClassLoader loader, String[] args, Supplier<JoinOptions> options) {
         Class<?> programClass;
         try {
-            programClass = Class.forName(className);
+            programClass = Class.forName(className, true, loader);
         } catch (ClassNotFoundException e) {
             System.err.println("program class " + className + " is not on the classpath; check --classpath");
             return 2;
