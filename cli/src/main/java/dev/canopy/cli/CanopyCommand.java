@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
             BenchCommand.class,
             dev.canopy.cli.collectives.LaunchCommand.class,
             dev.canopy.cli.collectives.NodeCommand.class,
+            dev.canopy.cli.collectives.CalibrateCommand.class,
         })
 public final class CanopyCommand implements Runnable {
 

@@ -69,6 +69,19 @@ class CollectivesCorrectnessTest {
         }
     }
 
+    /** MST runs with low calibrated thresholds (see GridCommunicators): these sizes split scatters and gathers. */
+    @Test
+    void splitScattersAndGathersWithBarriersMatchTheReference() {
+        for (int size : List.of(3, 8)) {
+            for (SizeClass sizeClass : List.of(SizeClass.SMALL, SizeClass.MEDIUM)) {
+                for (Operation operation : List.of(Operation.SCATTER, Operation.GATHER)) {
+                    run(new CollectiveCase(operation, TreeAlgorithm.MST, size, RootPosition.LAST, sizeClass,
+                            ReductionChoice.RANK_ORDERED, SEED));
+                }
+            }
+        }
+    }
+
     static List<ReductionChoice> everyReduction() {
         return ReductionChoice.all();
     }

@@ -23,12 +23,12 @@ public final class CanopySession implements AutoCloseable {
     private final GridModel grid;
     private final Collectives collectives;
 
-    CanopySession(Vertx vertx, CanopyNode node, Communicator world, GridModel grid) {
+    CanopySession(Vertx vertx, CanopyNode node, Communicator world, GridModel grid, CollectiveSettings settings) {
         this.vertx = vertx;
         this.node = node;
         this.world = world;
         this.grid = grid;
-        this.collectives = new Collectives(world, ConfiguredPlans.of(world.members(), grid), CollectiveSettings.defaults());
+        this.collectives = new Collectives(world, ConfiguredPlans.of(world.members(), grid), settings);
     }
 
     public Communicator world() {

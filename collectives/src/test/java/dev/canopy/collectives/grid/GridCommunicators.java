@@ -5,6 +5,8 @@ import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.Completion;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.TopologyPlan;
+import dev.canopy.collectives.segmentation.EscalationRange;
+import dev.canopy.collectives.segmentation.SegmentationThresholds;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.topology.hierarchy.HierarchicalPlanner;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
@@ -15,6 +17,8 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Sub-communicators of a {@link LocalGrid}'s WORLD, one per size (the first {@code size} ranks,
@@ -37,16 +41,26 @@ public final class GridCommunicators {
                 base.add(new Collectives(member, planFor(member, TreeAlgorithm.HLOT), CollectiveSettings.defaults()));
             }
             for (TreeAlgorithm algorithm : TreeAlgorithm.values()) {
-                // Odd algorithms run with agreed completion, so both completion modes meet the reference.
-                CollectiveSettings settings = algorithm.ordinal() % 2 == 0 ? CollectiveSettings.defaults()
-                        : CollectiveSettings.defaults().withCompletion(Completion.AGREED);
                 byAlgorithm.put(algorithm, base.stream()
                         .map(collectives -> collectives.withPlan(planFor(collectives.communicator(), algorithm))
-                                .withSettings(settings))
+                                .withSettings(settingsFor(algorithm)))
                         .toList());
             }
             bySize.put(size, byAlgorithm);
         }
+    }
+
+    /**
+     * Odd algorithms run with agreed completion, so both completion modes meet the reference; every
+     * third one with low segmentation thresholds, so split scatters (from 16 KiB per rank) and split
+     * gathers with barriers (100 B to 20,000 B per rank) run too.
+     */
+    private static CollectiveSettings settingsFor(TreeAlgorithm algorithm) {
+        CollectiveSettings settings = algorithm.ordinal() % 2 == 0 ? CollectiveSettings.defaults()
+                : CollectiveSettings.defaults().withCompletion(Completion.AGREED);
+        return algorithm.ordinal() % 3 == 2
+                ? settings.withThresholds(new SegmentationThresholds(OptionalLong.of(16_384), Optional.of(new EscalationRange(100, 20_000))))
+                : settings;
     }
 
     /** One {@link Collectives} per rank of the {@code size}-member communicator, following {@code algorithm} at every level. */
