@@ -22,8 +22,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code canopy launch}: runs a program in one JVM per process of a level file on this machine,
- * all joining one job through ZooKeeper (embedded unless {@code --zk} is given). Each line of output
+ * {@code canopy launch}: runs a program in one JVM per process of a level file on this machine, with
+ * the file's WAN emulated between sites, all joining one job through ZooKeeper (embedded unless
+ * {@code --zk} is given). Each line of output
  * is prefixed with the process's rank; the exit status is the worst of the processes'.
  */
 @Command(name = "launch", mixinStandardHelpOptions = true,
@@ -120,6 +121,7 @@ public final class LaunchCommand implements Callable<Integer> {
         environment.put(JoinOptions.ENV_PROCESS, Integer.toString(index));
         environment.put(JoinOptions.ENV_CONFIG, config.toAbsolutePath().toString());
         environment.put(JoinOptions.ENV_ZOOKEEPER, connectString);
+        environment.put(JoinOptions.ENV_EMULATE_WAN, "1");
         return builder.start();
     }
 }

@@ -13,7 +13,8 @@ import io.vertx.core.Vertx;
 
 /**
  * A process's membership in a running job: WORLD, the collectives over it (following the level
- * file's plan) and blocking views for MPI-style code. {@link #close()} leaves the job.
+ * file's plan) and blocking views for MPI-style code. {@link #close()} finishes with the others and
+ * leaves the job; {@link #leave()} leaves at once.
  */
 public final class CanopySession implements AutoCloseable {
 
@@ -62,9 +63,18 @@ public final class CanopySession implements AutoCloseable {
         return node.label();
     }
 
-    /** Leaves the job and stops this process's event loops; blocks until done. */
+    /**
+     * Finishes like {@code MPI_Finalize}: a barrier with every member, so no member leaves while another
+     * still waits for a message from it, then leaves the job and stops this process's event loops.
+     * Blocks until done. A failed barrier (a member died) does not keep this member from leaving.
+     */
     @Override
     public void close() {
+        Blocking.await(collectives.barrier().transform(finished -> node.close()).eventually(() -> vertx.close()));
+    }
+
+    /** Leaves the job at once, without waiting for the others (after a failure); blocks until done. */
+    public void leave() {
         Blocking.await(node.close().eventually(() -> vertx.close()));
     }
 }

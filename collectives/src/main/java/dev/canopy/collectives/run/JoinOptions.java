@@ -4,6 +4,7 @@ import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.node.TransportStack;
+import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.ProcessPlacement;
@@ -23,6 +24,8 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
     public static final String ENV_PROCESS = "CANOPY_PROCESS";
     public static final String ENV_CONFIG = "CANOPY_CONFIG";
     public static final String ENV_ZOOKEEPER = "CANOPY_ZK";
+    /** {@code 1}: emulate the level file's WAN between sites (all processes on one machine). */
+    public static final String ENV_EMULATE_WAN = "CANOPY_EMULATE_WAN";
 
     public JoinOptions {
         Objects.requireNonNull(job, "job");
@@ -35,7 +38,10 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
         }
     }
 
-    /** Reads the options {@code canopy launch} passes: CANOPY_JOB, CANOPY_PROCESS, CANOPY_CONFIG, CANOPY_ZK. */
+    /**
+     * Reads the options {@code canopy launch} passes: CANOPY_JOB, CANOPY_PROCESS, CANOPY_CONFIG, CANOPY_ZK,
+     * and CANOPY_EMULATE_WAN=1 to emulate the file's WAN.
+     */
     public static JoinOptions fromEnvironment(Map<String, String> environment) {
         String job = required(environment, ENV_JOB, "the job name");
         String index = required(environment, ENV_PROCESS, "this process's index in the level file");
@@ -48,7 +54,13 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
             throw new IllegalArgumentException(ENV_PROCESS + "=" + index + " is not a process index (0, 1, ...)", e);
         }
         GridModel grid = GridConfigs.load(Path.of(config)).orElseThrow();
-        return new JoinOptions(JobId.of(job), processIndex, grid, zooKeeper, TransportStack.none());
+        JoinOptions options = new JoinOptions(JobId.of(job), processIndex, grid, zooKeeper, TransportStack.none());
+        if ("1".equals(environment.get(ENV_EMULATE_WAN))) {
+            // One emulator per JVM; it lives as long as the process.
+            WanEmulator emulator = WanEmulator.start(GridEmulation.of(grid));
+            return options.withLayers(GridEmulation.layers(emulator, options.placement().coordinates(), processIndex));
+        }
+        return options;
     }
 
     public JoinOptions withLayers(TransportStack newLayers) {

@@ -46,9 +46,14 @@ public final class ProgramMain {
         try {
             if (CanopyProgram.class.isAssignableFrom(programClass)) {
                 CanopyProgram program = (CanopyProgram) programClass.getConstructor().newInstance();
-                try (CanopySession session = Canopy.join(options.get())) {
+                CanopySession session = Canopy.join(options.get());
+                try {
                     program.run(session);
+                } catch (Exception | Error e) {
+                    session.leave();
+                    throw new InvocationTargetException(e);
                 }
+                session.close();
                 return 0;
             }
             Method main = programClass.getMethod("main", String[].class);
