@@ -12,8 +12,6 @@ import dev.canopy.collectives.segmentation.SegmentationThresholds;
 import dev.canopy.collectives.segmentation.SizeTimeCurve;
 import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.node.NodeOptions;
-import dev.canopy.gridconfig.GridConfigs;
-import dev.canopy.gridconfig.ParseResult;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.tree.TreeAlgorithm;
@@ -21,10 +19,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -66,20 +64,15 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        if (!Files.isRegularFile(config)) {
-            err.println("canopy calibrate: level file " + config + " does not exist");
-            return 2;
-        }
         if (repetitions < 2 || sizes.size() < 3 || sizes.stream().anyMatch(size -> size < 1 || size > 16 << 20)) {
             err.println("canopy calibrate: give at least 3 sizes of 1 B to 16 MiB and --repetitions of 2 or more");
             return 2;
         }
-        ParseResult parsed = GridConfigs.load(config);
-        if (!parsed.isValid()) {
-            err.println("canopy calibrate: " + config + " is not a valid level file:\n" + parsed.formatted());
+        Optional<GridModel> loaded = LevelFiles.load(config, "calibrate", err);
+        if (loaded.isEmpty()) {
             return 2;
         }
-        GridModel grid = parsed.orElseThrow();
+        GridModel grid = loaded.get();
         JsonObject report;
         try (EmulatedGrid emulated = EmulatedGrid.start(grid, "calibrate-" + ProcessHandle.current().pid(), 1)) {
             List<Collectives> nativeOps = emulated.world().stream()

@@ -9,9 +9,7 @@ import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.collectives.run.EmulatedGrid;
 import dev.canopy.core.comm.Communicator;
-import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.Level;
-import dev.canopy.gridconfig.ParseResult;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.tree.TreeAlgorithm;
@@ -19,7 +17,6 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -81,12 +78,11 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
             err.println("canopy bench collectives: " + invalid.get());
             return 2;
         }
-        ParseResult parsed = GridConfigs.load(config);
-        if (!parsed.isValid()) {
-            err.println("canopy bench collectives: " + config + " is not a valid level file:\n" + parsed.formatted());
+        Optional<GridModel> loaded = LevelFiles.load(config, "bench collectives", err);
+        if (loaded.isEmpty()) {
             return 2;
         }
-        GridModel grid = parsed.orElseThrow();
+        GridModel grid = loaded.get();
         Operation operation = Operation.valueOf(op.toUpperCase(Locale.ROOT));
         List<TreeAlgorithm> heavyWan = algorithms.stream().map(name -> TreeAlgorithm.fromConfigName(name).orElseThrow()).toList();
         try (EmulatedGrid emulated = EmulatedGrid.start(grid, "bench-" + ProcessHandle.current().pid(), seed)) {
@@ -179,9 +175,6 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
     }
 
     private Optional<String> validate() {
-        if (!Files.isRegularFile(config)) {
-            return Optional.of("level file " + config + " does not exist");
-        }
         if (root != null && rootSite != null) {
             return Optional.of("give --root or --root-site, not both");
         }

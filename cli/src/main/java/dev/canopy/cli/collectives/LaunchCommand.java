@@ -3,17 +3,15 @@ package dev.canopy.cli.collectives;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
-import dev.canopy.gridconfig.GridConfigs;
-import dev.canopy.gridconfig.ParseResult;
 import dev.canopy.gridconfig.model.GridModel;
 import java.io.File;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -55,16 +53,11 @@ public final class LaunchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        if (!Files.isRegularFile(config)) {
-            err.println("canopy launch: level file " + config + " does not exist");
+        Optional<GridModel> loaded = LevelFiles.load(config, "launch", err);
+        if (loaded.isEmpty()) {
             return 2;
         }
-        ParseResult parsed = GridConfigs.load(config);
-        if (!parsed.isValid()) {
-            err.println("canopy launch: " + config + " is not a valid level file:\n" + parsed.formatted());
-            return 2;
-        }
-        GridModel grid = parsed.orElseThrow();
+        GridModel grid = loaded.get();
         if (timeoutSeconds <= 0) {
             err.println("canopy launch: --timeout must be positive, got " + timeoutSeconds);
             return 2;

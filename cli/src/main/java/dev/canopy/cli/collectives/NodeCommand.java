@@ -4,15 +4,14 @@ import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.TransportStack;
-import dev.canopy.gridconfig.GridConfigs;
-import dev.canopy.gridconfig.ParseResult;
+import dev.canopy.gridconfig.model.GridModel;
 import java.io.File;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -55,16 +54,11 @@ public final class NodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!Files.isRegularFile(config)) {
-            spec.commandLine().getErr().println("canopy node: level file " + config + " does not exist");
+        Optional<GridModel> grid = LevelFiles.load(config, "node", spec.commandLine().getErr());
+        if (grid.isEmpty()) {
             return 2;
         }
-        ParseResult parsed = GridConfigs.load(config);
-        if (!parsed.isValid()) {
-            spec.commandLine().getErr().println("canopy node: " + config + " is not a valid level file:\n" + parsed.formatted());
-            return 2;
-        }
-        JoinOptions options = new JoinOptions(JobId.of(job), process, parsed.orElseThrow(), zooKeeper, TransportStack.none());
+        JoinOptions options = new JoinOptions(JobId.of(job), process, grid.get(), zooKeeper, TransportStack.none());
         try (URLClassLoader loader = new URLClassLoader(urls(), NodeCommand.class.getClassLoader())) {
             return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options);
         }
