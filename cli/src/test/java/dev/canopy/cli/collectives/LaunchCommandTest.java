@@ -30,6 +30,15 @@ class LaunchCommandTest {
     }
 
     @Test
+    void everyOperationFromEveryRootGivesItsClosedFormResultInSeparateJvms() throws Exception {
+        Launch launch = launch(SelfCheckingProgram.class);
+        assertThat(launch.status).as(launch.output).isZero();
+        for (int rank = 0; rank < 4; rank++) {
+            assertThat(launch.output).contains("[rank " + rank + "] self-check passed");
+        }
+    }
+
+    @Test
     void theExitStatusIsTheWorstAndSurvivorsFailNamingTheFailedRank() throws Exception {
         Launch launch = launch(FailingProgram.class);
         assertThat(launch.status).as(launch.output).isEqualTo(1);
