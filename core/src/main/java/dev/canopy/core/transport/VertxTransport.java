@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
@@ -42,7 +43,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class VertxTransport implements Transport {
 
-    private final Vertx vertx;
     private final Context context;
     private final TransportOptions options;
     private final NodeLog log;
@@ -59,9 +59,8 @@ public final class VertxTransport implements Transport {
     private Handler<Datagram> datagramHandler = datagram -> { };
     private boolean closed;
 
-    private VertxTransport(Vertx vertx, Context context, TransportOptions options, NetServer server, NetClient client,
+    private VertxTransport(Context context, TransportOptions options, NetServer server, NetClient client,
             DatagramSocket datagrams) {
-        this.vertx = vertx;
         this.context = context;
         this.options = options;
         this.log = new NodeLog(LoggerFactory.getLogger(VertxTransport.class), options.nodeLabel());
@@ -94,9 +93,13 @@ public final class VertxTransport implements Transport {
         // Connections may arrive before the transport object exists; the handler waits for it.
         server.connectHandler(socket -> ready.future().onSuccess(transport -> transport.accept(socket)));
         return server.listen(options.tcpPort(), options.host())
-                .compose(s -> datagrams.listen(options.udpPort(), options.host()))
+                .recover(e -> Future.failedFuture(new IllegalStateException("TCP port " + options.tcpPort() + ": "
+                        + e.getMessage(), e)))
+                .compose(s -> datagrams.listen(options.udpPort(), options.host())
+                        .recover(e -> Future.failedFuture(new IllegalStateException("UDP port " + options.udpPort()
+                                + ": " + e.getMessage(), e))))
                 .map(d -> {
-                    VertxTransport transport = new VertxTransport(vertx, context, options, server, client, datagrams);
+                    VertxTransport transport = new VertxTransport(context, options, server, client, datagrams);
                     datagrams.handler(transport::onDatagram);
                     ready.complete(transport);
                     transport.log.info("transport listening on {}", transport.localAddress);
@@ -108,8 +111,7 @@ public final class VertxTransport implements Transport {
                     datagrams.close();
                 })
                 .recover(e -> Future.failedFuture(new IllegalStateException("cannot bind the transport on "
-                        + options.host() + " tcp " + options.tcpPort() + " udp " + options.udpPort() + ": "
-                        + e.getMessage() + " (choose free ports, or 0 for ephemeral ones)", e)));
+                        + options.host() + ", " + e.getMessage() + " (choose free ports, or 0 for ephemeral ones)", e)));
     }
 
     @Override
@@ -190,19 +192,26 @@ public final class VertxTransport implements Transport {
     }
 
     private Future<Void> sendNow(Member to, Frame frame) {
+        Optional<RuntimeException> refused = refusal(to, frame, options.maxFrameBytes(),
+                "TransportOptions.maxFrameBytes); split the payload");
+        return refused.isPresent() ? Future.failedFuture(refused.get())
+                : connectionTo(to).enqueue(FrameCodec.encodeHeader(frame), frame.payload());
+    }
+
+    /** Why {@code frame} cannot go to {@code to} at all: this transport closed, the peer gone, or the frame too big. */
+    private Optional<RuntimeException> refusal(Member to, Frame frame, int maxBytes, String limitAndAdvice) {
         if (closed) {
-            return Future.failedFuture(new PeerUnavailableException(to.id(), "the local transport is closed"));
+            return Optional.of(new PeerUnavailableException(to.id(), "the local transport is closed"));
         }
         String goneReason = gone.get(to.id());
         if (goneReason != null) {
-            return Future.failedFuture(new PeerUnavailableException(to.id(), goneReason));
+            return Optional.of(new PeerUnavailableException(to.id(), goneReason));
         }
-        if (frame.encodedLength() > options.maxFrameBytes()) {
-            return Future.failedFuture(new IllegalArgumentException("frame " + frame + " to " + to.id() + " is "
-                    + frame.encodedLength() + " bytes, over the maximum of " + options.maxFrameBytes()
-                    + " (TransportOptions.maxFrameBytes); split the payload"));
+        if (frame.encodedLength() > maxBytes) {
+            return Optional.of(new IllegalArgumentException(frame + " to " + to.id() + " is " + frame.encodedLength()
+                    + " bytes, over the maximum of " + maxBytes + " (" + limitAndAdvice));
         }
-        return connectionTo(to).enqueue(FrameCodec.encode(frame));
+        return Optional.empty();
     }
 
     private PeerConnection connectionTo(Member to) {
@@ -214,26 +223,17 @@ public final class VertxTransport implements Transport {
             connection = null;
         }
         if (connection == null) {
-            connection = new PeerConnection(to, vertx, client, options, hello, log);
+            connection = new PeerConnection(to, context, client, options, hello, log);
             peers.put(to.id(), connection);
         }
         return connection;
     }
 
     private Future<Void> sendDatagramNow(Member to, Frame frame) {
-        if (closed) {
-            return Future.failedFuture(new PeerUnavailableException(to.id(), "the local transport is closed"));
-        }
-        String goneReason = gone.get(to.id());
-        if (goneReason != null) {
-            return Future.failedFuture(new PeerUnavailableException(to.id(), goneReason));
-        }
-        if (frame.encodedLength() > options.maxDatagramBytes()) {
-            return Future.failedFuture(new IllegalArgumentException("datagram " + frame + " to " + to.id() + " is "
-                    + frame.encodedLength() + " bytes, over the maximum of " + options.maxDatagramBytes()
-                    + " (TransportOptions.maxDatagramBytes); send it reliably or split it"));
-        }
-        return datagrams.send(FrameCodec.encode(frame), to.address().udpPort(), to.address().host());
+        Optional<RuntimeException> refused = refusal(to, frame, options.maxDatagramBytes(),
+                "TransportOptions.maxDatagramBytes); send it reliably or split it");
+        return refused.isPresent() ? Future.failedFuture(refused.get())
+                : datagrams.send(FrameCodec.encode(frame), to.address().udpPort(), to.address().host());
     }
 
     private void accept(NetSocket socket) {

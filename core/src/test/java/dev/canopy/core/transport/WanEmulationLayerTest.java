@@ -78,7 +78,7 @@ class WanEmulationLayerTest {
         // A short warm-up over another link: JIT and the emulator's hand-off lead settle as in a long-running node.
         pings(a, warmUp, 30);
 
-        double[] rtts = pings(a, b, rttMs >= 250 ? 11 : 21);
+        double[] rtts = pings(a, b, rttMs >= 250 ? 15 : 25);
         Arrays.sort(rtts);
         double median = rtts[rtts.length / 2];
 
