@@ -18,6 +18,8 @@ import picocli.CommandLine.Spec;
             dev.canopy.cli.collectives.NodeCommand.class,
             dev.canopy.cli.collectives.CalibrateCommand.class,
             dev.canopy.cli.demo.DemoCommand.class,
+            dev.canopy.cli.config.ConfigCommand.class,
+            dev.canopy.cli.topology.TopologyCommand.class,
         })
 public final class CanopyCommand implements Runnable {
 
