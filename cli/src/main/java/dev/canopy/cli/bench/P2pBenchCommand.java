@@ -39,6 +39,7 @@ import picocli.CommandLine.Spec;
 public final class P2pBenchCommand implements Callable<Integer> {
 
     static final int MAX_SIZE = 8 * 1024 * 1024;
+    private static final int JIT_WARM_UP_MESSAGES = 20_000;
     private static final Duration STEP_TIMEOUT = Duration.ofMinutes(2);
 
     @Spec
@@ -111,6 +112,11 @@ public final class P2pBenchCommand implements Callable<Integer> {
 
     /** For each size, each probe in turn: round trips and a stream, each after a warm-up of the same length. */
     private List<P2pRow> measure(List<P2pProbe> probes) throws Exception {
+        // Let the JIT compile both paths before the first size is measured.
+        for (P2pProbe probe : probes) {
+            await(probe.roundTrips(64, JIT_WARM_UP_MESSAGES), probe.name() + " JIT warm-up");
+            await(probe.stream(64, JIT_WARM_UP_MESSAGES, 1024), probe.name() + " JIT warm-up stream");
+        }
         List<P2pRow> rows = new ArrayList<>();
         for (int size : sizes) {
             int roundTrips = (int) Math.max(4, Math.min(rounds, (256L << 20) / (2L * size)));

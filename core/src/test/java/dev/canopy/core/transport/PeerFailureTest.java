@@ -127,6 +127,24 @@ class PeerFailureTest {
         }
     }
 
+    @Test
+    void aPeerThatWasUnreachableIsReachedAgainOnceItListens() {
+        Transport a = nodes.start(TransportOptions.defaults().withNodeLabel("a")
+                .withReconnect(Duration.ofMillis(500), 2, Duration.ofMillis(20)));
+        Transport first = nodes.start("b");
+        Member toB = TestNodes.member("b", "s", first);
+        Await.result(first.close());
+
+        assertThat(Await.failure(a.send(toB, TestNodes.data(0, 8)), FAST)).isInstanceOf(PeerUnavailableException.class)
+                .hasMessageContaining("after 2 attempts");
+
+        Transport second = restartOnSamePorts(toB);
+        BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
+        second.frameHandler(received::add);
+        Await.result(a.send(toB, TestNodes.data(1, 8)));
+        assertThat(Await.next(received).sequence()).isEqualTo(1);
+    }
+
     /** Binds a new transport on the peer's old ports, retrying briefly as a restarting process would. */
     private Transport restartOnSamePorts(Member old) {
         TransportOptions options = TransportOptions.defaults().withNodeLabel("b-again")
