@@ -12,12 +12,15 @@ import picocli.CommandLine.Spec;
         versionProvider = CanopyVersion.class,
         description = "Topology-aware collective communication for multi-site Grids.",
         subcommands = {
-            CommandLine.HelpCommand.class,
-            BenchCommand.class,
-            dev.canopy.cli.config.ConfigCommand.class,
             dev.canopy.cli.demo.DemoCommand.class,
-            dev.canopy.cli.probe.ProbeCommand.class,
+            dev.canopy.cli.config.ConfigCommand.class,
             dev.canopy.cli.topology.TopologyCommand.class,
+            dev.canopy.cli.probe.ProbeCommand.class,
+            dev.canopy.cli.collectives.LaunchCommand.class,
+            dev.canopy.cli.collectives.NodeCommand.class,
+            dev.canopy.cli.collectives.CalibrateCommand.class,
+            BenchCommand.class,
+            CommandLine.HelpCommand.class,
         })
 public final class CanopyCommand implements Runnable {
 

@@ -1,0 +1,128 @@
+package dev.canopy.cli.collectives;
+
+import dev.canopy.collectives.Blocking;
+import dev.canopy.collectives.CollectiveSettings;
+import dev.canopy.collectives.Collectives;
+import dev.canopy.collectives.calibration.Calibration;
+import dev.canopy.collectives.calibration.SegmentationStore;
+import dev.canopy.collectives.plan.ConfiguredPlans;
+import dev.canopy.collectives.run.EmulatedGrid;
+import dev.canopy.collectives.segmentation.EscalationDetector;
+import dev.canopy.collectives.segmentation.SegmentationThresholds;
+import dev.canopy.collectives.segmentation.SizeTimeCurve;
+import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.node.NodeOptions;
+import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.topology.hierarchy.LevelAlgorithms;
+import dev.canopy.topology.tree.TreeAlgorithm;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code canopy calibrate}: measures native (flat) scatter and gather time against message size on
+ * the level file's grid (run in this JVM, WAN emulated), detects the scatter leap S and the gather
+ * escalation range [M1, M2] (segmentation.md), stores them with the grid's configuration in
+ * ZooKeeper ({@code --zk}) and prints the curves, before and, when thresholds were found, after
+ * applying them. Only thresholds that made their operation faster are kept ("thresholds"; what was
+ * detected is under "detected").
+ */
+@Command(name = "calibrate", mixinStandardHelpOptions = true,
+        description = "Measure scatter/gather against message size, detect S, M1, M2 and store them in ZooKeeper.")
+public final class CalibrateCommand implements Callable<Integer> {
+
+    private static final EscalationDetector SHARE = new EscalationDetector(2.0, 1.0, 0.1);
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--config", required = true, description = "The level file (RSL).")
+    private Path config;
+
+    @Option(names = "--zk", description = "ZooKeeper to store the thresholds in; without it they are only printed.")
+    private String zooKeeper;
+
+    @Option(names = "--sizes", split = ",", defaultValue = "1024,2048,4096,8192,16384,32768,65536,131072,262144",
+            description = "Message sizes per process, in bytes.")
+    private List<Integer> sizes;
+
+    @Option(names = "--repetitions", defaultValue = "10", description = "Samples per size (default ${DEFAULT-VALUE}).")
+    private int repetitions;
+
+    @Option(names = "--json", description = "Print JSON instead of tables.")
+    private boolean json;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        if (repetitions < 2 || sizes.size() < 3 || sizes.stream().anyMatch(size -> size < 1 || size > 16 << 20)) {
+            err.println("canopy calibrate: give at least 3 sizes of 1 B to 16 MiB and --repetitions of 2 or more");
+            return 2;
+        }
+        Optional<GridModel> loaded = LevelFiles.load(config, "calibrate", err);
+        if (loaded.isEmpty()) {
+            return 2;
+        }
+        GridModel grid = loaded.get();
+        JsonObject report;
+        try (EmulatedGrid emulated = EmulatedGrid.start(grid, "calibrate-" + ProcessHandle.current().pid(), 1)) {
+            List<Collectives> nativeOps = emulated.world().stream()
+                    .map(member -> new Collectives(member, ConfiguredPlans.of(member.members(), grid,
+                            LevelAlgorithms.everywhere(TreeAlgorithm.FLAT)), CollectiveSettings.defaults()))
+                    .toList();
+            Calibration.Result before = Calibration.run(nativeOps, 0, sizes, repetitions);
+            report = new JsonObject().put("grid", grid.name()).put("processes", nativeOps.size())
+                    .put("detected", before.thresholds().toJson())
+                    .put("thresholds", before.thresholds().toJson())
+                    .put("before", curves(before));
+            if (!before.thresholds().equals(SegmentationThresholds.NONE)) {
+                CollectiveSettings applied = CollectiveSettings.defaults().withThresholds(before.thresholds());
+                Calibration.Result after = Calibration.run(nativeOps.stream().map(c -> c.withSettings(applied)).toList(), 0,
+                        sizes, repetitions);
+                report.put("after", curves(after))
+                        .put("thresholds", Calibration.keepImprovements(before, after).toJson());
+            }
+        }
+        if (zooKeeper != null) {
+            store(grid.name(), report);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(json ? report.encodePrettily() : CalibrationTable.format(report, zooKeeper));
+        out.flush();
+        return 0;
+    }
+
+    private void store(String gridName, JsonObject report) {
+        Vertx vertx = Vertx.vertx();
+        try {
+            Blocking.await(ZooKeeperSession.open(vertx, zooKeeper, NodeOptions.DEFAULT_SESSION_TIMEOUT, Duration.ofSeconds(15))
+                    .compose(session -> new SegmentationStore(vertx, session.client()).save(gridName, report)
+                            .eventually(session::close)));
+        } finally {
+            Blocking.await(vertx.close());
+        }
+    }
+
+    private static JsonObject curves(Calibration.Result result) {
+        return new JsonObject().put("scatter", curve(result.scatter())).put("gather", curve(result.gather()));
+    }
+
+    private static JsonArray curve(SizeTimeCurve curve) {
+        JsonArray points = new JsonArray();
+        for (SizeTimeCurve.Point point : curve.points()) {
+            points.add(new JsonObject().put("bytes", point.bytes()).put("median_ms", point.median())
+                    .put("p90_ms", point.quantile(0.9)).put("escalated_share", SHARE.escalatedShare(point)));
+        }
+        return points;
+    }
+}

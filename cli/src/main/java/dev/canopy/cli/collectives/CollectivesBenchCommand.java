@@ -1,0 +1,209 @@
+package dev.canopy.cli.collectives;
+
+import dev.canopy.collectives.Blocking;
+import dev.canopy.collectives.CollectiveSettings;
+import dev.canopy.collectives.Collectives;
+import dev.canopy.collectives.engine.Operation;
+import dev.canopy.collectives.plan.ConfiguredPlans;
+import dev.canopy.collectives.plan.LevelChoices;
+import dev.canopy.collectives.plan.TopologyPlan;
+import dev.canopy.collectives.run.EmulatedGrid;
+import dev.canopy.core.comm.Communicator;
+import dev.canopy.gridconfig.Level;
+import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.topology.hierarchy.LevelAlgorithms;
+import dev.canopy.topology.tree.TreeAlgorithm;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code canopy bench collectives}: runs the level file's grid in this JVM (real nodes, embedded
+ * ZooKeeper, the file's WAN emulated) and times one operation for each heavy-WAN algorithm and
+ * message size; the other levels keep the file's choice. All algorithms run in one session, side by
+ * side, so their ratios are meaningful on a noisy machine.
+ */
+@Command(name = "collectives", mixinStandardHelpOptions = true,
+        description = "Time a collective on the level file's emulated grid for each heavy-WAN algorithm and size.")
+public final class CollectivesBenchCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--config", required = true, description = "The level file (RSL).")
+    private Path config;
+
+    @Option(names = "--op", defaultValue = "bcast", description = "The operation, e.g. bcast, allreduce (default ${DEFAULT-VALUE}).")
+    private String op;
+
+    @Option(names = "--sizes", defaultValue = "2,1024,65536,1048576", split = ",", description = "Message sizes in bytes.")
+    private List<Integer> sizes;
+
+    @Option(names = "--algorithms", defaultValue = "flat,binomial,mst,hlot,spt,auto", split = ",",
+            description = "Heavy-WAN tree methods to compare.")
+    private List<String> algorithms;
+
+    @Option(names = "--iterations", defaultValue = "15", description = "Timed runs per algorithm and size.")
+    private int iterations;
+
+    @Option(names = "--root", description = "Root rank (default: the first rank of the first site).")
+    private Integer root;
+
+    @Option(names = "--root-site", description = "Root: the first rank of this site.")
+    private String rootSite;
+
+    @Option(names = "--json", description = "Print JSON instead of a table.")
+    private boolean json;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of the emulated jitter and loss.")
+    private long seed;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        Optional<String> invalid = validate();
+        if (invalid.isPresent()) {
+            err.println("canopy bench collectives: " + invalid.get());
+            return 2;
+        }
+        Optional<GridModel> loaded = LevelFiles.load(config, "bench collectives", err);
+        if (loaded.isEmpty()) {
+            return 2;
+        }
+        GridModel grid = loaded.get();
+        Operation operation = Operation.valueOf(op.toUpperCase(Locale.ROOT));
+        List<TreeAlgorithm> heavyWan = algorithms.stream().map(name -> TreeAlgorithm.fromConfigName(name).orElseThrow()).toList();
+        try (EmulatedGrid emulated = EmulatedGrid.start(grid, "bench-" + ProcessHandle.current().pid(), seed)) {
+            List<Communicator> world = emulated.world();
+            int rootRank = rootRank(world);
+            if (rootRank < 0) {
+                err.println("canopy bench collectives: " + describeRootProblem(grid, world.size()));
+                return 2;
+            }
+            JsonObject report = run(grid, world, operation, heavyWan, rootRank);
+            PrintWriter out = spec.commandLine().getOut();
+            out.println(json ? report.encodePrettily() : BenchTable.format(report));
+            out.flush();
+        }
+        return 0;
+    }
+
+    private JsonObject run(GridModel grid, List<Communicator> world, Operation operation, List<TreeAlgorithm> heavyWan,
+            int rootRank) {
+        List<Collectives> base = world.stream()
+                .map(member -> new Collectives(member, ConfiguredPlans.of(member.members(), grid), CollectiveSettings.defaults()))
+                .toList();
+        GridTimes model = new GridTimes(grid, world.get(0).members());
+        JsonArray results = new JsonArray();
+        for (TreeAlgorithm algorithm : heavyWan) {
+            LevelAlgorithms levels = LevelChoices.of(grid.levels()).with(Level.HEAVY_WAN, algorithm);
+            List<Collectives> members = new ArrayList<>();
+            for (Collectives member : base) {
+                members.add(member.withPlan(ConfiguredPlans.of(member.communicator().members(), grid, levels)));
+            }
+            // The model's own copy: the members' plans belong to their event loops.
+            TopologyPlan plan = ConfiguredPlans.of(world.get(0).members(), grid, levels);
+            for (int bytes : sizes) {
+                time(operation, members, bytes, rootRank); // warm-up: connections, JIT
+                double[] millis = new double[iterations];
+                for (int i = 0; i < iterations; i++) {
+                    millis[i] = time(operation, members, bytes, rootRank);
+                }
+                LatencySummary summary = LatencySummary.of(millis);
+                results.add(new JsonObject()
+                        .put("algorithm", algorithm.configName())
+                        .put("bytes", bytes)
+                        .put("median_ms", round(summary.medianMs()))
+                        .put("p90_ms", round(summary.p90Ms()))
+                        .put("predicted_ms", round(model.predictedMs(plan.tree(rootRank), bytes)))
+                        .put("lower_bound_ms", round(model.lowerBoundMs(rootRank, bytes))));
+            }
+        }
+        return new JsonObject()
+                .put("op", operation.displayName())
+                .put("config", config.toString())
+                .put("processes", world.size())
+                .put("root", rootRank)
+                .put("root_site", world.get(0).member(rootRank).coordinates().site())
+                .put("iterations", iterations)
+                .put("date", Instant.now().toString())
+                .put("results", results);
+    }
+
+    /** Starts every non-root member, then the root, and waits until all completed: the completion time. */
+    private static double time(Operation operation, List<Collectives> members, int bytes, int rootRank) {
+        List<Future<?>> calls = new ArrayList<>();
+        for (Collectives member : members) {
+            if (member.rank() != rootRank) {
+                calls.add(BenchCall.start(operation, member, bytes, rootRank));
+            }
+        }
+        long start = System.nanoTime();
+        calls.add(BenchCall.start(operation, members.get(rootRank), bytes, rootRank));
+        Blocking.await(Future.all(calls));
+        return (System.nanoTime() - start) / 1e6;
+    }
+
+    private int rootRank(List<Communicator> world) {
+        if (root != null) {
+            return root < world.size() ? root : -1;
+        }
+        for (int rank = 0; rank < world.size(); rank++) {
+            if (rootSite == null || world.get(0).member(rank).coordinates().site().equals(rootSite)) {
+                return rank;
+            }
+        }
+        return -1;
+    }
+
+    private String describeRootProblem(GridModel grid, int size) {
+        return root != null ? "--root " + root + " is not a rank of the " + size + " processes (0 to " + (size - 1) + ")"
+                : "--root-site " + rootSite + " is not a site of the grid; sites are "
+                        + grid.sites().stream().map(site -> site.name()).toList();
+    }
+
+    private Optional<String> validate() {
+        if (root != null && rootSite != null) {
+            return Optional.of("give --root or --root-site, not both");
+        }
+        if (root != null && root < 0) {
+            return Optional.of("--root must be a rank (0 or more), got " + root);
+        }
+        if (iterations < 1) {
+            return Optional.of("--iterations must be at least 1, got " + iterations);
+        }
+        for (int size : sizes) {
+            if (size < 0 || size > 64 << 20) {
+                return Optional.of("--sizes entries must be 0 to 67108864 bytes, got " + size);
+            }
+        }
+        for (String name : algorithms) {
+            if (TreeAlgorithm.fromConfigName(name).isEmpty()) {
+                return Optional.of("unknown algorithm '" + name + "'; choose from " + TreeAlgorithm.names());
+            }
+        }
+        try {
+            Operation.valueOf(op.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            return Optional.of("unknown operation '" + op + "'; choose from "
+                    + java.util.Arrays.stream(Operation.values()).map(Operation::displayName).toList());
+        }
+        return Optional.empty();
+    }
+
+    private static double round(double millis) {
+        return Math.round(millis * 1000) / 1000.0;
+    }
+}

@@ -1,0 +1,101 @@
+package dev.canopy.cli.collectives;
+
+import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.collectives.plan.ConfiguredPlans;
+import dev.canopy.collectives.plan.GridLatencies;
+import dev.canopy.collectives.plan.TopologyPlan;
+import dev.canopy.core.node.Member;
+import dev.canopy.gridconfig.Coordinates;
+import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.topology.graph.LatencyMatrix;
+import dev.canopy.topology.tree.ShortestPaths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The model times the benchmark prints beside its measurements, from the level file's links:
+ * <ul>
+ * <li>predicted: the tree the plan runs, LogGP-style and store-and-forward: a child's arrival is its
+ *     parent's plus k sends of 20 µs (k-th child), the one-way latency and the message's transfer time
+ *     over the link's bandwidth (the smaller of link and sending site's uplink);</li>
+ * <li>lower bound: every member is at least its shortest-path latency from the root away, plus, in
+ *     another site, the transfer time over the fastest link into that site.</li>
+ * </ul>
+ */
+final class GridTimes {
+
+    private final GridModel grid;
+    private final List<Member> members;
+    private final GridLatencies latencies;
+
+    GridTimes(GridModel grid, List<Member> members) {
+        this.grid = grid;
+        this.members = members;
+        Map<String, Coordinates> coordinates = new LinkedHashMap<>();
+        members.forEach(member -> coordinates.put(TopologyPlan.nameOf(member), member.coordinates()));
+        this.latencies = new GridLatencies(grid, coordinates);
+    }
+
+    double predictedMs(RootedTree tree, int bytes) {
+        double[] arrival = new double[members.size()];
+        List<Integer> frontier = new ArrayList<>(List.of(tree.root()));
+        while (!frontier.isEmpty()) {
+            int parent = frontier.remove(0);
+            int[] children = tree.children(parent);
+            for (int k = 0; k < children.length; k++) {
+                int child = children[k];
+                arrival[child] = arrival[parent] + (k + 1) * ConfiguredPlans.COST.overheadMs()
+                        + latency(parent, child) + transferMs(parent, child, bytes);
+                frontier.add(child);
+            }
+        }
+        double completion = 0;
+        for (double time : arrival) {
+            completion = Math.max(completion, time);
+        }
+        return completion;
+    }
+
+    double lowerBoundMs(int root, int bytes) {
+        List<String> names = members.stream().map(TopologyPlan::nameOf).toList();
+        ShortestPaths paths = ShortestPaths.from(LatencyMatrix.of(names, latencies), root);
+        double bound = 0;
+        for (int rank = 0; rank < members.size(); rank++) {
+            bound = Math.max(bound, paths.distanceMs()[rank] + fastestTransferIntoMs(rank, root, bytes));
+        }
+        return bound;
+    }
+
+    private double latency(int from, int to) {
+        return latencies.oneWayMs(TopologyPlan.nameOf(members.get(from)), TopologyPlan.nameOf(members.get(to)));
+    }
+
+    private double transferMs(int from, int to, int bytes) {
+        String fromSite = members.get(from).coordinates().site();
+        String toSite = members.get(to).coordinates().site();
+        return fromSite.equals(toSite) ? 0 : bytes * 8.0 / (bandwidthMbps(fromSite, toSite) * 1000);
+    }
+
+    private double fastestTransferIntoMs(int rank, int root, int bytes) {
+        String site = members.get(rank).coordinates().site();
+        String rootSite = members.get(root).coordinates().site();
+        double best = Double.POSITIVE_INFINITY;
+        boolean remote = false;
+        for (Member other : members) {
+            String from = other.coordinates().site();
+            if (!from.equals(site)) {
+                remote = true;
+                best = Math.min(best, bytes * 8.0 / (bandwidthMbps(from, site) * 1000));
+            }
+        }
+        return remote && !site.equals(rootSite) ? best : 0;
+    }
+
+    private double bandwidthMbps(String fromSite, String toSite) {
+        double link = grid.linkBetween(fromSite, toSite).bandwidthMbps().orElse(Double.POSITIVE_INFINITY);
+        double uplink = grid.site(fromSite).orElseThrow().uplinkMbps().orElse(Double.POSITIVE_INFINITY);
+        return Math.min(link, uplink);
+    }
+}

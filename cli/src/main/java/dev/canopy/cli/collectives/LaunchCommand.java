@@ -1,0 +1,120 @@
+package dev.canopy.cli.collectives;
+
+import dev.canopy.collectives.run.JoinOptions;
+import dev.canopy.collectives.run.ProgramMain;
+import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.gridconfig.model.GridModel;
+import java.io.File;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code canopy launch}: runs a program in one JVM per process of a level file on this machine, with
+ * the file's WAN emulated between sites, all joining one job through ZooKeeper (embedded unless
+ * {@code --zk} is given). Each line of output
+ * is prefixed with the process's rank; the exit status is the worst of the processes'.
+ */
+@Command(name = "launch", mixinStandardHelpOptions = true,
+        description = "Run a program in one JVM per process of the level file on this machine.")
+public final class LaunchCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--config", required = true, description = "The level file (RSL).")
+    private Path config;
+
+    @Option(names = "--class", required = true, description = "The program: a CanopyProgram, or a class with main.")
+    private String programClass;
+
+    @Option(names = "--classpath", description = "Where the program's classes are, added to Canopy's own.")
+    private String classpath;
+
+    @Option(names = "--zk", description = "ZooKeeper connect string host:port; default: an embedded server.")
+    private String zooKeeper;
+
+    @Option(names = "--job", description = "Job name; default: launch-<pid>.")
+    private String job;
+
+    @Option(names = "--timeout", defaultValue = "600", description = "Seconds before the processes are killed (default ${DEFAULT-VALUE}).")
+    private long timeoutSeconds;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        Optional<GridModel> loaded = LevelFiles.load(config, "launch", err);
+        if (loaded.isEmpty()) {
+            return 2;
+        }
+        GridModel grid = loaded.get();
+        if (timeoutSeconds <= 0) {
+            err.println("canopy launch: --timeout must be positive, got " + timeoutSeconds);
+            return 2;
+        }
+        String jobName = job != null ? job : "launch-" + ProcessHandle.current().pid();
+        if (zooKeeper != null) {
+            return runAll(grid, jobName, zooKeeper);
+        }
+        try (EmbeddedZooKeeper embedded = EmbeddedZooKeeper.start()) {
+            return runAll(grid, jobName, embedded.connectString());
+        }
+    }
+
+    private int runAll(GridModel grid, String jobName, String connectString) throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        RankTable ranks = new RankTable(grid);
+        List<Process> processes = new ArrayList<>();
+        List<Thread> pumps = new ArrayList<>();
+        try {
+            for (int index = 0; index < grid.processCount(); index++) {
+                Process process = start(index, jobName, connectString);
+                processes.add(process);
+                String prefix = "[rank " + ranks.rankOf(index) + "] ";
+                pumps.add(PrefixedOutput.pump(process.getInputStream(), out, prefix));
+            }
+            long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+            int worst = 0;
+            for (int index = 0; index < processes.size(); index++) {
+                Process process = processes.get(index);
+                if (!process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    spec.commandLine().getErr().println("canopy launch: rank " + ranks.rankOf(index)
+                            + " did not finish within " + timeoutSeconds + " s; stopping every process");
+                    return 1;
+                }
+                worst = Math.max(worst, process.exitValue());
+            }
+            for (Thread pump : pumps) {
+                pump.join(TimeUnit.SECONDS.toMillis(5));
+            }
+            return worst;
+        } finally {
+            processes.forEach(Process::destroyForcibly);
+        }
+    }
+
+    private Process start(int index, String jobName, String connectString) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String ownClasspath = System.getProperty("java.class.path");
+        String fullClasspath = classpath == null ? ownClasspath : classpath + File.pathSeparator + ownClasspath;
+        ProcessBuilder builder = new ProcessBuilder(java, "-cp", fullClasspath, ProgramMain.class.getName(), programClass)
+                .redirectErrorStream(true);
+        Map<String, String> environment = builder.environment();
+        environment.put(JoinOptions.ENV_JOB, jobName);
+        environment.put(JoinOptions.ENV_PROCESS, Integer.toString(index));
+        environment.put(JoinOptions.ENV_CONFIG, config.toAbsolutePath().toString());
+        environment.put(JoinOptions.ENV_ZOOKEEPER, connectString);
+        environment.put(JoinOptions.ENV_EMULATE_WAN, "1");
+        return builder.start();
+    }
+}

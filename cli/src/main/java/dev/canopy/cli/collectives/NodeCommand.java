@@ -1,0 +1,76 @@
+package dev.canopy.cli.collectives;
+
+import dev.canopy.collectives.run.JoinOptions;
+import dev.canopy.collectives.run.ProgramMain;
+import dev.canopy.core.node.JobId;
+import dev.canopy.core.node.TransportStack;
+import dev.canopy.gridconfig.model.GridModel;
+import java.io.File;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code canopy node}: runs one process of a job in this JVM, e.g. on a real host of the grid: it
+ * joins through the given ZooKeeper as process {@code --process} of the level file and runs the
+ * program. Start one per process of the file; they meet at the start barrier.
+ */
+@Command(name = "node", mixinStandardHelpOptions = true,
+        description = "Run one process of a job in this JVM (one per process of the level file).")
+public final class NodeCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--config", required = true, description = "The level file (RSL).")
+    private Path config;
+
+    @Option(names = "--process", required = true, description = "This process's index in the level file (0, 1, ...).")
+    private int process;
+
+    @Option(names = "--zk", required = true, description = "ZooKeeper connect string host:port,...")
+    private String zooKeeper;
+
+    @Option(names = "--job", required = true, description = "The job name, the same on every process.")
+    private String job;
+
+    @Option(names = "--class", required = true, description = "The program: a CanopyProgram, or a class with main.")
+    private String programClass;
+
+    @Option(names = "--classpath", description = "Where the program's classes are (directories and jars).")
+    private String classpath;
+
+    @Parameters(description = "Arguments for a program with main.")
+    private List<String> arguments = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+        Optional<GridModel> grid = LevelFiles.load(config, "node", spec.commandLine().getErr());
+        if (grid.isEmpty()) {
+            return 2;
+        }
+        JoinOptions options = new JoinOptions(JobId.of(job), process, grid.get(), zooKeeper, TransportStack.none());
+        try (URLClassLoader loader = new URLClassLoader(urls(), NodeCommand.class.getClassLoader())) {
+            return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options);
+        }
+    }
+
+    private URL[] urls() throws Exception {
+        List<URL> urls = new ArrayList<>();
+        if (classpath != null) {
+            for (String entry : classpath.split(File.pathSeparator)) {
+                urls.add(Path.of(entry).toUri().toURL());
+            }
+        }
+        return urls.toArray(URL[]::new);
+    }
+}

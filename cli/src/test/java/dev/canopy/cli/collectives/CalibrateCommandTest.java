@@ -1,0 +1,60 @@
+package dev.canopy.cli.collectives;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.canopy.cli.CanopyCommand;
+import dev.canopy.collectives.calibration.SegmentationStore;
+import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.gridconfig.GridConfigs;
+import io.vertx.core.json.JsonObject;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code canopy calibrate} on the two-site grid: curves printed, thresholds stored in ZooKeeper. */
+class CalibrateCommandTest {
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void measuresBothCurvesAndStoresTheResultWithTheGridsConfiguration() throws Exception {
+        Path config = directory.resolve("two-site.rsl");
+        Files.writeString(config, GridConfigs.bundledText("two-site.rsl"));
+        try (EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start()) {
+            StringWriter out = new StringWriter();
+            int status = new CommandLine(new CanopyCommand()).setOut(new PrintWriter(out)).execute("calibrate",
+                    "--config", config.toString(), "--zk", zooKeeper.connectString(), "--sizes", "256,1024,4096",
+                    "--repetitions", "3", "--json");
+            assertThat(status).isZero();
+            JsonObject report = new JsonObject(out.toString());
+            assertThat(report.getJsonObject("before").getJsonArray("scatter")).hasSize(3);
+            assertThat(report.getJsonObject("before").getJsonArray("gather")).hasSize(3);
+            try (CuratorFramework client = CuratorFrameworkFactory.newClient(zooKeeper.connectString(), new RetryOneTime(100))) {
+                client.start();
+                byte[] stored = client.getData().forPath(SegmentationStore.path("two-site"));
+                JsonObject document = new JsonObject(new String(stored, StandardCharsets.UTF_8));
+                assertThat(document.getJsonObject("thresholds")).isEqualTo(report.getJsonObject("thresholds"));
+            }
+        }
+    }
+
+    @Test
+    void tooFewSizesAreBadInput() throws Exception {
+        Path config = directory.resolve("two-site.rsl");
+        Files.writeString(config, GridConfigs.bundledText("two-site.rsl"));
+        StringWriter err = new StringWriter();
+        int status = new CommandLine(new CanopyCommand()).setErr(new PrintWriter(err))
+                .execute("calibrate", "--config", config.toString(), "--sizes", "1024");
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).contains("at least 3 sizes");
+    }
+}

@@ -1,0 +1,69 @@
+package dev.canopy.cli.collectives;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.canopy.cli.CanopyCommand;
+import dev.canopy.gridconfig.GridConfigs;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code canopy launch} on the bundled two-site grid: four JVMs, an embedded ZooKeeper, loopback TCP. */
+@Tag("multiprocess")
+class LaunchCommandTest {
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void everyProcessRunsTheProgramAndItsOutputIsPrefixedByRank() throws Exception {
+        Launch launch = launch(AllreduceProgram.class);
+        assertThat(launch.status).as(launch.output).isZero();
+        for (int rank = 0; rank < 4; rank++) {
+            assertThat(launch.output).contains("[rank " + rank + "] allreduce 4 6");
+        }
+    }
+
+    @Test
+    void everyOperationFromEveryRootGivesItsClosedFormResultInSeparateJvms() throws Exception {
+        Launch launch = launch(SelfCheckingProgram.class);
+        assertThat(launch.status).as(launch.output).isZero();
+        for (int rank = 0; rank < 4; rank++) {
+            assertThat(launch.output).contains("[rank " + rank + "] self-check passed");
+        }
+    }
+
+    @Test
+    void theExitStatusIsTheWorstAndSurvivorsFailNamingTheFailedRank() throws Exception {
+        Launch launch = launch(FailingProgram.class);
+        assertThat(launch.status).as(launch.output).isEqualTo(1);
+        assertThat(launch.output).contains("rank 1 gives up").contains("rank 1 failed")
+                .doesNotContain("completed although");
+    }
+
+    @Test
+    void aMissingLevelFileIsBadInput() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = new CommandLine(new CanopyCommand()).setErr(new PrintWriter(err));
+        int status = cli.execute("launch", "--config", directory.resolve("nowhere.rsl").toString(), "--class", "X");
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).contains("nowhere.rsl does not exist");
+    }
+
+    private Launch launch(Class<?> program) throws Exception {
+        Path config = directory.resolve("two-site.rsl");
+        Files.writeString(config, GridConfigs.bundledText("two-site.rsl"));
+        StringWriter out = new StringWriter();
+        CommandLine cli = new CommandLine(new CanopyCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(out));
+        int status = cli.execute("launch", "--config", config.toString(), "--class", program.getName(), "--timeout", "150");
+        return new Launch(status, out.toString());
+    }
+
+    private record Launch(int status, String output) {
+    }
+}

@@ -1,0 +1,39 @@
+package dev.canopy.collectives;
+
+import java.util.OptionalInt;
+
+/**
+ * A collective could not complete on this member because another member failed or aborted it.
+ * Every surviving member of the collective gets one, naming the failed rank when a rank failed;
+ * the communicator can then be shrunk to the survivors and used again.
+ */
+public final class CollectiveFailedException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String operation;
+    private final int sequence;
+    private final int failedRank;
+
+    public CollectiveFailedException(String operation, int sequence, int failedRank, String reason, Throwable cause) {
+        super(operation + " #" + sequence + " failed: "
+                + (failedRank >= 0 ? "rank " + failedRank + " failed (" + reason + ")" : reason), cause);
+        this.operation = operation;
+        this.sequence = sequence;
+        this.failedRank = failedRank;
+    }
+
+    public String operation() {
+        return operation;
+    }
+
+    /** The collective's sequence number on its communicator. */
+    public int sequence() {
+        return sequence;
+    }
+
+    /** The rank whose failure ended the collective, empty if it ended for another reason. */
+    public OptionalInt failedRank() {
+        return failedRank >= 0 ? OptionalInt.of(failedRank) : OptionalInt.empty();
+    }
+}

@@ -1,0 +1,311 @@
+package dev.canopy.collectives;
+
+import dev.canopy.collectives.data.ElementType;
+import dev.canopy.collectives.engine.CompletionAgreement;
+import dev.canopy.collectives.engine.Exchange;
+import dev.canopy.collectives.engine.Operation;
+import dev.canopy.collectives.engine.PairwiseExchange;
+import dev.canopy.collectives.engine.RankBlocks;
+import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.collectives.engine.SplitGather;
+import dev.canopy.collectives.engine.SplitScatter;
+import dev.canopy.collectives.engine.TreeBarrier;
+import dev.canopy.collectives.engine.TreeBroadcast;
+import dev.canopy.collectives.engine.TreeGather;
+import dev.canopy.collectives.engine.TreeReduce;
+import dev.canopy.collectives.engine.TreeScatter;
+import dev.canopy.collectives.plan.CollectivePlan;
+import dev.canopy.collectives.reduce.ReduceOp;
+import dev.canopy.core.comm.Communicator;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * MPI-style collectives over one communicator, on {@link Buffer}s; {@link #typed} gives the same
+ * operations on primitive arrays. Every method may be called from any thread and returns at once;
+ * the work runs on the communicator's event loop and the future completes there.
+ *
+ * <p>Collectives match in the order each member starts them: each start takes the communicator's
+ * next sequence number, and a member that starts a different operation in the same position gets
+ * a {@link CollectiveMismatchException}. Several collectives may be in flight at once. When a
+ * member fails, every survivor's future fails with a {@link CollectiveFailedException} naming it.
+ *
+ * <p>Create exactly one instance per communicator (derive others with {@link #withPlan}, which
+ * share its sequence) and use it on every member.
+ */
+public final class Collectives {
+
+    private final Communicator communicator;
+    private final CollectivePlan plan;
+    private final CollectiveSettings settings;
+    private final Sequencer sequencer;
+
+    public Collectives(Communicator communicator, CollectivePlan plan, CollectiveSettings settings) {
+        this(communicator, plan, settings, new Sequencer());
+    }
+
+    private Collectives(Communicator communicator, CollectivePlan plan, CollectiveSettings settings, Sequencer sequencer) {
+        this.communicator = communicator;
+        this.plan = plan;
+        this.settings = settings;
+        this.sequencer = sequencer;
+    }
+
+    /**
+     * The same communicator and sequence with another plan (e.g. another heavy-WAN algorithm). Every
+     * member must switch at the same point of its sequence of collectives.
+     */
+    public Collectives withPlan(CollectivePlan otherPlan) {
+        return new Collectives(communicator, otherPlan, settings, sequencer);
+    }
+
+    /** The same communicator and sequence with other settings (e.g. calibrated thresholds). */
+    public Collectives withSettings(CollectiveSettings otherSettings) {
+        return new Collectives(communicator, plan, otherSettings, sequencer);
+    }
+
+    public Communicator communicator() {
+        return communicator;
+    }
+
+    public CollectivePlan plan() {
+        return plan;
+    }
+
+    public int rank() {
+        return communicator.rank();
+    }
+
+    public int size() {
+        return communicator.size();
+    }
+
+    /** The same operations on primitive arrays of {@code type}, e.g. {@code typed(ArrayType.INTS)}. */
+    public <A> TypedCollectives<A> typed(ArrayType<A> type) {
+        return new TypedCollectives<>(this, type);
+    }
+
+    /** Completes on every member once every member has started it. */
+    public Future<Void> barrier() {
+        return start(Operation.BARRIER, 0, (exchange, tree) -> new TreeBarrier(exchange, tree, 0).run());
+    }
+
+    /** The root's {@code data} on every member ({@code data} is ignored elsewhere and may be null). */
+    public Future<Buffer> bcast(Buffer data, int root) {
+        return start(Operation.BCAST, root, (exchange, tree) -> downward(exchange, tree, new TreeBroadcast(exchange, tree, 0)
+                .run(data, settings.pipeline().segmentBytes(data == null ? 0 : data.length(), tree.depth()))));
+    }
+
+    /**
+     * Rank r gets bytes {@code r*bytesPerRank .. (r+1)*bytesPerRank} of the root's {@code data}.
+     * Every member passes the same {@code bytesPerRank}; above the calibrated leap S the scatter runs as
+     * several smaller ones.
+     */
+    public Future<Buffer> scatter(Buffer data, int bytesPerRank, int root) {
+        int parts = settings.splitPlanner().scatter(bytesPerRank).parts();
+        return start(Operation.SCATTER, root, (exchange, tree) -> downward(exchange, tree, new SplitScatter(exchange, tree, parts)
+                .run(exchange.rank() == root ? blocksOf(data, bytesPerRank, size()) : null)));
+    }
+
+    /** Rank r gets {@code blocks.get(r)} of the root's list (ignored elsewhere). */
+    public Future<Buffer> scatterv(List<Buffer> blocks, int root) {
+        return start(Operation.SCATTERV, root, (exchange, tree) -> downward(exchange, tree, new TreeScatter(exchange, tree, 0)
+                .run(exchange.rank() == root ? RankBlocks.ofRanks(blocks) : null)));
+    }
+
+    /**
+     * The root gets every rank's {@code data} (all of one length) concatenated in rank order; others get
+     * empty. In the calibrated escalation range [M1, M2] it runs as barrier-separated smaller gathers.
+     */
+    public Future<Optional<Buffer>> gather(Buffer data, int root) {
+        int parts = settings.splitPlanner().gather(data.length()).parts();
+        return start(Operation.GATHER, root, (exchange, tree) -> upward(exchange, tree, new SplitGather(exchange, tree, parts)
+                .run(data).map(blocks -> blocks.map(all -> concatenate(all, data.length(), Operation.GATHER)))));
+    }
+
+    /** The root gets every rank's {@code data} (any lengths), indexed by rank; others get empty. */
+    public Future<Optional<List<Buffer>>> gatherv(Buffer data, int root) {
+        return start(Operation.GATHERV, root, (exchange, tree) -> upward(exchange, tree, new TreeGather(exchange, tree, 0)
+                .run(data).map(blocks -> exchange.rank() == root ? Optional.of(inRankOrder(blocks)) : Optional.empty())));
+    }
+
+    /** Every member gets every rank's {@code data} (all of one length) concatenated in rank order. */
+    public Future<Buffer> allgather(Buffer data) {
+        return start(Operation.ALLGATHER, exchange -> gatherToAll(exchange, data)
+                .map(all -> concatenate(all, data.length(), Operation.ALLGATHER)));
+    }
+
+    /** Every member gets every rank's {@code data} (any lengths), indexed by rank. */
+    public Future<List<Buffer>> allgatherv(Buffer data) {
+        return start(Operation.ALLGATHERV, exchange -> gatherToAll(exchange, data));
+    }
+
+    /** The root gets {@code op} applied element-wise across ranks in rank order; others get empty. */
+    public Future<Optional<Buffer>> reduce(Buffer data, ElementType type, ReduceOp op, int root) {
+        return start(Operation.REDUCE, root, (exchange, tree) -> upward(exchange, tree,
+                new TreeReduce(exchange, tree, 0).run(data, type, op)));
+    }
+
+    /** Every member gets {@code op} applied element-wise across ranks in rank order. */
+    public Future<Buffer> allreduce(Buffer data, ElementType type, ReduceOp op) {
+        return start(Operation.ALLREDUCE, 0, (exchange, tree) -> new TreeReduce(exchange, tree, 0).run(data, type, op)
+                .compose(result -> broadcast(exchange, tree, 1, result.orElse(null))));
+    }
+
+    /** Reduces like {@link #allreduce}, then rank r keeps {@code counts[r]} elements of the result, in order. */
+    public Future<Buffer> reduceScatter(Buffer data, ElementType type, ReduceOp op, int[] counts) {
+        return start(Operation.REDUCE_SCATTER, 0, (exchange, tree) -> new TreeReduce(exchange, tree, 0).run(data, type, op)
+                .compose(result -> new TreeScatter(exchange, tree, 1)
+                        .run(result.map(all -> RankBlocks.ofRanks(split(all, counts, type))).orElse(null))));
+    }
+
+    /** Rank r gets {@code op} over ranks 0..r, in rank order. */
+    public Future<Buffer> scan(Buffer data, ElementType type, ReduceOp op) {
+        return start(Operation.SCAN, exchange -> prefixes(exchange, data, type, op, Prefix.INCLUSIVE))
+                .map(Optional::orElseThrow);
+    }
+
+    /** Rank r gets {@code op} over ranks 0..r-1, in rank order; rank 0 gets empty. */
+    public Future<Optional<Buffer>> exscan(Buffer data, ElementType type, ReduceOp op) {
+        return start(Operation.EXSCAN, exchange -> prefixes(exchange, data, type, op, Prefix.EXCLUSIVE));
+    }
+
+    /** Rank r sends bytes {@code d*bytesPerRank ..} of {@code data} to rank d and gets the blocks for it in rank order. */
+    public Future<Buffer> alltoall(Buffer data, int bytesPerRank) {
+        return start(Operation.ALLTOALL, exchange -> new PairwiseExchange(exchange, 0)
+                .run(blocksOf(data, bytesPerRank, size()))
+                .map(all -> concatenate(all, bytesPerRank, Operation.ALLTOALL)));
+    }
+
+    /** Rank r sends {@code blocks.get(d)} to rank d and gets one block from every rank, indexed by source. */
+    public Future<List<Buffer>> alltoallv(List<Buffer> blocks) {
+        return start(Operation.ALLTOALLV, exchange -> new PairwiseExchange(exchange, 0).run(blocks));
+    }
+
+    /** Takes the next sequence number on the communicator's context and runs the stages there. */
+    private <T> Future<T> start(Operation operation, Function<Exchange, Future<T>> stages) {
+        Promise<T> promise = Promise.promise();
+        communicator.context().runOnContext(ignored -> {
+            Exchange exchange = new Exchange(communicator.collectiveChannel(), operation, sequencer.next(), plan.epoch(),
+                    label());
+            exchange.run(() -> stages.apply(exchange)).onComplete(promise);
+        });
+        return promise.future();
+    }
+
+    /** {@code site/host#rank}, how log lines name this member. */
+    private String label() {
+        var coordinates = communicator.member(rank()).coordinates();
+        return coordinates.site() + "/" + coordinates.host() + "#" + rank();
+    }
+
+    /** Like {@link #start(Operation, Function)}, with the plan's tree rooted at {@code root}, looked up on the context. */
+    private <T> Future<T> start(Operation operation, int root, BiFunction<Exchange, RootedTree, Future<T>> stages) {
+        if (root < 0 || root >= size()) {
+            throw new IllegalArgumentException("root " + root + " is not a rank of this " + size() + "-member communicator");
+        }
+        return start(operation, exchange -> stages.apply(exchange, plan.tree(root)));
+    }
+
+
+    /** With {@link Completion#AGREED}, holds a downward operation's result until every member has its data. */
+    private <T> Future<T> downward(Exchange exchange, RootedTree tree, Future<T> result) {
+        return settings.completion() == Completion.AGREED
+                ? result.compose(new CompletionAgreement(exchange, tree)::afterDownward)
+                : result;
+    }
+
+    /** With {@link Completion#AGREED}, holds an upward operation's result until the root confirms it got everything. */
+    private <T> Future<T> upward(Exchange exchange, RootedTree tree, Future<T> result) {
+        return settings.completion() == Completion.AGREED
+                ? result.compose(new CompletionAgreement(exchange, tree)::afterUpward)
+                : result;
+    }
+
+    private Future<Buffer> broadcast(Exchange exchange, RootedTree tree, int step, Buffer data) {
+        int bytes = data == null ? 0 : data.length();
+        return new TreeBroadcast(exchange, tree, step).run(data, settings.pipeline().segmentBytes(bytes, tree.depth()));
+    }
+
+    private Future<List<Buffer>> gatherToAll(Exchange exchange, Buffer data) {
+        RootedTree tree = plan.tree(0);
+        return new TreeGather(exchange, tree, 0).run(data)
+                .compose(blocks -> broadcast(exchange, tree, 1, exchange.rank() == 0 ? blocks.encode() : null))
+                .map(encoded -> inRankOrder(RankBlocks.decode(encoded)));
+    }
+
+    private enum Prefix { INCLUSIVE, EXCLUSIVE }
+
+    /** Gathers the vectors to rank 0, which folds them in rank order and scatters each rank its prefix. */
+    private Future<Optional<Buffer>> prefixes(Exchange exchange, Buffer data, ElementType type, ReduceOp op, Prefix prefix) {
+        RootedTree tree = plan.tree(0);
+        return new TreeGather(exchange, tree, 0).run(data).compose(blocks -> {
+            RankBlocks results = null;
+            if (exchange.rank() == 0) {
+                List<Buffer> perRank = new ArrayList<>(size());
+                Buffer running = null;
+                for (int rank = 0; rank < size(); rank++) {
+                    Buffer before = running;
+                    running = running == null ? blocks.block(rank) : op.combine(type, running, blocks.block(rank));
+                    Buffer result = prefix == Prefix.INCLUSIVE ? running : before;
+                    perRank.add(result == null ? Buffer.buffer() : result);
+                }
+                results = RankBlocks.ofRanks(perRank);
+            }
+            return new TreeScatter(exchange, tree, 1).run(results);
+        }).map(result -> prefix == Prefix.EXCLUSIVE && exchange.rank() == 0 ? Optional.empty() : Optional.of(result));
+    }
+
+    private static List<Buffer> blocksOf(Buffer data, int bytesPerRank, int ranks) {
+        if (bytesPerRank < 0 || data.length() != (long) bytesPerRank * ranks) {
+            throw new IllegalArgumentException(data.length() + " bytes cannot be cut into " + ranks + " blocks of "
+                    + bytesPerRank + " bytes");
+        }
+        List<Buffer> blocks = new ArrayList<>(ranks);
+        for (int rank = 0; rank < ranks; rank++) {
+            blocks.add(data.getBuffer(rank * bytesPerRank, (rank + 1) * bytesPerRank));
+        }
+        return blocks;
+    }
+
+    private List<Buffer> split(Buffer all, int[] counts, ElementType type) {
+        if (counts.length != size()) {
+            throw new IllegalArgumentException("reduce_scatter needs one count per rank (" + size() + "), got " + counts.length);
+        }
+        List<Buffer> blocks = new ArrayList<>(counts.length);
+        int offset = 0;
+        for (int count : counts) {
+            int bytes = count * type.size();
+            if (count < 0 || offset + bytes > all.length()) {
+                throw new IllegalArgumentException("reduce_scatter counts exceed the " + type.elementCount(all.length())
+                        + " reduced elements");
+            }
+            blocks.add(all.getBuffer(offset, offset + bytes));
+            offset += bytes;
+        }
+        return blocks;
+    }
+
+    private List<Buffer> inRankOrder(RankBlocks blocks) {
+        return blocks.inRankOrder(size());
+    }
+
+    private static Buffer concatenate(List<Buffer> blocks, int expectedLength, Operation operation) {
+        Buffer all = Buffer.buffer(blocks.size() * expectedLength);
+        for (int rank = 0; rank < blocks.size(); rank++) {
+            if (blocks.get(rank).length() != expectedLength) {
+                throw new IllegalArgumentException(operation.displayName() + ": rank " + rank + " contributed "
+                        + blocks.get(rank).length() + " bytes where this member contributed " + expectedLength
+                        + "; use the v variant for blocks of different lengths");
+            }
+            all.appendBuffer(blocks.get(rank));
+        }
+        return all;
+    }
+}

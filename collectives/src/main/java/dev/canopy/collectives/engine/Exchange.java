@@ -1,0 +1,138 @@
+package dev.canopy.collectives.engine;
+
+import dev.canopy.collectives.CollectiveFailedException;
+import dev.canopy.collectives.CollectiveMismatchException;
+import dev.canopy.core.comm.PointToPoint;
+import dev.canopy.core.comm.RankFailedException;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The messages of one running collective: every frame carries the operation, its step, the
+ * collective's sequence number and the plan epoch, and travels on the tag derived from the
+ * sequence number, so concurrent collectives never match each other's messages.
+ *
+ * <p>{@link #run} turns any failure into an abort: the member tells every other member (on this
+ * collective's tag) which rank failed, so members waiting on a healthy peer that will never send
+ * also fail instead of hanging. Members receiving an abort pass it on once.
+ */
+public final class Exchange {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
+    /** Tags stay positive and clear of ANY_TAG (-1); sequence numbers wrap after 2^30 collectives. */
+    private static final int TAG_MASK = 0x3FFF_FFFF;
+
+    private final PointToPoint channel;
+    private final Operation operation;
+    private final int sequence;
+    private final long epoch;
+    private final int tag;
+    private final String label;
+
+    /** @param label how log lines name this member, {@code site/host#rank} */
+    public Exchange(PointToPoint channel, Operation operation, int sequence, long epoch, String label) {
+        this.channel = channel;
+        this.label = label;
+        this.operation = operation;
+        this.sequence = sequence;
+        this.epoch = epoch;
+        this.tag = sequence & TAG_MASK;
+    }
+
+    public int rank() {
+        return channel.rank();
+    }
+
+    public int size() {
+        return channel.size();
+    }
+
+    public Operation operation() {
+        return operation;
+    }
+
+    public Future<Void> send(int destination, int step, Buffer body) {
+        return channel.send(destination, tag, CollectiveFrame.data(header(step), body));
+    }
+
+    /** The body of the next message from {@code source}; fails on an abort or a mismatched header. */
+    public Future<Buffer> receive(int source, int step) {
+        return channel.receive(source, tag).map(message -> {
+            CollectiveFrame.Header received = CollectiveFrame.header(message.payload());
+            if (received.kind() == CollectiveFrame.Kind.ABORT) {
+                CollectiveFrame.Abort abort = CollectiveFrame.abortBody(message.payload());
+                throw new AbortReceived(abort);
+            }
+            CollectiveFrame.Header expected = header(step);
+            if (!received.equals(expected)) {
+                throw new CollectiveMismatchException("rank " + source + " sent " + describe(received)
+                        + " while rank " + rank() + " expected " + describe(expected)
+                        + ": members must start the same collectives in the same order with the same plan");
+            }
+            return CollectiveFrame.body(message.payload());
+        });
+    }
+
+    /**
+     * Runs a collective's stages; if they fail, aborts the collective on every other member and
+     * fails with a {@link CollectiveFailedException} naming the failed rank when one failed.
+     */
+    public <T> Future<T> run(Supplier<Future<T>> stages) {
+        Future<T> result;
+        try {
+            result = stages.get();
+        } catch (RuntimeException e) {
+            result = Future.failedFuture(e);
+        }
+        return result.recover(this::abort);
+    }
+
+    private <T> Future<T> abort(Throwable cause) {
+        CollectiveFrame.Abort abort = abortFor(cause);
+        LOG.warn("[{}] {} #{} aborted: {}", label, operation.displayName(), sequence, abort.reason());
+        Buffer frame = CollectiveFrame.abort(header(0), abort);
+        for (int peer = 0; peer < size(); peer++) {
+            if (peer != rank() && peer != abort.failedRank()) {
+                int destination = peer;
+                channel.send(destination, tag, frame).onFailure(e -> LOG.debug(
+                        "[{}] abort of {} #{} did not reach rank {}: {}", label, operation.displayName(), sequence, destination,
+                        e.toString()));
+            }
+        }
+        return Future.failedFuture(new CollectiveFailedException(operation.displayName(), sequence, abort.failedRank(),
+                abort.reason(), cause));
+    }
+
+    private CollectiveFrame.Abort abortFor(Throwable cause) {
+        if (cause instanceof AbortReceived received) {
+            return received.abort;
+        }
+        if (cause instanceof RankFailedException failed) {
+            return new CollectiveFrame.Abort(failed.rank(), rank(), failed.getMessage());
+        }
+        return new CollectiveFrame.Abort(-1, rank(), "rank " + rank() + " failed the collective: " + cause);
+    }
+
+    private CollectiveFrame.Header header(int step) {
+        return new CollectiveFrame.Header(CollectiveFrame.Kind.DATA, operation, step, sequence, epoch);
+    }
+
+    private static String describe(CollectiveFrame.Header header) {
+        return "step " + header.step() + " of " + header.operation().displayName() + " #" + header.sequence()
+                + " (plan epoch " + header.epoch() + ")";
+    }
+
+    /** Another member aborted this collective; carried up to {@link #run} to become the member's failure. */
+    private static final class AbortReceived extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient CollectiveFrame.Abort abort;
+
+        AbortReceived(CollectiveFrame.Abort abort) {
+            super("aborted by rank " + abort.originRank() + ": " + abort.reason(), null, false, false);
+            this.abort = abort;
+        }
+    }
+}

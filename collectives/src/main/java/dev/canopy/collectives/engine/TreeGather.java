@@ -1,0 +1,42 @@
+package dev.canopy.collectives.engine;
+
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Gather up a tree: every rank waits for its children's subtree blocks, adds its own and sends
+ * the lot to its parent; the root ends with every rank's block, the others with none.
+ */
+public final class TreeGather {
+
+    private final Exchange exchange;
+    private final RootedTree tree;
+    private final int step;
+
+    public TreeGather(Exchange exchange, RootedTree tree, int step) {
+        this.exchange = exchange;
+        this.tree = tree;
+        this.step = step;
+    }
+
+    /** Completes with all blocks at the root and with {@link RankBlocks#empty()} elsewhere. */
+    public Future<RankBlocks> run(Buffer mine) {
+        int me = exchange.rank();
+        List<Future<Buffer>> fromChildren = new ArrayList<>();
+        for (int child : tree.children(me)) {
+            fromChildren.add(exchange.receive(child, step));
+        }
+        return Future.all(fromChildren).compose(all -> {
+            RankBlocks collected = RankBlocks.of(me, mine);
+            for (Future<Buffer> child : fromChildren) {
+                collected = collected.withAll(RankBlocks.decode(child.result()));
+            }
+            if (me == tree.root()) {
+                return Future.succeededFuture(collected);
+            }
+            return exchange.send(tree.parent(me), step, collected.encode()).map(RankBlocks.empty());
+        });
+    }
+}

@@ -1,0 +1,85 @@
+package dev.canopy.collectives.plan;
+
+import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.core.node.Member;
+import dev.canopy.gridconfig.Coordinates;
+import dev.canopy.topology.graph.LatencySource;
+import dev.canopy.topology.hierarchy.HierarchicalPlan;
+import dev.canopy.topology.hierarchy.HierarchicalPlanner;
+import dev.canopy.topology.hierarchy.Hierarchy;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A communicator's plan from the topology module: for each root, the hierarchical plan over the
+ * members' coordinates (heavy-WAN tree between wan-group coordinators, light-WAN tree between site
+ * coordinators, then LAN, cluster and host trees), flattened into one tree over ranks in which every
+ * coordinator sends at its coarsest level first.
+ *
+ * <p>Every member builds the same plan from the same inputs (members in rank order, the same
+ * latencies, algorithms and epoch), so the plans agree without being exchanged. Trees are computed
+ * on first use per root and kept; instances are confined to the communicator's context.
+ */
+public final class TopologyPlan implements CollectivePlan {
+
+    private final List<Member> members;
+    private final Map<String, Integer> rankByName;
+    private final Hierarchy hierarchy;
+    private final HierarchicalPlanner planner;
+    private final LatencySource latencies;
+    private final long epoch;
+    private final Map<Integer, HierarchicalPlan> plans = new HashMap<>();
+    private final Map<Integer, RootedTree> trees = new HashMap<>();
+
+    /**
+     * @param members the communicator's members by rank
+     * @param latencies one-way latencies between members, by {@link #nameOf(Member)}
+     */
+    public TopologyPlan(List<Member> members, HierarchicalPlanner planner, LatencySource latencies, long epoch) {
+        this.members = List.copyOf(members);
+        this.planner = planner;
+        this.latencies = latencies;
+        this.epoch = epoch;
+        Map<String, Coordinates> coordinates = new LinkedHashMap<>();
+        this.rankByName = new HashMap<>();
+        for (int rank = 0; rank < members.size(); rank++) {
+            String name = nameOf(members.get(rank));
+            coordinates.put(name, members.get(rank).coordinates());
+            rankByName.put(name, rank);
+        }
+        this.hierarchy = Hierarchy.of(coordinates);
+    }
+
+    /** The name a member has in the hierarchy and the latency source: its node id. */
+    public static String nameOf(Member member) {
+        return member.id().value();
+    }
+
+    @Override
+    public long epoch() {
+        return epoch;
+    }
+
+    @Override
+    public RootedTree tree(int root) {
+        return trees.computeIfAbsent(root, this::flatten);
+    }
+
+    /** The topology module's plan for {@code root}, with its predicted arrivals. */
+    public HierarchicalPlan hierarchicalPlan(int root) {
+        return plans.computeIfAbsent(root,
+                r -> planner.plan(hierarchy, latencies, nameOf(members.get(r)), epoch).orElseThrow());
+    }
+
+    private RootedTree flatten(int root) {
+        HierarchicalPlan plan = hierarchicalPlan(root);
+        List<List<Integer>> children = new ArrayList<>(members.size());
+        for (Member member : members) {
+            children.add(plan.sends(nameOf(member)).stream().map(rankByName::get).toList());
+        }
+        return RootedTree.fromChildren(root, children);
+    }
+}

@@ -1,0 +1,54 @@
+package dev.canopy.collectives.run;
+
+import dev.canopy.collectives.Blocking;
+import dev.canopy.collectives.CollectiveSettings;
+import dev.canopy.collectives.calibration.SegmentationStore;
+import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.node.NodeOptions;
+import dev.canopy.core.node.CanopyNode;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Entry point for programs with a plain {@code main}: {@code try (CanopySession s = Canopy.join(options)) {...}}.
+ * {@code canopy launch} starts such programs with {@link JoinOptions#fromEnvironment} options.
+ */
+public final class Canopy {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Canopy.class);
+    private static final Duration ZOOKEEPER_TIMEOUT = Duration.ofSeconds(15);
+
+    private Canopy() {
+    }
+
+    /** Joins the job and waits at its start barrier (blocking: call it from main, not from an event loop). */
+    public static CanopySession join(JoinOptions options) {
+        return Blocking.await(joinAsync(Vertx.vertx(), options));
+    }
+
+    /**
+     * Joins the job on {@code vertx}; the session closes {@code vertx} when it closes. Scatter and gather
+     * use the segmentation thresholds {@code canopy calibrate} stored for the grid, if any.
+     */
+    public static Future<CanopySession> joinAsync(Vertx vertx, JoinOptions options) {
+        return CanopyNode.start(vertx, options.nodeOptions())
+                .compose(node -> calibratedSettings(vertx, options)
+                        .compose(settings -> node.join()
+                                .map(world -> new CanopySession(vertx, node, world, options.grid(), settings)))
+                        .onFailure(e -> node.close()));
+    }
+
+    private static Future<CollectiveSettings> calibratedSettings(Vertx vertx, JoinOptions options) {
+        return ZooKeeperSession.open(vertx, options.zooKeeper(), NodeOptions.DEFAULT_SESSION_TIMEOUT, ZOOKEEPER_TIMEOUT)
+                .compose(session -> new SegmentationStore(vertx, session.client()).load(options.grid().name())
+                        .eventually(session::close))
+                .map(stored -> {
+                    stored.ifPresent(thresholds -> LOG.info("scatter and gather use the calibrated thresholds {}",
+                            thresholds.toJson().encode()));
+                    return stored.map(CollectiveSettings.defaults()::withThresholds).orElse(CollectiveSettings.defaults());
+                });
+    }
+}

@@ -1,0 +1,81 @@
+package dev.canopy.collectives.run;
+
+import dev.canopy.collectives.Blocking;
+import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.node.CanopyNode;
+import dev.canopy.core.node.JobId;
+import dev.canopy.core.transport.emulation.WanEmulator;
+import dev.canopy.gridconfig.model.GridModel;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Every process of a level file as a real node in this JVM: an embedded ZooKeeper, TCP on
+ * 127.0.0.1, and the file's WAN emulated between sites. For benchmarks and calibration; blocking
+ * methods, to be called from a plain thread.
+ */
+public final class EmulatedGrid implements AutoCloseable {
+
+    private final EmbeddedZooKeeper zooKeeper;
+    private final WanEmulator emulator;
+    private final Vertx vertx;
+    private final List<CanopyNode> nodes;
+    private final List<Communicator> world;
+
+    private EmulatedGrid(EmbeddedZooKeeper zooKeeper, WanEmulator emulator, Vertx vertx, List<CanopyNode> nodes,
+            List<Communicator> world) {
+        this.zooKeeper = zooKeeper;
+        this.emulator = emulator;
+        this.vertx = vertx;
+        this.nodes = nodes;
+        this.world = world;
+    }
+
+    /** Starts and joins every process of {@code grid} as job {@code job}; blocks until WORLD exists everywhere. */
+    public static EmulatedGrid start(GridModel grid, String job, long seed) {
+        EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
+        WanEmulator emulator = WanEmulator.start(GridEmulation.of(grid));
+        Vertx vertx = Vertx.vertx();
+        List<CanopyNode> nodes = new ArrayList<>();
+        try {
+            List<Future<CanopyNode>> starting = new ArrayList<>();
+            for (int index = 0; index < grid.processCount(); index++) {
+                JoinOptions options = new JoinOptions(JobId.of(job), index, grid, zooKeeper.connectString(),
+                        GridEmulation.layers(emulator, grid.processes().get(index).coordinates(), seed + index));
+                starting.add(CanopyNode.start(vertx, options.nodeOptions()));
+            }
+            for (Future<CanopyNode> node : starting) {
+                nodes.add(Blocking.await(node));
+            }
+            List<Future<Communicator>> joining = nodes.stream().map(CanopyNode::join).toList();
+            List<Communicator> world = new ArrayList<>();
+            for (Future<Communicator> communicator : joining) {
+                world.add(Blocking.await(communicator));
+            }
+            world.sort(Comparator.comparingInt(Communicator::rank));
+            return new EmulatedGrid(zooKeeper, emulator, vertx, nodes, world);
+        } catch (RuntimeException e) {
+            new EmulatedGrid(zooKeeper, emulator, vertx, nodes, List.of()).close();
+            throw e;
+        }
+    }
+
+    /** WORLD on every process, indexed by rank. */
+    public List<Communicator> world() {
+        return world;
+    }
+
+    @Override
+    public void close() {
+        for (CanopyNode node : nodes) {
+            node.close().toCompletionStage().toCompletableFuture().exceptionally(e -> null).join();
+        }
+        vertx.close().toCompletionStage().toCompletableFuture().exceptionally(e -> null).join();
+        emulator.close();
+        zooKeeper.close();
+    }
+}

@@ -1,0 +1,88 @@
+package dev.canopy.collectives.run;
+
+import dev.canopy.core.node.JobId;
+import dev.canopy.core.node.NodeId;
+import dev.canopy.core.node.NodeOptions;
+import dev.canopy.core.node.TransportStack;
+import dev.canopy.core.transport.emulation.WanEmulator;
+import dev.canopy.gridconfig.GridConfigs;
+import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.gridconfig.model.ProcessPlacement;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How one process joins a job: the job name, which process of the level file it is (its global
+ * index, which gives its coordinates), the level file, ZooKeeper and the transport layers (WAN
+ * emulation when the grid is emulated on one machine).
+ */
+public record JoinOptions(JobId job, int processIndex, GridModel grid, String zooKeeper, TransportStack layers) {
+
+    /** Environment variables {@code canopy launch} and {@code canopy node} set for each process. */
+    public static final String ENV_JOB = "CANOPY_JOB";
+    public static final String ENV_PROCESS = "CANOPY_PROCESS";
+    public static final String ENV_CONFIG = "CANOPY_CONFIG";
+    public static final String ENV_ZOOKEEPER = "CANOPY_ZK";
+    /** {@code 1}: emulate the level file's WAN between sites (all processes on one machine). */
+    public static final String ENV_EMULATE_WAN = "CANOPY_EMULATE_WAN";
+
+    public JoinOptions {
+        Objects.requireNonNull(job, "job");
+        Objects.requireNonNull(grid, "grid");
+        Objects.requireNonNull(zooKeeper, "zooKeeper");
+        Objects.requireNonNull(layers, "layers");
+        if (processIndex < 0 || processIndex >= grid.processCount()) {
+            throw new IllegalArgumentException("process index " + processIndex + " is not one of the "
+                    + grid.processCount() + " processes of grid " + grid.name() + " (0 to " + (grid.processCount() - 1) + ")");
+        }
+    }
+
+    /**
+     * Reads the options {@code canopy launch} passes: CANOPY_JOB, CANOPY_PROCESS, CANOPY_CONFIG, CANOPY_ZK,
+     * and CANOPY_EMULATE_WAN=1 to emulate the file's WAN.
+     */
+    public static JoinOptions fromEnvironment(Map<String, String> environment) {
+        String job = required(environment, ENV_JOB, "the job name");
+        String index = required(environment, ENV_PROCESS, "this process's index in the level file");
+        String config = required(environment, ENV_CONFIG, "the level file");
+        String zooKeeper = required(environment, ENV_ZOOKEEPER, "the ZooKeeper connect string host:port");
+        int processIndex;
+        try {
+            processIndex = Integer.parseInt(index.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(ENV_PROCESS + "=" + index + " is not a process index (0, 1, ...)", e);
+        }
+        GridModel grid = GridConfigs.load(Path.of(config)).orElseThrow();
+        JoinOptions options = new JoinOptions(JobId.of(job), processIndex, grid, zooKeeper, TransportStack.none());
+        if ("1".equals(environment.get(ENV_EMULATE_WAN))) {
+            // One emulator per JVM; it lives as long as the process.
+            WanEmulator emulator = WanEmulator.start(GridEmulation.of(grid));
+            return options.withLayers(GridEmulation.layers(emulator, options.placement().coordinates(), processIndex));
+        }
+        return options;
+    }
+
+    public JoinOptions withLayers(TransportStack newLayers) {
+        return new JoinOptions(job, processIndex, grid, zooKeeper, newLayers);
+    }
+
+    public ProcessPlacement placement() {
+        return grid.processes().get(processIndex);
+    }
+
+    /** The node's options: id {@code p<index>}, the placement's coordinates, every process of the file expected. */
+    public NodeOptions nodeOptions() {
+        return NodeOptions.of(job, NodeId.of("p" + processIndex), placement().coordinates(), grid.processCount(), zooKeeper)
+                .withLayers(layers);
+    }
+
+    private static String required(Map<String, String> environment, String name, String what) {
+        String value = environment.get(name);
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(name + " is not set; it must give " + what
+                    + " (canopy launch and canopy node set it)");
+        }
+        return value;
+    }
+}

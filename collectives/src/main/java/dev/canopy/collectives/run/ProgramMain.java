@@ -1,0 +1,80 @@
+package dev.canopy.collectives.run;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+import java.util.function.Supplier;
+
+/**
+ * The main class of every process {@code canopy launch} and {@code canopy node} start:
+ * {@code ProgramMain CLASS [ARGS...]}. A {@link CanopyProgram} is run with a session joined from the
+ * environment; any other class must have a {@code public static void main(String[])}, which joins
+ * by itself ({@code Canopy.join(JoinOptions.fromEnvironment(System.getenv()))}).
+ * Exit status: 0 when the program returned, 1 when it threw, 2 when the class cannot be run.
+ */
+public final class ProgramMain {
+
+    private ProgramMain() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    static int run(String[] args) {
+        if (args.length == 0) {
+            System.err.println("usage: ProgramMain CLASS [ARGS...]");
+            return 2;
+        }
+        return run(args[0], ProgramMain.class.getClassLoader(), Arrays.copyOfRange(args, 1, args.length),
+                () -> JoinOptions.fromEnvironment(System.getenv()));
+    }
+
+    /**
+     * Runs {@code className} (loaded by {@code loader}) in this JVM: a {@link CanopyProgram} joins with {@code options}; a class with
+     * {@code main} gets {@code args}. Returns the exit status.
+     */
+    public static int run(String className, ClassLoader loader, String[] args, Supplier<JoinOptions> options) {
+        Class<?> programClass;
+        try {
+            programClass = Class.forName(className, true, loader);
+        } catch (ClassNotFoundException e) {
+            System.err.println("program class " + className + " is not on the classpath; check --classpath");
+            return 2;
+        }
+        try {
+            if (CanopyProgram.class.isAssignableFrom(programClass)) {
+                CanopyProgram program = (CanopyProgram) programClass.getConstructor().newInstance();
+                CanopySession session = Canopy.join(options.get());
+                try {
+                    program.run(session);
+                } catch (Exception | Error e) {
+                    session.leave();
+                    throw new InvocationTargetException(e);
+                }
+                session.close();
+                return 0;
+            }
+            Method main = programClass.getMethod("main", String[].class);
+            if (!Modifier.isStatic(main.getModifiers())) {
+                System.err.println(className + ".main is not static");
+                return 2;
+            }
+            main.invoke(null, (Object) args);
+            return 0;
+        } catch (NoSuchMethodException e) {
+            System.err.println(className + " is neither a CanopyProgram with a public no-argument constructor nor a class"
+                    + " with public static void main(String[])");
+            return 2;
+        } catch (InvocationTargetException e) {
+            System.err.println(className + " failed: " + e.getCause());
+            e.getCause().printStackTrace(System.err);
+            return 1;
+        } catch (Exception e) {
+            System.err.println(className + " failed: " + e);
+            e.printStackTrace(System.err);
+            return 1;
+        }
+    }
+}

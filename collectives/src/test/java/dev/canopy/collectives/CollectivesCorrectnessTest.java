@@ -1,0 +1,110 @@
+package dev.canopy.collectives;
+
+import dev.canopy.collectives.engine.Operation;
+import dev.canopy.collectives.grid.GridCommunicators;
+import dev.canopy.collectives.grid.LocalGrid;
+import dev.canopy.collectives.reference.CaseRunner;
+import dev.canopy.collectives.reference.CollectiveCase;
+import dev.canopy.collectives.reference.ReductionChoice;
+import dev.canopy.collectives.reference.RootPosition;
+import dev.canopy.collectives.reference.SizeClass;
+import dev.canopy.topology.tree.TreeAlgorithm;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every operation against the sequential reference on real nodes (33 in this JVM, real ZooKeeper,
+ * TCP on 127.0.0.1), on communicators of 1 to 33 members made by split, with every tree method of
+ * the topology module, every root position and message sizes from 0 B to 4 MB.
+ *
+ * <p>The default run takes a seeded sample covering every operation, algorithm, size class and root
+ * position; it prints its seed ({@code -Dcanopy.seed=N} replays it). {@code -Pexhaustive} runs the
+ * full cross product.
+ */
+@Tag("slow")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CollectivesCorrectnessTest {
+
+    private static final long SEED = Long.getLong("canopy.seed", System.nanoTime());
+
+    private LocalGrid grid;
+    private GridCommunicators communicators;
+
+    @BeforeAll
+    void startGrid() {
+        System.out.println("CollectivesCorrectnessTest seed: " + SEED + " (replay with -Dcanopy.seed=" + SEED + ")");
+        grid = LocalGrid.start("correctness", 33);
+        communicators = new GridCommunicators(grid, CollectiveCase.SIZES);
+    }
+
+    @AfterAll
+    void stopGrid() {
+        if (grid != null) {
+            grid.close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Operation.class)
+    void seededSampleMatchesTheSequentialReference(Operation operation) {
+        CollectiveCase.sample(SEED).stream()
+                .filter(c -> c.operation() == operation)
+                .forEach(this::run);
+    }
+
+    @ParameterizedTest
+    @MethodSource("everyReduction")
+    void everyOperatorAndTypeReducesLikeTheReference(ReductionChoice reduction) {
+        for (Operation operation : List.of(Operation.ALLREDUCE, Operation.SCAN)) {
+            run(new CollectiveCase(operation, TreeAlgorithm.HLOT, 7, RootPosition.FIRST, SizeClass.SMALL, reduction, SEED));
+        }
+    }
+
+    /** MST runs with low calibrated thresholds (see GridCommunicators): these sizes split scatters and gathers. */
+    @Test
+    void splitScattersAndGathersWithBarriersMatchTheReference() {
+        for (int size : List.of(3, 8)) {
+            for (SizeClass sizeClass : List.of(SizeClass.SMALL, SizeClass.MEDIUM)) {
+                for (Operation operation : List.of(Operation.SCATTER, Operation.GATHER)) {
+                    run(new CollectiveCase(operation, TreeAlgorithm.MST, size, RootPosition.LAST, sizeClass,
+                            ReductionChoice.RANK_ORDERED, SEED));
+                }
+            }
+        }
+    }
+
+    static List<ReductionChoice> everyReduction() {
+        return ReductionChoice.all();
+    }
+
+    @Test
+    @Tag("exhaustive")
+    @Timeout(value = 3, unit = TimeUnit.HOURS)
+    void fullCrossProductMatchesTheSequentialReference() {
+        List<CollectiveCase> cases = CollectiveCase.exhaustive(SEED);
+        for (int i = 0; i < cases.size(); i++) {
+            run(cases.get(i));
+            if ((i + 1) % 500 == 0) {
+                System.out.println("exhaustive: " + (i + 1) + " of " + cases.size() + " cases passed");
+            }
+        }
+    }
+
+    private void run(CollectiveCase c) {
+        List<Collectives> members = communicators.members(c.size(), c.algorithm());
+        try {
+            CaseRunner.run(c, members);
+        } catch (AssertionError e) {
+            throw new AssertionError("seed " + SEED + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.canopy.collectives.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeAddress;
+import dev.canopy.core.node.NodeId;
+import dev.canopy.gridconfig.GridConfigs;
+import dev.canopy.gridconfig.Level;
+import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.gridconfig.model.ProcessPlacement;
+import dev.canopy.topology.tree.TreeAlgorithm;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ConfiguredPlansTest {
+
+    private final GridModel grid = GridConfigs.defaultGrid();
+
+    private List<Member> members() {
+        List<Member> members = new ArrayList<>();
+        for (ProcessPlacement process : grid.processes()) {
+            members.add(new Member(NodeId.of("p" + process.globalIndex()), process.coordinates(),
+                    new NodeAddress("127.0.0.1", 1000 + process.globalIndex(), 1000 + process.globalIndex())));
+        }
+        members.sort(Member.RANK_ORDER);
+        return members;
+    }
+
+    @Test
+    void everyRootGetsATreeOverAllRanksThatCrossesEachSiteOnce() {
+        List<Member> members = members();
+        TopologyPlan plan = ConfiguredPlans.of(members, grid);
+        for (int root = 0; root < members.size(); root++) {
+            RootedTree tree = plan.tree(root);
+            assertThat(tree.subtree(root)).hasSize(members.size());
+            int wanEdges = 0;
+            for (int rank = 0; rank < members.size(); rank++) {
+                for (int child : tree.children(rank)) {
+                    Level level = members.get(rank).coordinates().linkLevel(members.get(child).coordinates());
+                    if (level == Level.HEAVY_WAN || level == Level.LIGHT_WAN) {
+                        wanEdges++;
+                    }
+                }
+            }
+            assertThat(wanEdges).as("WAN edges of the tree rooted at %d", root).isEqualTo(grid.sites().size() - 1);
+        }
+    }
+
+    @Test
+    void hlotFromYonseiRelaysAroundTheSlowKistiLinkAndBeatsFlat() {
+        List<Member> members = members();
+        TopologyPlan hlot = ConfiguredPlans.of(members, grid);
+        TopologyPlan flat = ConfiguredPlans.of(members, grid, LevelChoices.of(grid.levels()).with(Level.HEAVY_WAN, TreeAlgorithm.FLAT));
+        assertThat(hlot.epoch()).isNotEqualTo(flat.epoch());
+        int yonsei = indexOfSite(members, "yonsei-a");
+        assertThat(hlot.hierarchicalPlan(yonsei).predictedCompletionMs())
+                .isLessThan(flat.hierarchicalPlan(yonsei).predictedCompletionMs());
+    }
+
+    @Test
+    void plansAreTheSameOnEveryMember() {
+        assertThat(ConfiguredPlans.of(members(), grid).epoch()).isEqualTo(ConfiguredPlans.of(members(), grid).epoch());
+        assertThat(ConfiguredPlans.of(members(), grid).tree(5).toString())
+                .isEqualTo(ConfiguredPlans.of(members(), grid).tree(5).toString());
+    }
+
+    private static int indexOfSite(List<Member> members, String site) {
+        for (int rank = 0; rank < members.size(); rank++) {
+            if (members.get(rank).coordinates().site().equals(site)) {
+                return rank;
+            }
+        }
+        throw new IllegalArgumentException(site);
+    }
+}

@@ -1,0 +1,48 @@
+package dev.canopy.collectives.reduce;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.canopy.collectives.data.ElementType;
+import io.vertx.core.buffer.Buffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+class PartialReductionTest {
+
+    /** Concatenation: associative, not commutative; the result shows the order of application. */
+    private static final ReduceOp CONCAT = ReduceOp.ofBuffers("concat", (a, b) -> a.copy().appendBuffer(b));
+
+    @Property
+    void anyMergeOrderGivesTheRankOrderedResult(@ForAll @IntRange(min = 1, max = 33) int size, @ForAll long seed) {
+        Random random = new Random(seed);
+        List<PartialReduction> pending = new ArrayList<>();
+        for (int rank = 0; rank < size; rank++) {
+            pending.add(PartialReduction.of(rank, Buffer.buffer(Character.toString('A' + rank))));
+        }
+        while (pending.size() > 1) {
+            PartialReduction a = pending.remove(random.nextInt(pending.size()));
+            PartialReduction b = pending.remove(random.nextInt(pending.size()));
+            pending.add(PartialReduction.decode(a.merge(b, CONCAT, ElementType.BYTE).encode()));
+        }
+        StringBuilder expected = new StringBuilder();
+        for (int rank = 0; rank < size; rank++) {
+            expected.append((char) ('A' + rank));
+        }
+        assertThat(pending.get(0).result().toString(StandardCharsets.US_ASCII)).isEqualTo(expected.toString());
+    }
+
+    @Test
+    void separateRunsAreABugNamingTheRuns() {
+        PartialReduction gap = PartialReduction.of(0, Buffer.buffer("a"))
+                .merge(PartialReduction.of(2, Buffer.buffer("c")), CONCAT, ElementType.BYTE);
+        assertThat(gap.runs()).hasSize(2);
+        assertThatThrownBy(gap::result).isInstanceOf(IllegalStateException.class).hasMessageContaining("[0..0][2..2]");
+    }
+}
