@@ -11,6 +11,7 @@ import picocli.CommandLine.Spec;
         description = "Run a benchmark and print its table (or JSON with --json).",
         subcommands = {
             dev.canopy.cli.collectives.CollectivesBenchCommand.class,
+            dev.canopy.cli.bench.P2pBenchCommand.class,
         })
 public final class BenchCommand implements Runnable {
 

@@ -17,6 +17,9 @@ import picocli.CommandLine.Spec;
             dev.canopy.cli.collectives.LaunchCommand.class,
             dev.canopy.cli.collectives.NodeCommand.class,
             dev.canopy.cli.collectives.CalibrateCommand.class,
+            dev.canopy.cli.demo.DemoCommand.class,
+            dev.canopy.cli.config.ConfigCommand.class,
+            dev.canopy.cli.probe.ProbeCommand.class,
         })
 public final class CanopyCommand implements Runnable {
 

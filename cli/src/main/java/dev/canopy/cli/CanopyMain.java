@@ -1,5 +1,6 @@
 package dev.canopy.cli;
 
+import java.io.PrintWriter;
 import picocli.CommandLine;
 
 /**
@@ -18,8 +19,20 @@ public final class CanopyMain {
 
     /** Runs the command line and returns its exit status; used by tests that check CLI contracts. */
     public static int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** Runs the command line writing to {@code out} and {@code err}; for tests that check what the user sees. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine commandLine = commandLine();
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        return commandLine.execute(args);
+    }
+
+    private static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new CanopyCommand());
         commandLine.setExecutionExceptionHandler(new UserFacingErrors());
-        return commandLine.execute(args);
+        return commandLine;
     }
 }

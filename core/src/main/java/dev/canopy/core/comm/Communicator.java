@@ -40,7 +40,10 @@ public interface Communicator extends PointToPoint {
     /** All members, indexed by rank. */
     List<Member> members();
 
-    /** Sends to {@code destination}; completes when the frame is handed to the reliable transport. */
+    /**
+     * Sends to {@code destination}; completes when the frame has been written by the reliable
+     * transport. Do not modify {@code payload} before the future completes.
+     */
     @Override
     Future<Void> send(int destination, int tag, Buffer payload);
 

@@ -4,11 +4,10 @@ import dev.canopy.core.membership.MembershipView;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.transport.OwnerContext;
 import dev.canopy.core.transport.Transport;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -74,8 +73,15 @@ public final class CommunicatorRuntime {
         return onContext(() -> Future.succeededFuture(register(WORLD_CONTEXT, world.ranked())));
     }
 
-    /** Membership says {@code id} left: sends to it fail, and receives waiting for it fail, on every communicator. */
+    /**
+     * Membership says {@code id} left: sends to it fail, and receives waiting for it fail, on every
+     * communicator. When {@code id} is this node (its session expired), every operation fails.
+     */
     public void memberFailed(NodeId id, String reason) {
+        if (id.equals(self.id())) {
+            close(reason);
+            return;
+        }
         context.runOnContext(v -> {
             if (failed.putIfAbsent(id, reason) == null) {
                 communicators.forEach(communicator -> communicator.memberFailed(id, reason));
@@ -148,7 +154,6 @@ public final class CommunicatorRuntime {
         GroupCommunicator communicator = new GroupCommunicator(this, contextId, members);
         communicators.add(communicator);
         communicator.routeThrough(router);
-        failed.forEach(communicator::memberFailed);
         return communicator;
     }
 
@@ -163,12 +168,7 @@ public final class CommunicatorRuntime {
 
     /** Runs {@code action} on the context (at once when already there) and returns its future. */
     <T> Future<T> onContext(Supplier<Future<T>> action) {
-        if (Vertx.currentContext() == context) {
-            return guarded(action);
-        }
-        Promise<T> promise = Promise.promise();
-        context.runOnContext(v -> guarded(action).onComplete(promise));
-        return promise.future();
+        return OwnerContext.call(context, () -> guarded(action));
     }
 
     private static <T> Future<T> guarded(Supplier<Future<T>> action) {

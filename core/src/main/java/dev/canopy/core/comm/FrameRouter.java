@@ -2,12 +2,12 @@ package dev.canopy.core.comm;
 
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.node.NodeLogger;
 import io.vertx.core.Handler;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -21,13 +21,13 @@ import org.slf4j.LoggerFactory;
 final class FrameRouter implements Handler<Frame> {
 
     static final int MAX_PARKED_FRAMES = 100_000;
-    private static final Logger LOG = LoggerFactory.getLogger(FrameRouter.class);
 
     private record Route(int context, FrameType type) {
     }
 
     private final long job;
     private final String nodeLabel;
+    private final NodeLogger log;
     private final Map<Route, Handler<Frame>> channels = new HashMap<>();
     private final Map<Route, List<Frame>> parked = new HashMap<>();
     private int parkedFrames;
@@ -35,6 +35,7 @@ final class FrameRouter implements Handler<Frame> {
     FrameRouter(long job, String nodeLabel) {
         this.job = job;
         this.nodeLabel = nodeLabel;
+        this.log = new NodeLogger(LoggerFactory.getLogger(FrameRouter.class), () -> nodeLabel);
     }
 
     void register(int context, FrameType type, Handler<Frame> channel) {
@@ -53,7 +54,7 @@ final class FrameRouter implements Handler<Frame> {
     @Override
     public void handle(Frame frame) {
         if (frame.job() != job) {
-            LOG.warn("{} dropped {}: it belongs to another job (this job's id is {})", nodeLabel, frame,
+            log.warn("dropped {}: it belongs to another job (this job's id is {})", frame,
                     Long.toHexString(job));
             return;
         }
@@ -65,8 +66,8 @@ final class FrameRouter implements Handler<Frame> {
             parked.computeIfAbsent(route, r -> new ArrayList<>()).add(frame);
             parkedFrames++;
         } else {
-            LOG.error("{} dropped {}: {} frames already wait for contexts this node has not created", nodeLabel,
-                    frame, parkedFrames);
+            log.error("dropped {}: {} frames already wait for contexts this node has not created", frame,
+                    parkedFrames);
         }
     }
 }

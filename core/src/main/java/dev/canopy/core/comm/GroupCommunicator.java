@@ -4,6 +4,7 @@ import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.node.NodeLogger;
 import dev.canopy.gridconfig.Level;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -12,13 +13,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** A communicator over a fixed list of members, sharing its node's {@link CommunicatorRuntime}. */
 final class GroupCommunicator implements Communicator {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GroupCommunicator.class);
 
     private final CommunicatorRuntime runtime;
     private final int contextId;
@@ -173,6 +172,7 @@ final class GroupCommunicator implements Communicator {
     }
 
     void logDropped(Frame frame, String why) {
-        LOG.warn("{} dropped {} on context {}: {}", runtime.nodeLabel(), frame, contextId, why);
+        new NodeLogger(LoggerFactory.getLogger(GroupCommunicator.class), runtime::nodeLabel)
+                .warn("dropped {} on context {}: {}", frame, contextId, why);
     }
 }

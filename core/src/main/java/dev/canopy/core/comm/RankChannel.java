@@ -94,7 +94,8 @@ final class RankChannel implements PointToPoint {
             return Future.failedFuture(failure);
         }
         if (destination == owner.rank()) {
-            mailbox.deliver(new Message(destination, tag, payload));
+            // A copy: the sender may reuse its buffer once the send completes, which is now.
+            mailbox.deliver(new Message(destination, tag, payload.copy()));
             return Future.succeededFuture();
         }
         Member to = owner.member(destination);

@@ -68,9 +68,16 @@ public final class FrameCodec {
 
     /** The frame as wire bytes: header followed by payload, in one new buffer. */
     public static Buffer encode(Frame frame) {
-        Buffer payload = frame.payload();
-        Buffer out = Buffer.buffer(HEADER_LENGTH + payload.length());
-        out.appendInt(MAGIC)
+        return appendHeader(frame, Buffer.buffer(HEADER_LENGTH + frame.payload().length())).appendBuffer(frame.payload());
+    }
+
+    /** The frame's header alone; write the payload after it (saves copying a large payload). */
+    public static Buffer encodeHeader(Frame frame) {
+        return appendHeader(frame, Buffer.buffer(HEADER_LENGTH));
+    }
+
+    private static Buffer appendHeader(Frame frame, Buffer out) {
+        return out.appendInt(MAGIC)
                 .appendByte((byte) VERSION)
                 .appendByte((byte) frame.type().code())
                 .appendShort((short) 0)
@@ -81,9 +88,7 @@ public final class FrameCodec {
                 .appendInt(frame.destination())
                 .appendInt(frame.tag())
                 .appendLong(frame.sequence())
-                .appendInt(payload.length())
-                .appendBuffer(payload);
-        return out;
+                .appendInt(frame.payload().length());
     }
 
     /** Decodes a datagram, which must hold exactly one frame of at most {@code maxFrameBytes}. */
@@ -152,15 +157,20 @@ public final class FrameCodec {
     static Frame readFrame(Buffer buffer, int offset) {
         int payloadStart = offset + HEADER_LENGTH;
         int payloadLength = buffer.getInt(offset + PAYLOAD_LENGTH_OFFSET);
+        return readHeader(buffer, offset, buffer.getBuffer(payloadStart, payloadStart + payloadLength));
+    }
+
+    /** The frame whose header (which passed {@link #checkHeader}) is at {@code offset}, with {@code payload}. */
+    static Frame readHeader(Buffer header, int offset, Buffer payload) {
         return new Frame(
-                FrameType.fromCode(buffer.getUnsignedByte(offset + TYPE_OFFSET)).orElseThrow(),
-                buffer.getLong(offset + JOB_OFFSET),
-                buffer.getInt(offset + CONTEXT_OFFSET),
-                buffer.getInt(offset + EPOCH_OFFSET),
-                buffer.getInt(offset + SOURCE_OFFSET),
-                buffer.getInt(offset + DESTINATION_OFFSET),
-                buffer.getInt(offset + TAG_OFFSET),
-                buffer.getLong(offset + SEQUENCE_OFFSET),
-                buffer.getBuffer(payloadStart, payloadStart + payloadLength));
+                FrameType.fromCode(header.getUnsignedByte(offset + TYPE_OFFSET)).orElseThrow(),
+                header.getLong(offset + JOB_OFFSET),
+                header.getInt(offset + CONTEXT_OFFSET),
+                header.getInt(offset + EPOCH_OFFSET),
+                header.getInt(offset + SOURCE_OFFSET),
+                header.getInt(offset + DESTINATION_OFFSET),
+                header.getInt(offset + TAG_OFFSET),
+                header.getLong(offset + SEQUENCE_OFFSET),
+                payload);
     }
 }

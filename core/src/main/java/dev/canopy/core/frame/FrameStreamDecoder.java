@@ -6,15 +6,21 @@ import java.util.function.Consumer;
 
 /**
  * Cuts a TCP byte stream into frames. Reads may split a frame or coalesce several; the decoder
- * keeps the unfinished tail between calls. After the first malformed frame it is spent: the
+ * keeps the unfinished frame between calls. After the first malformed frame it is spent: the
  * connection must be closed, because nothing after the bad bytes can be trusted.
+ *
+ * <p>A frame complete within one read is decoded straight from it. A frame spread over reads is
+ * assembled into one payload buffer allocated once at its exact size when the header is complete,
+ * so a 1 MB frame costs one 1 MB allocation, not a growing buffer copied at every doubling.
  *
  * <p>One decoder per connection, used from the connection's context only.
  */
 public final class FrameStreamDecoder {
 
     private final int maxFrameBytes;
-    private Buffer tail;
+    private Buffer header = Buffer.buffer(FrameCodec.HEADER_LENGTH);
+    private Buffer payload;
+    private int payloadMissing;
     private MalformedFrame failure;
 
     /** @param maxFrameBytes the largest frame accepted, header included */
@@ -35,23 +41,19 @@ public final class FrameStreamDecoder {
         if (failure != null) {
             return Optional.of(failure);
         }
-        Buffer data = tail == null ? chunk : tail.appendBuffer(chunk);
         int position = 0;
-        while (data.length() - position >= FrameCodec.HEADER_LENGTH) {
-            MalformedFrame problem = FrameCodec.checkHeader(data, position, maxFrameBytes);
-            if (problem != null) {
-                failure = problem;
-                tail = null;
-                return Optional.of(problem);
+        while (position < chunk.length()) {
+            if (payload != null) {
+                position = fillPayload(chunk, position, sink);
+            } else if (header.length() == 0 && chunk.length() - position >= FrameCodec.HEADER_LENGTH) {
+                position = decodeInPlace(chunk, position, sink);
+            } else {
+                position = fillHeader(chunk, position, sink);
             }
-            int frameLength = FrameCodec.HEADER_LENGTH + data.getInt(position + FrameCodec.PAYLOAD_LENGTH_OFFSET);
-            if (data.length() - position < frameLength) {
-                break;
+            if (failure != null) {
+                return Optional.of(failure);
             }
-            sink.accept(FrameCodec.readFrame(data, position));
-            position += frameLength;
         }
-        keepTail(data, chunk, position);
         return Optional.empty();
     }
 
@@ -61,27 +63,71 @@ public final class FrameStreamDecoder {
      * @return {@link MalformedFrame.Reason#TRUNCATED} when it ended inside a frame
      */
     public Optional<MalformedFrame> endOfStream() {
-        if (failure == null && tail != null) {
+        if (failure == null && bufferedBytes() > 0) {
             failure = new MalformedFrame(MalformedFrame.Reason.TRUNCATED,
-                    "stream ended " + tail.length() + " bytes into a frame");
+                    "stream ended " + bufferedBytes() + " bytes into a frame");
         }
         return Optional.ofNullable(failure);
     }
 
     /** Bytes received but not yet part of a complete frame. */
     public int bufferedBytes() {
-        return tail == null ? 0 : tail.length();
+        return header.length() + (payload == null ? 0 : payload.length());
     }
 
-    private void keepTail(Buffer data, Buffer chunk, int consumed) {
-        if (consumed == data.length()) {
-            tail = null;
-        } else if (data == tail && consumed == 0) {
-            // Still inside the same frame: keep appending to the tail we own.
-            return;
-        } else {
-            // Copy: the caller's chunk is not ours to append to, and a consumed prefix must go.
-            tail = data.getBuffer(consumed, data.length());
+    /** The header starts at {@code position} and is all in {@code chunk}. */
+    private int decodeInPlace(Buffer chunk, int position, Consumer<Frame> sink) {
+        failure = FrameCodec.checkHeader(chunk, position, maxFrameBytes);
+        if (failure != null) {
+            return chunk.length();
         }
+        int payloadLength = chunk.getInt(position + FrameCodec.PAYLOAD_LENGTH_OFFSET);
+        int frameEnd = position + FrameCodec.HEADER_LENGTH + payloadLength;
+        if (frameEnd <= chunk.length()) {
+            sink.accept(FrameCodec.readFrame(chunk, position));
+            return frameEnd;
+        }
+        header.appendBuffer(chunk, position, FrameCodec.HEADER_LENGTH);
+        startPayload(payloadLength);
+        return position + FrameCodec.HEADER_LENGTH;
+    }
+
+    private int fillHeader(Buffer chunk, int position, Consumer<Frame> sink) {
+        int take = Math.min(FrameCodec.HEADER_LENGTH - header.length(), chunk.length() - position);
+        header.appendBuffer(chunk, position, take);
+        if (header.length() < FrameCodec.HEADER_LENGTH) {
+            return position + take;
+        }
+        failure = FrameCodec.checkHeader(header, 0, maxFrameBytes);
+        if (failure != null) {
+            return chunk.length();
+        }
+        startPayload(header.getInt(FrameCodec.PAYLOAD_LENGTH_OFFSET));
+        if (payloadMissing == 0) {
+            emit(sink);
+        }
+        return position + take;
+    }
+
+    private int fillPayload(Buffer chunk, int position, Consumer<Frame> sink) {
+        int take = Math.min(payloadMissing, chunk.length() - position);
+        payload.appendBuffer(chunk, position, take);
+        payloadMissing -= take;
+        if (payloadMissing == 0) {
+            emit(sink);
+        }
+        return position + take;
+    }
+
+    private void startPayload(int length) {
+        payload = Buffer.buffer(length);
+        payloadMissing = length;
+    }
+
+    private void emit(Consumer<Frame> sink) {
+        Frame frame = FrameCodec.readHeader(header, 0, payload);
+        header = Buffer.buffer(FrameCodec.HEADER_LENGTH);
+        payload = null;
+        sink.accept(frame);
     }
 }

@@ -44,24 +44,35 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
 
     /** Starts a server on 127.0.0.1 and an ephemeral port. Blocking. */
     public static EmbeddedZooKeeper start() {
-        Path dataDirectory = null;
+        Path dataDirectory;
         try {
             dataDirectory = Files.createTempDirectory("canopy-zookeeper-");
-            ZooKeeperServer server = new ZooKeeperServer(
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a data directory for the embedded ZooKeeper: " + e.getMessage(), e);
+        }
+        NIOServerCnxnFactory connections = new NIOServerCnxnFactory();
+        ZooKeeperServer server = null;
+        try {
+            server = new ZooKeeperServer(
                     dataDirectory.resolve("snapshots").toFile(), dataDirectory.resolve("log").toFile(), TICK_MILLIS);
             server.setMinSessionTimeout((int) MIN_SESSION_TIMEOUT.toMillis());
             server.setMaxSessionTimeout((int) MAX_SESSION_TIMEOUT.toMillis());
-            NIOServerCnxnFactory connections = new NIOServerCnxnFactory();
             connections.configure(new InetSocketAddress("127.0.0.1", 0), MAX_CLIENT_CONNECTIONS);
             connections.startup(server);
             EmbeddedZooKeeper zooKeeper = new EmbeddedZooKeeper(dataDirectory, server, connections);
             LOG.info("embedded ZooKeeper listening on {} (data in {})", zooKeeper.connectString(), dataDirectory);
             return zooKeeper;
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException | LinkageError e) {
+            // Stop the server's threads too, or a failed start would keep the JVM alive.
+            connections.shutdown();
+            if (server != null) {
+                server.shutdown();
+            }
             deleteQuietly(dataDirectory);
-            throw new UncheckedIOException("cannot start the embedded ZooKeeper on 127.0.0.1: " + e.getMessage(), e);
+            throw new IllegalStateException("cannot start the embedded ZooKeeper on 127.0.0.1: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            connections.shutdown();
             deleteQuietly(dataDirectory);
             throw new IllegalStateException("interrupted while starting the embedded ZooKeeper", e);
         }

@@ -3,6 +3,7 @@ package dev.canopy.core.membership;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.node.NodeLogger;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
@@ -28,7 +30,6 @@ import org.apache.curator.x.async.api.CreateOption;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -37,7 +38,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code members/<node id>}: an ephemeral znode per node holding its {@link Member} as JSON; it
  *       disappears when the node closes or its session expires (a crash);</li>
  *   <li>{@code start}: the start record, created once by whichever node first sees {@code expectedSize}
- *       members; it lists the members of the job. Every node sorts that list by
+ *       members; it lists the members registered at that moment (at least {@code expectedSize}). It
+ *       stays after the job ends, so a job name is used once: a node that finds an older start
+ *       record is told to pick a fresh name. Every node sorts that list by
  *       {@link Member#RANK_ORDER}, so all agree on ranks, and ranks stay fixed afterwards.</li>
  * </ul>
  * After the start, a member whose znode disappears is reported {@link MembershipEvent.Kind#LEFT} and
@@ -50,7 +53,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class JobMembership {
 
-    private static final Logger LOG = LoggerFactory.getLogger(JobMembership.class);
     private static final String MEMBERS = "/members";
     private static final String START = "/start";
 
@@ -70,6 +72,7 @@ public final class JobMembership {
     private final Member self;
     private final int expectedSize;
     private final Duration barrierTimeout;
+    private final NodeLogger log;
 
     // Owned by the context.
     private final List<Handler<MembershipEvent>> listeners = new ArrayList<>();
@@ -100,6 +103,8 @@ public final class JobMembership {
         this.zooKeeper = AsyncCuratorFramework.wrap(namespaced);
         this.cache = CuratorCache.build(namespaced, "/");
         this.connectionListener = (ignored, newState) -> context.runOnContext(v -> connectionChanged(newState));
+        this.log = new NodeLogger(LoggerFactory.getLogger(JobMembership.class), () -> NodeLogger.label(
+                self.coordinates(), view == null ? OptionalInt.empty() : view.rankOf(self.id())));
     }
 
     public State state() {
@@ -139,7 +144,8 @@ public final class JobMembership {
 
     /** Deletes this node's member znode (others see it leave at once) and stops watching. Idempotent. */
     public Future<Void> close() {
-        if (state.getAndSet(State.CLOSED) == State.CLOSED) {
+        State before = state.getAndSet(State.CLOSED);
+        if (before != State.STARTED) {
             return Future.succeededFuture();
         }
         Promise<Void> closed = Promise.promise();
@@ -160,7 +166,7 @@ public final class JobMembership {
                         .forPath(memberPath(self.id()), MemberCodec.encode(self)), context)
                 .onSuccess(path -> {
                     ownCreationZxid = stat.getCzxid();
-                    LOG.info("{} registered in job {} ({}); waiting for {} members", self.id(), job, self.address(),
+                    log.info("{} registered in job {} at {}; waiting for {} members", self.id(), job, self.address(),
                             expectedSize);
                     barrierTimer = context.owner().setTimer(barrierTimeout.toMillis(), id -> barrierTimedOut());
                     evaluateBarrier();
@@ -181,10 +187,10 @@ public final class JobMembership {
                 if (view == null || view.contains(member.id())) {
                     emit(MembershipEvent.joined(member));
                 } else {
-                    LOG.warn("{} ignores {} joining job {}: the job has already started", self.id(), member.id(), job);
+                    log.warn("ignores {} joining job {}: the job has already started", member.id(), job);
                 }
             } catch (IllegalArgumentException e) {
-                LOG.warn("{} ignores a member znode: {}", self.id(), e.getMessage());
+                log.warn("ignores a member znode: {}", e.getMessage());
             }
         }
         evaluateBarrier();
@@ -246,7 +252,7 @@ public final class JobMembership {
         }
         view = agreed;
         context.owner().cancelTimer(barrierTimer);
-        LOG.info("{} passed the start barrier of job {}: {} members, rank {}", self.id(), job, agreed.size(),
+        log.info("{} passed the start barrier of job {}: {} members, rank {}", self.id(), job, agreed.size(),
                 agreed.rankOf(self.id()).orElseThrow());
         started.tryComplete(agreed);
         agreed.ranked().stream().filter(member -> !registered.containsKey(member.id()))
@@ -265,11 +271,11 @@ public final class JobMembership {
 
     private void connectionChanged(ConnectionState newState) {
         switch (newState) {
-            case SUSPENDED -> LOG.warn("{} lost its ZooKeeper connection; membership is held until the session"
+            case SUSPENDED -> log.warn("{} lost its ZooKeeper connection; membership is held until the session"
                     + " expires", self.id());
-            case RECONNECTED -> LOG.info("{} reconnected to ZooKeeper", self.id());
+            case RECONNECTED -> log.info("{} reconnected to ZooKeeper", self.id());
             case LOST -> sessionLost();
-            case CONNECTED, READ_ONLY -> LOG.debug("{} ZooKeeper connection {}", self.id(), newState);
+            case CONNECTED, READ_ONLY -> log.debug("{} ZooKeeper connection {}", self.id(), newState);
         }
     }
 
@@ -293,7 +299,7 @@ public final class JobMembership {
     private void depart(NodeId id, String reason) {
         Member member = view.member(view.rankOf(id).orElseThrow());
         view = view.withDeparture(id);
-        LOG.info("{} sees {} leave job {}: {}", self.id(), id, job, reason);
+        log.info("sees {} leave job {}: {}", id, job, reason);
         emit(MembershipEvent.left(member, reason));
     }
 
@@ -302,14 +308,14 @@ public final class JobMembership {
             try {
                 listener.handle(event);
             } catch (RuntimeException e) {
-                LOG.error("{} membership listener failed on {}", self.id(), event, e);
+                log.error("membership listener failed on {}", event, e);
             }
         }
     }
 
     private void failStart(Throwable cause) {
         if (started.tryFail(cause)) {
-            LOG.warn("{}: {}", self.id(), cause.getMessage());
+            log.warn("{}", cause.getMessage());
         }
     }
 

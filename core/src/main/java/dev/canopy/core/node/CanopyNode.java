@@ -18,8 +18,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicReference;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -39,7 +39,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class CanopyNode {
 
-    private static final Logger LOG = LoggerFactory.getLogger(CanopyNode.class);
     private static final Duration ZOOKEEPER_CONNECT_TIMEOUT = Duration.ofSeconds(15);
 
     public enum State {
@@ -62,13 +61,14 @@ public final class CanopyNode {
     // Written once on the context when WORLD exists; immutable values readable from any thread.
     private volatile Communicator world;
     private volatile String label;
+    private final NodeLogger log = new NodeLogger(LoggerFactory.getLogger(CanopyNode.class), () -> label);
 
     private CanopyNode(NodeOptions options, Context context, Transport transport, ZooKeeperSession zooKeeper) {
         this.options = options;
         this.context = context;
         this.transport = transport;
         this.zooKeeper = zooKeeper;
-        this.label = options.coordinates().site() + "/" + options.coordinates().host() + "#?";
+        this.label = NodeLogger.label(options.coordinates(), OptionalInt.empty());
         Member self = new Member(options.id(), options.coordinates(), transport.localAddress());
         this.membership = new JobMembership(context, zooKeeper.client(), options.job(), self, options.expectedSize(),
                 options.barrierTimeout());
@@ -96,15 +96,14 @@ public final class CanopyNode {
             return Future.failedFuture(new IllegalStateException(options.id() + " cannot join: it is " + state.get()));
         }
         return membership.start().map(view -> {
-            label = options.coordinates().site() + "/" + options.coordinates().host() + "#"
-                    + view.rankOf(options.id()).orElseThrow();
+            label = NodeLogger.label(options.coordinates(), view.rankOf(options.id()));
             runtime = new CommunicatorRuntime(context, transport, options.job(), view, options.id(), label);
             view.departed().forEach(id -> transport.peerGone(id, "it left before this node joined"));
             return runtime;
         }).compose(CommunicatorRuntime::world).onSuccess(communicator -> {
             world = communicator;
             state.compareAndSet(State.JOINING, State.JOINED);
-            LOG.info("[{}] joined job {} as rank {} of {}", label, options.job(), communicator.rank(), communicator.size());
+            log.info("{} joined job {} as rank {} of {}", options.id(), options.job(), communicator.rank(), communicator.size());
         });
     }
 
@@ -126,7 +125,7 @@ public final class CanopyNode {
         Future<Void> left = before == State.JOINED || before == State.JOINING ? leaveNow() : membership.close();
         return left.transform(r -> transport.close())
                 .transform(r -> zooKeeper.close())
-                .onComplete(r -> LOG.info("[{}] closed", label));
+                .onComplete(r -> log.info("{} closed", options.id()));
     }
 
     /** Adds a listener for joins and leaves of the job; it runs on the node's context. */
@@ -173,10 +172,15 @@ public final class CanopyNode {
         return context;
     }
 
+    /** The ZooKeeper session (tests expire it to see how the node reacts). */
+    ZooKeeperSession zooKeeperSession() {
+        return zooKeeper;
+    }
+
     private Future<Void> leaveNow() {
         Future<Void> stopped = runtime == null ? Future.succeededFuture() : runtime.close("this node left the job");
         return stopped.transform(r -> membership.close())
-                .onSuccess(v -> LOG.info("[{}] left job {}", label, options.job()));
+                .onSuccess(v -> log.info("{} left job {}", options.id(), options.job()));
     }
 
     private void membershipChanged(MembershipEvent event) {

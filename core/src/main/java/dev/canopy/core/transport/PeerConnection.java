@@ -2,6 +2,7 @@ package dev.canopy.core.transport;
 
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -9,6 +10,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetSocket;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,11 +25,20 @@ final class PeerConnection {
 
     private enum State { IDLE, CONNECTING, CONNECTED, CLOSED }
 
-    private record PendingWrite(Buffer bytes, Promise<Void> promise, long queuedAtNanos) {
+    /** Frames queued within one event-loop turn are written together up to this many bytes. */
+    private static final int BATCH_BYTES = 64 * 1024;
+
+    /** A frame waiting for the socket: its header and payload are written back to back. */
+    private record PendingWrite(Buffer header, Buffer payload, Promise<Void> promise, long queuedAtNanos) {
+
+        int length() {
+            return header.length() + payload.length();
+        }
     }
 
     private final Member peer;
     private final Vertx vertx;
+    private final Context context;
     private final NetClient client;
     private final TransportOptions options;
     private final Buffer hello;
@@ -41,10 +53,12 @@ final class PeerConnection {
     private long drainTimer = -1;
     private long reconnectTimer = -1;
     private boolean pumping;
+    private boolean pumpScheduled;
 
-    PeerConnection(Member peer, Vertx vertx, NetClient client, TransportOptions options, Buffer hello, NodeLog log) {
+    PeerConnection(Member peer, Context context, NetClient client, TransportOptions options, Buffer hello, NodeLog log) {
         this.peer = peer;
-        this.vertx = vertx;
+        this.vertx = context.owner();
+        this.context = context;
         this.client = client;
         this.options = options;
         this.hello = hello;
@@ -60,25 +74,28 @@ final class PeerConnection {
         return waitingBytes + unflushedBytes;
     }
 
-    Future<Void> enqueue(Buffer bytes) {
+    Future<Void> enqueue(Buffer header, Buffer payload) {
+        int length = header.length() + payload.length();
         if (state == State.CLOSED) {
             return Future.failedFuture(new PeerUnavailableException(peer.id(), "connection closed"));
         }
         long held = heldBytes();
-        if (held > 0 && held + bytes.length() > options.writeQueueLimitBytes()) {
-            return Future.failedFuture(new BackPressureException(peer.id(), held, "a " + bytes.length()
+        if (held > 0 && held + length > options.writeQueueLimitBytes()) {
+            return Future.failedFuture(new BackPressureException(peer.id(), held, "a " + length
                     + "-byte frame would pass the limit of " + options.writeQueueLimitBytes()
                     + " bytes (TransportOptions.writeQueueLimitBytes); the peer reads slower than we write"));
         }
         Promise<Void> promise = Promise.promise();
-        waiting.add(new PendingWrite(bytes, promise, System.nanoTime()));
-        waitingBytes += bytes.length();
-        if (state == State.IDLE) {
-            connect();
-        } else if (state == State.CONNECTED) {
-            pump();
+        waiting.add(new PendingWrite(header, payload, promise, System.nanoTime()));
+        waitingBytes += length;
+        if (state == State.CONNECTED) {
+            pumpSoon();
+        } else {
+            if (state == State.IDLE) {
+                connect();
+            }
+            armDrainTimer();
         }
-        armDrainTimer();
         return promise.future();
     }
 
@@ -159,6 +176,20 @@ final class PeerConnection {
     }
 
     /**
+     * Pumps once the current event-loop task is done, so the frames it queues (a burst of sends, or
+     * answers to a batch of received frames) leave in as few writes as possible.
+     */
+    private void pumpSoon() {
+        if (!pumpScheduled) {
+            pumpScheduled = true;
+            context.runOnContext(v -> {
+                pumpScheduled = false;
+                pump();
+            });
+        }
+    }
+
+    /**
      * Writes waiting frames, in order, while the socket's unflushed bytes stay under the high-water
      * mark. Write futures often complete inside {@code write}; the guard turns that recursion into
      * this loop.
@@ -173,28 +204,56 @@ final class PeerConnection {
         } finally {
             pumping = false;
         }
+        // Only frames the socket cannot take now wait, and only they need the drain deadline.
         if (waiting.isEmpty()) {
             cancelDrainTimer();
+        } else {
+            armDrainTimer();
         }
     }
 
     private void pumpWhileWritable() {
         while (state == State.CONNECTED && !waiting.isEmpty() && unflushedBytes < options.writeQueueHighWaterBytes()) {
-            PendingWrite write = waiting.poll();
-            int length = write.bytes().length();
+            List<PendingWrite> batch = nextBatch();
+            int length = batch.stream().mapToInt(PendingWrite::length).sum();
             waitingBytes -= length;
             unflushedBytes += length;
-            socket.write(write.bytes()).onComplete(result -> {
+            write(batch).onComplete(result -> {
                 unflushedBytes -= length;
-                if (result.succeeded()) {
-                    write.promise().complete();
-                } else {
-                    write.promise().fail(new PeerUnavailableException(peer.id(),
-                            "connection lost before the frame was flushed (" + result.cause().getMessage() + ")"));
+                for (PendingWrite write : batch) {
+                    if (result.succeeded()) {
+                        write.promise().complete();
+                    } else {
+                        write.promise().fail(new PeerUnavailableException(peer.id(),
+                                "connection lost before the frame was flushed (" + result.cause().getMessage() + ")"));
+                    }
                 }
                 pump();
             });
         }
+    }
+
+    /** Small frames queued together go out in one write (one system call); a large one alone. */
+    private List<PendingWrite> nextBatch() {
+        List<PendingWrite> batch = new ArrayList<>();
+        int bytes = 0;
+        while (!waiting.isEmpty() && (batch.isEmpty() || bytes + waiting.peek().length() <= BATCH_BYTES)) {
+            PendingWrite write = waiting.poll();
+            bytes += write.length();
+            batch.add(write);
+        }
+        return batch;
+    }
+
+    /** Writes a batch; a large frame's payload goes out as it is, without copying it behind its header. */
+    private Future<Void> write(List<PendingWrite> batch) {
+        if (batch.size() == 1 && batch.get(0).length() > BATCH_BYTES) {
+            socket.write(batch.get(0).header());
+            return socket.write(batch.get(0).payload());
+        }
+        Buffer joined = Buffer.buffer(Math.min(BATCH_BYTES, batch.stream().mapToInt(PendingWrite::length).sum()));
+        batch.forEach(write -> joined.appendBuffer(write.header()).appendBuffer(write.payload()));
+        return socket.write(joined);
     }
 
     private void armDrainTimer() {
@@ -215,7 +274,7 @@ final class PeerConnection {
         long timeout = options.drainTimeout().toNanos();
         while (!waiting.isEmpty() && now - waiting.peek().queuedAtNanos() >= timeout) {
             PendingWrite expired = waiting.poll();
-            waitingBytes -= expired.bytes().length();
+            waitingBytes -= expired.length();
             expired.promise().fail(new BackPressureException(peer.id(), heldBytes(), "the frame waited "
                     + options.drainTimeout().toMillis() + " ms (TransportOptions.drainTimeout) for the socket to drain"));
         }

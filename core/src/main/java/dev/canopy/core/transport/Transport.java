@@ -32,7 +32,10 @@ public interface Transport {
     /** The Vert.x context that owns this transport's state; handlers run on it. */
     Context context();
 
-    /** Sends a frame reliably to {@code to}. */
+    /**
+     * Sends a frame reliably to {@code to}. The transport may read the payload until the returned
+     * future completes; do not modify it before.
+     */
     Future<Void> send(Member to, Frame frame);
 
     /**

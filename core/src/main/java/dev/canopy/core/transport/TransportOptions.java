@@ -76,10 +76,10 @@ public record TransportOptions(
         }
     }
 
-    /** Loopback, ephemeral ports, 16 MiB frames, 1 MiB high water, 64 MiB per-peer limit. */
+    /** Loopback, ephemeral ports, 16 MiB frames, 4 MiB high water, 64 MiB per-peer limit. */
     public static TransportOptions defaults() {
         return new TransportOptions(LOOPBACK, 0, 0, 16 * 1024 * 1024, FrameCodec.MAX_UDP_PAYLOAD,
-                1024 * 1024, 64L * 1024 * 1024, Duration.ofSeconds(30), Duration.ofSeconds(2), 4,
+                4 * 1024 * 1024, 64L * 1024 * 1024, Duration.ofSeconds(30), Duration.ofSeconds(2), 4,
                 Duration.ofMillis(50), "transport");
     }
 

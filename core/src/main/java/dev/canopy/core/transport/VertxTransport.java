@@ -42,7 +42,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class VertxTransport implements Transport {
 
-    private final Vertx vertx;
     private final Context context;
     private final TransportOptions options;
     private final NodeLog log;
@@ -59,9 +58,8 @@ public final class VertxTransport implements Transport {
     private Handler<Datagram> datagramHandler = datagram -> { };
     private boolean closed;
 
-    private VertxTransport(Vertx vertx, Context context, TransportOptions options, NetServer server, NetClient client,
+    private VertxTransport(Context context, TransportOptions options, NetServer server, NetClient client,
             DatagramSocket datagrams) {
-        this.vertx = vertx;
         this.context = context;
         this.options = options;
         this.log = new NodeLog(LoggerFactory.getLogger(VertxTransport.class), options.nodeLabel());
@@ -96,7 +94,7 @@ public final class VertxTransport implements Transport {
         return server.listen(options.tcpPort(), options.host())
                 .compose(s -> datagrams.listen(options.udpPort(), options.host()))
                 .map(d -> {
-                    VertxTransport transport = new VertxTransport(vertx, context, options, server, client, datagrams);
+                    VertxTransport transport = new VertxTransport(context, options, server, client, datagrams);
                     datagrams.handler(transport::onDatagram);
                     ready.complete(transport);
                     transport.log.info("transport listening on {}", transport.localAddress);
@@ -202,7 +200,7 @@ public final class VertxTransport implements Transport {
                     + frame.encodedLength() + " bytes, over the maximum of " + options.maxFrameBytes()
                     + " (TransportOptions.maxFrameBytes); split the payload"));
         }
-        return connectionTo(to).enqueue(FrameCodec.encode(frame));
+        return connectionTo(to).enqueue(FrameCodec.encodeHeader(frame), frame.payload());
     }
 
     private PeerConnection connectionTo(Member to) {
@@ -214,7 +212,7 @@ public final class VertxTransport implements Transport {
             connection = null;
         }
         if (connection == null) {
-            connection = new PeerConnection(to, vertx, client, options, hello, log);
+            connection = new PeerConnection(to, context, client, options, hello, log);
             peers.put(to.id(), connection);
         }
         return connection;

@@ -10,6 +10,7 @@ import dev.canopy.core.node.Member;
 import dev.canopy.gridconfig.Level;
 import io.vertx.core.Future;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
@@ -90,7 +91,7 @@ class CommunicatorSplitTest {
     void splitsOfSplitsGetFreshIdsAndTheirTrafficStaysApart() {
         List<Communicator> halves = onEveryRank(world -> world.split(world.rank() < 3 ? 0 : 1, world.rank()));
         List<Communicator> again = onEveryRank(world -> world.split(world.rank() < 3 ? 0 : 1, world.rank()));
-        Set<Integer> used = new java.util.HashSet<>();
+        Set<Integer> used = new HashSet<>();
         halves.forEach(c -> used.add(c.contextId()));
         again.forEach(c -> assertThat(used).doesNotContain(c.contextId()));
 

@@ -128,8 +128,10 @@ class JobMembershipTest {
     @Test
     void aDuplicateNodeIdIsRefusedWithTheReason() {
         JobId job = JobId.of("duplicate");
-        join(job, threeMembers().get(0), 2, LONG_BARRIER).start();
-        Await.until(WAIT, () -> participants.get(0).membership.state() == JobMembership.State.STARTED, () -> "started");
+        MembershipParticipant first = join(job, threeMembers().get(0), 2, LONG_BARRIER);
+        first.start();
+        Await.until(WAIT, () -> first.events.stream().anyMatch(e -> e.kind() == MembershipEvent.Kind.JOINED),
+                () -> "the first a-node registered");
 
         Throwable failure = Await.failure(join(job, threeMembers().get(0), 2, LONG_BARRIER).start(), WAIT);
 

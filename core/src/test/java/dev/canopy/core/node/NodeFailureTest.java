@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import org.apache.curator.test.KillSession;
 import org.junit.jupiter.api.Test;
 
 /** A member leaves a running job: operations naming it fail fast, and the survivors shrink. */
@@ -61,6 +62,23 @@ class NodeFailureTest {
                     .containsExactly(job.node(0).id(), job.node(1).id(), job.node(3).id());
             Await.result(survivors.get(2).send(0, 5, Buffer.buffer("shrunk")), WAIT);
             assertThat(Await.result(survivors.get(0).receive(2, 5), WAIT).payload().toString()).isEqualTo("shrunk");
+        }
+    }
+
+    @Test
+    void aNodeWhoseOwnSessionExpiresStopsCommunicatingAndOthersSeeItLeave() throws Exception {
+        try (LocalJob job = LocalJob.start("expired", LocalJob.spreadOver(3, 3))) {
+            Future<Message> waitingOnExpired = job.world(1).receive(0, 1);
+            Future<Message> waitingForExpired = job.world(0).receive(1, 1);
+
+            KillSession.kill(job.node(1).zooKeeperSession().client().getZookeeperClient().getZooKeeper());
+
+            assertThat(Await.failure(waitingOnExpired, WAIT)).isInstanceOf(RankFailedException.class)
+                    .hasMessageContaining("this node's ZooKeeper session expired");
+            assertThat(Await.failure(job.world(1).send(2, 1, Buffer.buffer("x")), WAIT))
+                    .hasMessageContaining("this node's ZooKeeper session expired");
+            assertThat(Await.failure(waitingForExpired, WAIT)).isInstanceOf(RankFailedException.class)
+                    .hasMessageContaining("rank 1");
         }
     }
 }

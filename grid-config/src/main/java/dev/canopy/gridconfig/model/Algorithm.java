@@ -1,10 +1,10 @@
 package dev.canopy.gridconfig.model;
 
 import dev.canopy.gridconfig.Level;
+import dev.canopy.gridconfig.Keyword;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -45,12 +45,11 @@ public enum Algorithm {
 
     /** The name used in level files and JSON, e.g. {@code fabric_multicast}. */
     public String configName() {
-        return name().toLowerCase(Locale.ROOT);
+        return Keyword.configName(this);
     }
 
     /** Parses an algorithm name; case and underscores are ignored. */
     public static Optional<Algorithm> fromConfigName(String text) {
-        String canonical = Keyword.canonical(text);
-        return Arrays.stream(values()).filter(a -> Keyword.canonical(a.name()).equals(canonical)).findFirst();
+        return Keyword.parse(Algorithm.class, text);
     }
 }

@@ -1,7 +1,6 @@
 package dev.canopy.gridconfig.model;
 
-import java.util.Arrays;
-import java.util.Locale;
+import dev.canopy.gridconfig.Keyword;
 import java.util.Optional;
 
 /** The interconnect of a cluster, which decides how the cluster level can multicast. */
@@ -14,11 +13,10 @@ public enum Fabric {
     NONE;
 
     public String configName() {
-        return name().toLowerCase(Locale.ROOT);
+        return Keyword.configName(this);
     }
 
     public static Optional<Fabric> fromConfigName(String text) {
-        String canonical = Keyword.canonical(text);
-        return Arrays.stream(values()).filter(f -> Keyword.canonical(f.name()).equals(canonical)).findFirst();
+        return Keyword.parse(Fabric.class, text);
     }
 }

@@ -43,6 +43,7 @@ public record GridModel(String name, double defaultRttMs, LevelAlgorithms levels
             throw new IllegalArgumentException("grid " + name + " has no subjobs");
         }
         requireUniqueLabels(subjobs);
+        requireUniqueSubjobIndices(subjobs);
         requireProcessLimit(subjobs);
         Map<String, Site> sites = sitesOf(subjobs);
         requireKnownDistinctLinks(links, sites.keySet());
@@ -116,6 +117,17 @@ public record GridModel(String name, double defaultRttMs, LevelAlgorithms levels
             if (!labels.add(subjob.label())) {
                 throw new IllegalArgumentException("two subjobs are labelled " + subjob.label());
             }
+        }
+    }
+
+    private static void requireUniqueSubjobIndices(List<Subjob> subjobs) {
+        Set<Integer> indices = new HashSet<>();
+        for (Subjob subjob : subjobs) {
+            GlobusEnvironment.subjobIndex(subjob.environment()).ifPresent(index -> {
+                if (!indices.add(index)) {
+                    throw new IllegalArgumentException("two subjobs have " + GlobusEnvironment.SUBJOB_INDEX + " " + index);
+                }
+            });
         }
     }
 

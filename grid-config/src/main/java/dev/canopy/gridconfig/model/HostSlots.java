@@ -10,8 +10,8 @@ public record HostSlots(String name, int slots) {
         if (name.isBlank()) {
             throw new IllegalArgumentException("host name must not be blank");
         }
-        if (slots < 1) {
-            throw new IllegalArgumentException("host " + name + " needs at least one slot, got " + slots);
+        if (slots < 1 || slots > GridModel.MAX_PROCESSES) {
+            throw new IllegalArgumentException("host " + name + " needs 1 to " + GridModel.MAX_PROCESSES + " slots, got " + slots);
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.canopy.gridconfig.model;
 
-import java.util.Arrays;
-import java.util.Locale;
+import dev.canopy.gridconfig.Keyword;
 import java.util.Optional;
 
 /** Whether a link section describes both directions between its sites or only first to second. */
@@ -10,11 +9,10 @@ public enum LinkDirection {
     ONE_WAY;
 
     public String configName() {
-        return name().toLowerCase(Locale.ROOT);
+        return Keyword.configName(this);
     }
 
     public static Optional<LinkDirection> fromConfigName(String text) {
-        String canonical = Keyword.canonical(text);
-        return Arrays.stream(values()).filter(d -> Keyword.canonical(d.name()).equals(canonical)).findFirst();
+        return Keyword.parse(LinkDirection.class, text);
     }
 }

@@ -37,10 +37,13 @@ public record Subjob(String label, int count, List<HostSlots> hosts, String wanG
         if (uplinkMbps.isPresent() && !(uplinkMbps.getAsDouble() > 0 && Double.isFinite(uplinkMbps.getAsDouble()))) {
             throw new IllegalArgumentException("subjob " + label + ": uplink must be a positive number of Mbit/s, got " + uplinkMbps);
         }
+        requireDistinctHosts(label, hosts);
         environment = orderedCopy(environment);
+        requireReadableEnvironment(label, lanId, environment);
         LinkedHashMap<String, List<String>> gramCopy = new LinkedHashMap<>();
         gram.forEach((name, values) -> gramCopy.put(name, List.copyOf(values)));
         gram = Collections.unmodifiableMap(gramCopy);
+        requireKeptGramAttributes(label, gram);
     }
 
     /**
@@ -67,6 +70,41 @@ public record Subjob(String label, int count, List<HostSlots> hosts, String wanG
 
     static <V> Map<String, V> orderedCopy(Map<String, V> map) {
         return Collections.unmodifiableMap(new LinkedHashMap<>(map));
+    }
+
+    private static void requireDistinctHosts(String label, List<HostSlots> hosts) {
+        if (hosts.stream().map(HostSlots::name).distinct().count() != hosts.size()) {
+            throw new IllegalArgumentException("subjob " + label + " lists a host twice: " + hosts);
+        }
+    }
+
+    /** The variables Canopy reads must agree with the model, so that a printed model reads back the same. */
+    private static void requireReadableEnvironment(String label, String lanId, Map<String, String> environment) {
+        environment.keySet().forEach(name -> requireName(name, "environment variable name of subjob " + label));
+        String lan = environment.getOrDefault(GlobusEnvironment.LAN_ID, lanId);
+        if (!lan.equals(lanId)) {
+            throw new IllegalArgumentException("subjob " + label + ": " + GlobusEnvironment.LAN_ID + " " + lan
+                    + " disagrees with lan_id " + lanId);
+        }
+        String index = environment.get(GlobusEnvironment.SUBJOB_INDEX);
+        if (index != null && !GlobusEnvironment.isSubjobIndex(index)) {
+            throw new IllegalArgumentException("subjob " + label + ": " + GlobusEnvironment.SUBJOB_INDEX
+                    + " must be a whole number, got " + index);
+        }
+    }
+
+    private static void requireKeptGramAttributes(String label, Map<String, List<String>> gram) {
+        gram.forEach((name, values) -> {
+            if (!GramAttributes.KEPT.contains(name) || values.isEmpty()) {
+                throw new IllegalArgumentException("subjob " + label + ": gram holds the attributes " + GramAttributes.KEPT
+                        + ", each with at least one value; got " + name + " = " + values);
+            }
+        });
+        List<String> contact = gram.get(GramAttributes.RESOURCE_MANAGER_CONTACT);
+        if (contact != null && (contact.size() != 1 || GramAttributes.contactHost(contact.get(0)).isEmpty())) {
+            throw new IllegalArgumentException("subjob " + label + ": resourceManagerContact must be one host[:port][/service], got "
+                    + contact);
+        }
     }
 
     private static void requireName(String value, String attribute) {

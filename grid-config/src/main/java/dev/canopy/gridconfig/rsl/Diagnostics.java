@@ -27,10 +27,6 @@ public final class Diagnostics {
         return found.isEmpty();
     }
 
-    public int count() {
-        return found.size();
-    }
-
     /** Everything found so far, in file order. */
     public List<Diagnostic> sorted() {
         return found.stream().sorted().toList();

@@ -1,8 +1,8 @@
 package dev.canopy.gridconfig.rsl;
 
 /**
- * Whether a section parsed without syntax errors. Checks that report something missing skip
- * {@link #DAMAGED} sections: the attribute may be there, in a relation the parser had to drop.
+ * Whether something was read whole. A {@link #DAMAGED} part lost pieces to errors that are already
+ * reported, so checks for missing things skip it.
  */
 public enum Integrity {
     COMPLETE,

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * Recursive-descent parser for RSL 1.0 ({@code spec := '+' ('(' conj ')')+ | conj}). A syntax
- * error drops the relation it occurs in, marks its section {@link Integrity#DAMAGED} and parsing
+ * error drops the relation it occurs in, is recorded in its section's {@link Damage}, and parsing
  * resumes after the relation's closing parenthesis, so later problems are still reported.
  */
 public final class Parser {
@@ -42,7 +42,11 @@ public final class Parser {
             case AND -> sections.add(conjunction(first.position(), Optional.empty()));
             case END -> diagnostics.error(first.position(), "the file has no sections; start it with '+' followed by sections ( &(type = ...) ... )");
             case OPEN -> diagnostics.error(first.position(), "expected '+' before the first section");
-            default -> diagnostics.error(first.position(), "expected '+' (several sections) or '&' (one section), found " + first.describe());
+            default -> {
+                diagnostics.error(first.position(), "expected '+' (several sections) or '&' (one section), found " + first.describe());
+                take();
+                skipUntilOpen();
+            }
         }
         while (peek().kind() != TokenKind.END) {
             if (peek().kind() == TokenKind.OPEN) {
@@ -63,7 +67,7 @@ public final class Parser {
             diagnostics.error(peek().position(), "expected '&' after '(' to start a section, found " + peek().describe());
             if (peek().kind() != TokenKind.OPEN) {
                 recoverTo(outer);
-                return new Conjunction(open.position(), List.of(), Integrity.DAMAGED);
+                return new Conjunction(open.position(), List.of(), Damage.NONE.withUnnamed());
             }
         }
         return conjunction(open.position(), Optional.of(outer));
@@ -78,46 +82,45 @@ public final class Parser {
             take();
         }
         List<Relation> relations = new ArrayList<>();
-        Integrity integrity = Integrity.COMPLETE;
+        Damage damage = Damage.NONE;
         while (true) {
             Token token = peek();
             if (token.kind() == TokenKind.OPEN) {
-                Optional<Relation> relation = relation();
-                if (relation.isPresent()) {
-                    relations.add(relation.get());
-                } else {
-                    integrity = Integrity.DAMAGED;
-                }
+                damage = relation(relations, damage);
             } else if (token.kind() == TokenKind.CLOSE && enclosingDepth.isPresent()) {
                 take();
                 break;
             } else if (token.kind() == TokenKind.END) {
                 if (enclosingDepth.isPresent()) {
                     diagnostics.error(start, "section is never closed; add ')' at its end");
-                    integrity = Integrity.DAMAGED;
+                    damage = damage.withUnnamed();
                 }
                 break;
             } else {
                 diagnostics.error(token.position(), "expected '(' to start a relation such as (count = 4), found " + token.describe());
-                integrity = Integrity.DAMAGED;
+                damage = damage.withUnnamed();
                 take();
                 skipToNextRelationOrEnd();
             }
         }
-        if (relations.isEmpty() && integrity == Integrity.COMPLETE) {
+        if (relations.isEmpty() && damage.isNone()) {
             diagnostics.error(start, "section has no relations");
         }
-        return new Conjunction(start, relations, integrity);
+        return new Conjunction(start, relations, damage);
     }
 
-    private Optional<Relation> relation() {
+    /**
+     * Parses one relation and adds it to {@code relations}; a relation with a syntax error is
+     * dropped and recorded in the damage returned.
+     */
+    private Damage relation(List<Relation> relations, Damage damage) {
         int outer = openDepth;
         Token open = take();
         Token name = peek();
         if (name.kind() != TokenKind.LITERAL) {
             diagnostics.error(name.position(), "expected an attribute name after '(', found " + name.describe());
             recoverTo(outer);
-            return Optional.empty();
+            return damage.withUnnamed();
         }
         take();
         Token operatorToken = peek();
@@ -127,7 +130,7 @@ public final class Parser {
             diagnostics.error(operatorToken.position(),
                     "expected '=' after attribute \"" + name.text() + "\", found " + operatorToken.describe());
             recoverTo(outer);
-            return Optional.empty();
+            return damage.withAttribute(name.text());
         }
         take();
         List<ValueExpr> values = new ArrayList<>();
@@ -135,7 +138,7 @@ public final class Parser {
             Optional<ValueExpr> value = value();
             if (value.isEmpty()) {
                 recoverTo(outer);
-                return Optional.empty();
+                return damage.withAttribute(name.text());
             }
             values.add(value.get());
         }
@@ -144,15 +147,16 @@ public final class Parser {
                     : "expected ')' to close the relation \"" + name.text() + "\" opened at " + open.position();
             diagnostics.error(peek().position(), problem + ", found " + peek().describe());
             recoverTo(outer);
-            return Optional.empty();
+            return damage.withAttribute(name.text());
         }
         take();
         if (values.isEmpty()) {
             diagnostics.error(operatorToken.position(), "attribute \"" + name.text() + "\" has no value after '" + operatorToken.text() + "'");
-            return Optional.empty();
+            return damage.withAttribute(name.text());
         }
-        return Optional.of(new Relation(open.position(), name.text(), name.position(), operator.get(),
+        relations.add(new Relation(open.position(), name.text(), name.position(), operator.get(),
                 operatorToken.position(), values));
+        return damage;
     }
 
     private Optional<ValueExpr> value() {
@@ -181,10 +185,7 @@ public final class Parser {
             }
             case OPEN -> sequence();
             case DOLLAR -> variable();
-            default -> {
-                diagnostics.error(token.position(), "expected a value, found " + token.describe());
-                yield Optional.empty();
-            }
+            default -> throw new IllegalStateException("callers check startsValue before primary(), found " + token);
         };
     }
 

@@ -1,6 +1,6 @@
 package dev.canopy.gridconfig.validate;
 
-import dev.canopy.gridconfig.model.Keyword;
+import dev.canopy.gridconfig.Keyword;
 import dev.canopy.gridconfig.rsl.Operator;
 import dev.canopy.gridconfig.rsl.Position;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.canopy.gridconfig.validate;
 
 import dev.canopy.gridconfig.rsl.Diagnostics;
-import dev.canopy.gridconfig.rsl.Integrity;
+import dev.canopy.gridconfig.rsl.Damage;
 import dev.canopy.gridconfig.rsl.Operator;
 import dev.canopy.gridconfig.rsl.Position;
 import java.util.LinkedHashMap;
@@ -17,18 +17,18 @@ import java.util.Optional;
 final class AttributeTable {
 
     private final Position position;
-    private final Integrity integrity;
+    private final Damage damage;
     private final Map<String, Attribute> byName;
 
-    private AttributeTable(Position position, Integrity integrity, Map<String, Attribute> byName) {
+    private AttributeTable(Position position, Damage damage, Map<String, Attribute> byName) {
         this.position = position;
-        this.integrity = integrity;
+        this.damage = damage;
         this.byName = byName;
     }
 
     static AttributeTable of(ResolvedSection section, SectionKind kind, Diagnostics diagnostics) {
         Map<String, Attribute> byName = new LinkedHashMap<>();
-        Integrity integrity = section.integrity();
+        Damage damage = section.damage();
         for (Attribute attribute : section.attributes()) {
             Optional<String> known = kind.attribute(attribute.written());
             if (known.isEmpty()) {
@@ -39,7 +39,7 @@ final class AttributeTable {
             if (attribute.operator() != Operator.EQ) {
                 diagnostics.error(attribute.operatorPosition(), "attribute \"" + known.get() + "\" takes \"=\", not \""
                         + attribute.operator().symbol() + "\"");
-                integrity = Integrity.DAMAGED;
+                damage = damage.withAttribute(attribute.written());
                 continue;
             }
             Attribute first = byName.putIfAbsent(known.get(), attribute);
@@ -48,7 +48,7 @@ final class AttributeTable {
                         + first.namePosition());
             }
         }
-        return new AttributeTable(section.position(), integrity, byName);
+        return new AttributeTable(section.position(), damage, byName);
     }
 
     Optional<Attribute> get(String documentedName) {
@@ -75,7 +75,9 @@ final class AttributeTable {
         return position;
     }
 
-    Integrity integrity() {
-        return integrity;
+    /** Whether {@code documentedName} may have been given in a relation dropped for an error already reported. */
+    boolean mayLack(String documentedName) {
+        return damage.mayLack(documentedName);
     }
+
 }

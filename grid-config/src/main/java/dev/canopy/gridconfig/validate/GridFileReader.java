@@ -2,7 +2,7 @@ package dev.canopy.gridconfig.validate;
 
 import dev.canopy.gridconfig.ParseResult;
 import dev.canopy.gridconfig.model.GridModel;
-import dev.canopy.gridconfig.model.Keyword;
+import dev.canopy.gridconfig.Keyword;
 import dev.canopy.gridconfig.rsl.Conjunction;
 import dev.canopy.gridconfig.rsl.Diagnostics;
 import dev.canopy.gridconfig.rsl.Integrity;
@@ -50,7 +50,7 @@ public final class GridFileReader {
         Optional<ResolvedSection> resolvedGrid = gridSection.map(s -> SectionResolver.resolve(s, Map.of(), diagnostics));
         Map<String, String> fileVariables = resolvedGrid.map(ResolvedSection::variables).orElse(Map.of());
 
-        Integrity integrity = Integrity.COMPLETE;
+        Integrity sectionKinds = Integrity.COMPLETE;
         Optional<AttributeTable> grid = Optional.empty();
         List<SubjobDraft> subjobs = new ArrayList<>();
         List<AttributeTable> links = new ArrayList<>();
@@ -58,8 +58,8 @@ public final class GridFileReader {
             ResolvedSection resolved = gridSection.filter(g -> g == section).flatMap(g -> resolvedGrid)
                     .orElseGet(() -> SectionResolver.resolve(section, fileVariables, diagnostics));
             Optional<SectionKind> kind = classifier.classify(resolved);
-            if (kind.isEmpty() || resolved.integrity() == Integrity.DAMAGED) {
-                integrity = Integrity.DAMAGED;
+            if (kind.isEmpty() || resolved.damage().mayLack("type")) {
+                sectionKinds = Integrity.DAMAGED;
             }
             if (kind.isEmpty()) {
                 continue;
@@ -81,7 +81,7 @@ public final class GridFileReader {
         List<LinkDraft> linkDrafts = links.stream()
                 .flatMap(table -> linkReader.read(table, settings.defaultRttMs()).stream()).toList();
         Optional<GridModel> model = new ModelAssembler(diagnostics)
-                .assemble(settings.name().orElse(defaultName), settings, subjobs, linkDrafts, integrity);
+                .assemble(settings.name().orElse(defaultName), settings, subjobs, linkDrafts, sectionKinds);
         return model.filter(m -> diagnostics.isEmpty()).map(ParseResult::valid)
                 .orElseGet(() -> ParseResult.invalid(diagnostics.sorted()));
     }

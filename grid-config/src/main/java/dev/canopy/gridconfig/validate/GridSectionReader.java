@@ -47,8 +47,8 @@ final class GridSectionReader {
 
     private Optional<Algorithm> algorithm(Level level, Resolved.Text written) {
         List<String> allowed = Algorithm.allowedAtLevel(level).stream().map(Algorithm::configName).toList();
-        Optional<Algorithm> algorithm = values.keyword(written, "algorithm", Algorithm::fromConfigName,
-                Arrays.stream(Algorithm.values()).map(Algorithm::configName).toList());
+        Optional<Algorithm> algorithm = values.keyword(written, level.configName() + " algorithm",
+                Algorithm::fromConfigName, allowed);
         if (algorithm.isPresent() && !algorithm.get().allowedAt(level)) {
             diagnostics.error(written.position(), "algorithm \"" + algorithm.get().configName() + "\" cannot run at level "
                     + level.configName() + "; " + level.configName() + " takes " + String.join(", ", allowed));
@@ -61,18 +61,17 @@ final class GridSectionReader {
         Map<Level, Double> ms = new EnumMap<>(Level.class);
         THRESHOLD_LEVELS.forEach(level -> ms.put(level, Thresholds.DEFAULTS.of(level).orElseThrow()));
         Map<Level, Position> given = new EnumMap<>(Level.class);
-        boolean complete = true;
+        boolean numbersRead = true;
         for (Pair pair : values.pairs(attribute)) {
             Optional<Level> level = level(pair, given, THRESHOLD_LEVELS);
             if (level.isEmpty()) {
-                complete = false;
                 continue;
             }
             Optional<Double> value = values.number(pair.value(), "threshold of " + level.get().configName(), NumberRange.NON_NEGATIVE);
             value.ifPresent(v -> ms.put(level.get(), v));
-            complete &= value.isPresent();
+            numbersRead &= value.isPresent();
         }
-        if (complete && increasing(ms, given, attribute.namePosition())) {
+        if (numbersRead && increasing(ms, given, attribute.namePosition())) {
             return new Thresholds(ms.get(Level.HOST), ms.get(Level.CLUSTER), ms.get(Level.LAN), ms.get(Level.LIGHT_WAN));
         }
         return Thresholds.DEFAULTS;

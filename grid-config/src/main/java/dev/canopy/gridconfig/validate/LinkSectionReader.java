@@ -1,10 +1,9 @@
 package dev.canopy.gridconfig.validate;
 
+import dev.canopy.gridconfig.Keyword;
 import dev.canopy.gridconfig.model.Link;
 import dev.canopy.gridconfig.model.LinkDirection;
 import dev.canopy.gridconfig.rsl.Diagnostics;
-import dev.canopy.gridconfig.rsl.Integrity;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -24,7 +23,7 @@ final class LinkSectionReader {
     Optional<LinkDraft> read(AttributeTable section, double defaultRttMs) {
         Optional<Attribute> between = section.get("between");
         if (between.isEmpty()) {
-            if (section.integrity() == Integrity.COMPLETE) {
+            if (!section.mayLack("between")) {
                 diagnostics.error(section.position(), "link section needs the two sites it joins, e.g. (between = \"yonsei\" \"kisti\")");
             }
             return Optional.empty();
@@ -57,7 +56,6 @@ final class LinkSectionReader {
     }
 
     private Optional<LinkDirection> direction(Resolved.Text text) {
-        return values.keyword(text, "direction", LinkDirection::fromConfigName,
-                Arrays.stream(LinkDirection.values()).map(LinkDirection::configName).toList());
+        return values.keyword(text, "direction", LinkDirection::fromConfigName, Keyword.configNames(LinkDirection.class));
     }
 }

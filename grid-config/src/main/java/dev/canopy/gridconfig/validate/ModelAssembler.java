@@ -29,19 +29,20 @@ final class ModelAssembler {
     }
 
     /**
-     * The model, or empty when anything was reported. {@code integrity} is {@link Integrity#DAMAGED}
-     * when a section was lost to syntax errors: checks for missing things are then skipped.
+     * The model, or empty when anything was reported. {@code sectionKinds} is {@link Integrity#DAMAGED}
+     * when the kind of some section is unknown because of an error: it may have been a subjob, so
+     * checks that need every subjob are skipped.
      */
     Optional<GridModel> assemble(String name, GridSettings grid, List<SubjobDraft> subjobs, List<LinkDraft> links,
-            Integrity integrity) {
-        if (subjobs.isEmpty() && integrity == Integrity.COMPLETE) {
+            Integrity sectionKinds) {
+        if (subjobs.isEmpty() && sectionKinds == Integrity.COMPLETE) {
             diagnostics.error(Position.START, "the file has no subjob section; add one, e.g. ( &(type = subjob) (label = \"a\") (count = 4) )");
         }
         requireUnique(subjobs, "label", draft -> Optional.of(draft.subjob().label()), "subjob label");
         requireUnique(subjobs, "environment", draft -> draft.durocIndex().map(String::valueOf), "GLOBUS_DUROC_SUBJOB_INDEX");
         requireProcessLimit(subjobs);
         Map<String, OptionalDouble> uplinks = checkSites(subjobs);
-        if (integrity == Integrity.COMPLETE) {
+        if (sectionKinds == Integrity.COMPLETE && subjobs.stream().noneMatch(SubjobDraft::siteUncertain)) {
             checkLinkSites(links, uplinks.keySet().stream().toList());
         }
         checkLinkDirections(links);
@@ -86,7 +87,8 @@ final class ModelAssembler {
         for (SubjobDraft draft : subjobs) {
             Subjob subjob = draft.subjob();
             SubjobDraft first = firstOfSite.putIfAbsent(subjob.site(), draft);
-            if (first != null && !first.subjob().wanGroup().equals(subjob.wanGroup())) {
+            boolean wanGroupsCertain = first != null && !first.section().mayLack("wan_group") && !draft.section().mayLack("wan_group");
+            if (wanGroupsCertain && !first.subjob().wanGroup().equals(subjob.wanGroup())) {
                 diagnostics.error(draft.section().positionOf("wan_group"), "site \"" + subjob.site() + "\" is in wan_group \""
                         + first.subjob().wanGroup() + "\" (subjob \"" + first.subjob().label() + "\") but subjob \"" + subjob.label()
                         + "\" puts it in \"" + subjob.wanGroup() + "\"; a site belongs to one wan_group");

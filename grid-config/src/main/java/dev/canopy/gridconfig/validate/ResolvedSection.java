@@ -1,6 +1,6 @@
 package dev.canopy.gridconfig.validate;
 
-import dev.canopy.gridconfig.rsl.Integrity;
+import dev.canopy.gridconfig.rsl.Damage;
 import dev.canopy.gridconfig.rsl.Position;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +9,7 @@ import java.util.Map;
  * A section whose values are resolved. {@code variables} holds every variable visible at its end,
  * which for the grid section are the variables of the whole file.
  */
-record ResolvedSection(Position position, Integrity integrity, List<Attribute> attributes, Map<String, String> variables) {
+record ResolvedSection(Position position, Damage damage, List<Attribute> attributes, Map<String, String> variables) {
 
     public ResolvedSection {
         attributes = List.copyOf(attributes);

@@ -1,8 +1,7 @@
 package dev.canopy.gridconfig.validate;
 
-import dev.canopy.gridconfig.model.Keyword;
+import dev.canopy.gridconfig.Keyword;
 import dev.canopy.gridconfig.rsl.Diagnostics;
-import dev.canopy.gridconfig.rsl.Integrity;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,7 +25,7 @@ final class SectionClassifier {
         if (types.isEmpty()) {
             boolean looksLikeSubjob = section.attributes().stream().map(Attribute::canonical)
                     .anyMatch(name -> name.equals("count") || name.equals(Keyword.canonical(SubjobSectionReader.CONTACT)));
-            if (!looksLikeSubjob && section.integrity() == Integrity.COMPLETE && !section.attributes().isEmpty()) {
+            if (!looksLikeSubjob && !section.damage().mayLack("type") && !section.attributes().isEmpty()) {
                 diagnostics.error(section.position(), "section has no type; add (type = subjob), (type = grid) or (type = link)");
             }
             return looksLikeSubjob ? Optional.of(SectionKind.SUBJOB) : Optional.empty();

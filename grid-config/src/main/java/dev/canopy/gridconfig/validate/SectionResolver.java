@@ -1,9 +1,9 @@
 package dev.canopy.gridconfig.validate;
 
-import dev.canopy.gridconfig.model.Keyword;
+import dev.canopy.gridconfig.Keyword;
 import dev.canopy.gridconfig.rsl.Conjunction;
 import dev.canopy.gridconfig.rsl.Diagnostics;
-import dev.canopy.gridconfig.rsl.Integrity;
+import dev.canopy.gridconfig.rsl.Damage;
 import dev.canopy.gridconfig.rsl.Operator;
 import dev.canopy.gridconfig.rsl.Relation;
 import dev.canopy.gridconfig.rsl.ValueExpr;
@@ -16,7 +16,7 @@ import java.util.Optional;
 /**
  * Substitutes variables and joins {@code #} concatenations in one section. An
  * {@code rsl_substitution} defines variables for the relations after it; a relation whose value
- * cannot be resolved is reported, dropped, and marks the section {@link Integrity#DAMAGED}.
+ * cannot be resolved is reported, dropped, and recorded in the section's {@link Damage}.
  */
 final class SectionResolver {
 
@@ -26,17 +26,17 @@ final class SectionResolver {
 
     private final Diagnostics diagnostics;
     private final Map<String, String> variables;
-    private Integrity integrity;
+    private Damage damage;
 
-    private SectionResolver(Diagnostics diagnostics, Map<String, String> inherited, Integrity integrity) {
+    private SectionResolver(Diagnostics diagnostics, Map<String, String> inherited, Damage damage) {
         this.diagnostics = diagnostics;
         this.variables = new HashMap<>(inherited);
-        this.integrity = integrity;
+        this.damage = damage;
     }
 
     /** Resolves {@code section} with the variables {@code inherited} from the grid section. */
     static ResolvedSection resolve(Conjunction section, Map<String, String> inherited, Diagnostics diagnostics) {
-        return new SectionResolver(diagnostics, inherited, section.integrity()).run(section);
+        return new SectionResolver(diagnostics, inherited, section.damage()).run(section);
     }
 
     private ResolvedSection run(Conjunction section) {
@@ -48,10 +48,10 @@ final class SectionResolver {
                 resolveAll(relation.values()).ifPresentOrElse(
                         values -> attributes.add(new Attribute(relation.attribute(), relation.attributePosition(),
                                 relation.operator(), relation.operatorPosition(), values)),
-                        () -> integrity = Integrity.DAMAGED);
+                        () -> damage = damage.withAttribute(relation.attribute()));
             }
         }
-        return new ResolvedSection(section.position(), integrity, attributes, variables);
+        return new ResolvedSection(section.position(), damage, attributes, variables);
     }
 
     /** {@code (rsl_substitution = (NAME value) ...)}: each pair defines or redefines one variable. */

@@ -1,6 +1,6 @@
 package dev.canopy.gridconfig.validate;
 
-import dev.canopy.gridconfig.model.Keyword;
+import dev.canopy.gridconfig.Keyword;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Optional;
@@ -11,15 +11,32 @@ final class SpellingHint {
     private SpellingHint() {
     }
 
-    /** {@code did you mean "heavy_wan"?} when one candidate is close enough to be the intended word. */
+    /**
+     * {@code did you mean "heavy_wan"?} when one candidate is close enough to be the intended word:
+     * a few edits away, or the written word is the start of it ({@code rtt} for {@code rtt_ms}).
+     */
     static Optional<String> closest(String written, Collection<String> candidates) {
         String canonical = Keyword.canonical(written);
+        Optional<String> completion = canonical.length() < 3 ? Optional.empty() : candidates.stream()
+                .filter(candidate -> Keyword.canonical(candidate).startsWith(canonical) && !candidate.equals(written))
+                .findFirst();
+        if (completion.isPresent()) {
+            return completion.map(SpellingHint::question);
+        }
         int allowed = Math.max(1, Math.min(3, canonical.length() / 3));
         return candidates.stream()
                 .filter(candidate -> !candidate.equals(written))
                 .min(Comparator.comparingInt(candidate -> distance(canonical, Keyword.canonical(candidate))))
-                .filter(best -> distance(canonical, Keyword.canonical(best)) <= allowed)
-                .map(best -> "did you mean \"" + best + "\"?");
+                .filter(best -> {
+                    int distance = distance(canonical, Keyword.canonical(best));
+                    // a one-letter word is one edit from every other one-letter word: no evidence of a typo
+                    return distance <= allowed && distance < Math.min(canonical.length(), Keyword.canonical(best).length());
+                })
+                .map(SpellingHint::question);
+    }
+
+    private static String question(String candidate) {
+        return "did you mean \"" + candidate + "\"?";
     }
 
     /** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */

@@ -1,7 +1,6 @@
 package dev.canopy.gridconfig.validate;
 
 import dev.canopy.gridconfig.model.Subjob;
-import dev.canopy.gridconfig.rsl.Integrity;
 import java.util.Optional;
 
 /**
@@ -10,7 +9,8 @@ import java.util.Optional;
  */
 record SubjobDraft(Subjob subjob, AttributeTable section, Optional<Integer> durocIndex) {
 
-    boolean damaged() {
-        return section.integrity() == Integrity.DAMAGED;
+    /** Whether this subjob's site may differ from the one the file meant, because a relation naming it was dropped. */
+    boolean siteUncertain() {
+        return section.mayLack("site") || section.mayLack(SubjobSectionReader.CONTACT) || section.mayLack("label");
     }
 }

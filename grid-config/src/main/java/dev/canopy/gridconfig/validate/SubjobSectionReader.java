@@ -1,12 +1,14 @@
 package dev.canopy.gridconfig.validate;
 
+import dev.canopy.gridconfig.Keyword;
 import dev.canopy.gridconfig.model.Fabric;
+import dev.canopy.gridconfig.model.GlobusEnvironment;
+import dev.canopy.gridconfig.model.GramAttributes;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.HostSlots;
 import dev.canopy.gridconfig.model.Subjob;
 import dev.canopy.gridconfig.rsl.Diagnostics;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,9 +24,9 @@ import java.util.Set;
  */
 final class SubjobSectionReader {
 
-    static final String LAN_ID_VARIABLE = "GLOBUS_LAN_ID";
-    static final String SUBJOB_INDEX_VARIABLE = "GLOBUS_DUROC_SUBJOB_INDEX";
-    static final String CONTACT = "resourceManagerContact";
+    static final String LAN_ID_VARIABLE = GlobusEnvironment.LAN_ID;
+    static final String SUBJOB_INDEX_VARIABLE = GlobusEnvironment.SUBJOB_INDEX;
+    static final String CONTACT = GramAttributes.RESOURCE_MANAGER_CONTACT;
 
     private final Diagnostics diagnostics;
     private final ValueReader values;
@@ -58,8 +60,8 @@ final class SubjobSectionReader {
                 section.get("fabric").flatMap(values::single).flatMap(this::fabric).orElse(Fabric.NONE),
                 section.get("uplink_mbps").flatMap(a -> values.number(a, NumberRange.POSITIVE))
                         .map(OptionalDouble::of).orElse(OptionalDouble.empty()),
-                plainTexts(environment),
-                gram(section));
+                modelEnvironment(environment, lanId),
+                gram(section, contactHost));
         return new SubjobDraft(subjob, section, durocIndex);
     }
 
@@ -94,12 +96,11 @@ final class SubjobSectionReader {
     /** The host of {@code host[:port][/service]}. */
     private Optional<String> contactHost(Attribute attribute) {
         return values.single(attribute).flatMap(text -> {
-            String host = text.text().split("[:/]", 2)[0].strip();
+            Optional<String> host = GramAttributes.contactHost(text.text());
             if (host.isEmpty()) {
                 diagnostics.error(text.position(), CONTACT + " \"" + text.text() + "\" names no host; write \"host[:port][/service]\"");
-                return Optional.empty();
             }
-            return Optional.of(host);
+            return host;
         });
     }
 
@@ -142,22 +143,30 @@ final class SubjobSectionReader {
     }
 
     private Optional<Fabric> fabric(Resolved.Text text) {
-        return values.keyword(text, "fabric", Fabric::fromConfigName,
-                Arrays.stream(Fabric.values()).map(Fabric::configName).toList());
+        return values.keyword(text, "fabric", Fabric::fromConfigName, Keyword.configNames(Fabric.class));
     }
 
-    private Map<String, List<String>> gram(AttributeTable section) {
-        List<String> kept = new ArrayList<>(GramAttributes.NAMES);
-        kept.add(CONTACT);
+    /** The GRAM attributes as given; a contact without a host (already reported) is left out. */
+    private Map<String, List<String>> gram(AttributeTable section, Optional<String> contactHost) {
         Map<String, List<String>> gram = new LinkedHashMap<>();
-        section.present(kept).forEach((name, attribute) -> values.plainValues(attribute)
-                .ifPresent(texts -> gram.put(name, texts.stream().map(Resolved.Text::text).toList())));
+        section.present(GramAttributes.KEPT).forEach((name, attribute) -> {
+            if (!name.equals(CONTACT) || contactHost.isPresent()) {
+                values.plainValues(attribute).ifPresent(texts -> gram.put(name, texts.stream().map(Resolved.Text::text).toList()));
+            }
+        });
         return gram;
     }
 
-    private static Map<String, String> plainTexts(Map<String, Resolved.Text> environment) {
+    /** The environment passed to processes; Globus variables that contradict the model (already reported) are left out. */
+    private static Map<String, String> modelEnvironment(Map<String, Resolved.Text> environment, String lanId) {
         Map<String, String> texts = new LinkedHashMap<>();
-        environment.forEach((name, value) -> texts.put(name, value.text()));
+        environment.forEach((name, value) -> {
+            boolean contradicts = name.equals(LAN_ID_VARIABLE) && !value.text().equals(lanId)
+                    || name.equals(SUBJOB_INDEX_VARIABLE) && !GlobusEnvironment.isSubjobIndex(value.text());
+            if (!contradicts) {
+                texts.put(name, value.text());
+            }
+        });
         return texts;
     }
 }

@@ -1,0 +1,123 @@
+package dev.canopy.cli.bench;
+
+import dev.canopy.core.frame.Frame;
+import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeAddress;
+import dev.canopy.core.node.NodeId;
+import dev.canopy.core.transport.Transport;
+import dev.canopy.core.transport.TransportOptions;
+import dev.canopy.core.transport.VertxTransport;
+import dev.canopy.gridconfig.Coordinates;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.NetSocket;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The second JVM of {@code canopy bench p2p}: answers Canopy frames on its transport and raw
+ * messages on a plain NetSocket echo server and sink, prints one READY line with its ports, and exits when
+ * its standard input closes (the benchmark ended or died).
+ *
+ * <p>Arguments: the benchmark's transport address as {@code host tcpPort udpPort}.
+ */
+public final class EchoPeer {
+
+    private EchoPeer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 3) {
+            System.err.println("usage: EchoPeer <host> <tcpPort> <udpPort> (started by canopy bench p2p)");
+            System.exit(2);
+        }
+        Member benchmark = new Member(NodeId.of("bench"), Coordinates.ofHost("bench"),
+                new NodeAddress(args[0], Integer.parseInt(args[1]), Integer.parseInt(args[2])));
+        Vertx vertx = Vertx.vertx();
+        try {
+            Transport transport = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("echo-peer")));
+            transport.frameHandler(frame -> transport.send(benchmark, answer(frame)));
+            NetServer echo = await(vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true))
+                    .connectHandler(socket -> answerMessages(socket, MessageAnswer.ECHO)).listen(0, TransportOptions.LOOPBACK));
+            NetServer sink = await(vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true))
+                    .connectHandler(socket -> answerMessages(socket, MessageAnswer.ONE_BYTE)).listen(0, TransportOptions.LOOPBACK));
+            System.out.println(EchoProtocol.READY + " " + transport.localAddress().tcpPort() + " "
+                    + transport.localAddress().udpPort() + " " + echo.actualPort() + " " + sink.actualPort());
+            System.out.flush();
+            drain(System.in);
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Frame answer(Frame request) {
+        Buffer payload = request.tag() == EchoProtocol.TAG_ECHO ? request.payload() : Buffer.buffer();
+        FrameType type = request.tag() == EchoProtocol.TAG_ECHO ? request.type() : FrameType.ACK;
+        return new Frame(type, request.job(), request.context(), request.epoch(), request.destination(),
+                request.source(), request.tag(), request.sequence(), payload);
+    }
+
+    /** What the plain NetSocket servers send back for each whole message. */
+    private enum MessageAnswer { ECHO, ONE_BYTE }
+
+    /**
+     * Reads a 4-byte message size, then answers each whole message of that size: with the message
+     * itself (echo, once all of it is in, as Canopy's peer answers a whole frame) or with one byte
+     * (sink, for throughput).
+     */
+    private static void answerMessages(NetSocket socket, MessageAnswer answer) {
+        Buffer header = Buffer.buffer();
+        long[] state = {-1, 0}; // message size (unknown until the header is complete), bytes of the current message
+        Buffer[] message = {null};
+        socket.handler(bytes -> {
+            Buffer body = bytes;
+            if (state[0] < 0) {
+                int needed = 4 - header.length();
+                header.appendBuffer(bytes.getBuffer(0, Math.min(needed, bytes.length())));
+                if (header.length() < 4) {
+                    return;
+                }
+                state[0] = header.getInt(0);
+                body = bytes.getBuffer(Math.min(needed, bytes.length()), bytes.length());
+            }
+            if (answer == MessageAnswer.ONE_BYTE) {
+                state[1] += body.length();
+                int complete = (int) (state[1] / state[0]);
+                state[1] %= state[0];
+                if (complete > 0) {
+                    socket.write(Buffer.buffer(new byte[complete]));
+                }
+                return;
+            }
+            int position = 0;
+            while (position < body.length()) {
+                if (message[0] == null) {
+                    message[0] = Buffer.buffer((int) state[0]);
+                }
+                int take = (int) Math.min(state[0] - message[0].length(), body.length() - position);
+                message[0].appendBuffer(body, position, take);
+                position += take;
+                if (message[0].length() == state[0]) {
+                    socket.write(message[0]);
+                    message[0] = null;
+                }
+            }
+        });
+    }
+
+    private static <T> T await(Future<T> future) throws Exception {
+        return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    private static void drain(InputStream in) throws IOException {
+        byte[] ignored = new byte[256];
+        while (in.read(ignored) >= 0) {
+            // The benchmark writes nothing; end of stream means it is done.
+        }
+    }
+}

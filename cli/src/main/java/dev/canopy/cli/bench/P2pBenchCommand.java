@@ -1,0 +1,156 @@
+package dev.canopy.cli.bench;
+
+import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeAddress;
+import dev.canopy.core.node.NodeId;
+import dev.canopy.core.transport.Transport;
+import dev.canopy.core.transport.TransportOptions;
+import dev.canopy.core.transport.VertxTransport;
+import dev.canopy.gridconfig.Coordinates;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code canopy bench p2p}: round-trip latency (median, p99) and streaming throughput of
+ * point-to-point messages between this JVM and a second one over loopback, through Canopy's
+ * transport and, side by side in the same run, through a plain Vert.x NetSocket.
+ */
+@Command(
+        name = "p2p",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Point-to-point latency and throughput between two JVMs over loopback: Canopy's transport",
+            "beside a plain Vert.x NetSocket echo, measured alternately in one run."
+        })
+public final class P2pBenchCommand implements Callable<Integer> {
+
+    static final int MAX_SIZE = 8 * 1024 * 1024;
+    private static final Duration STEP_TIMEOUT = Duration.ofMinutes(2);
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--sizes", split = ",", paramLabel = "BYTES",
+            description = "Message sizes in bytes (default: ${DEFAULT-VALUE}).",
+            defaultValue = "8,64,512,4096,32768,262144,1048576")
+    private List<Integer> sizes;
+
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "1000",
+            description = "Round trips measured per size and transport, after as many to warm up "
+                    + "(fewer for large messages: at most 256 MiB echoed). Default: ${DEFAULT-VALUE}.")
+    private int rounds;
+
+    @Option(names = "--stream-bytes", paramLabel = "BYTES", defaultValue = "67108864",
+            description = "Bytes streamed per size and transport for throughput (at least 200 and at most "
+                    + "200,000 messages). Default: ${DEFAULT-VALUE}.")
+    private long streamBytes;
+
+    @Option(names = "--json", description = "Print JSON instead of the table.")
+    private boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        String problem = validate();
+        if (problem != null) {
+            spec.commandLine().getErr().println("canopy bench p2p: " + problem);
+            return 2;
+        }
+        Vertx vertx = Vertx.vertx();
+        try {
+            Transport transport = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("bench")),
+                    "start the transport");
+            try (EchoPeerProcess peer = EchoPeerProcess.start(transport.localAddress())) {
+                EchoPeerProcess.Ports ports = peer.ports();
+                Member peerMember = new Member(NodeId.of("echo-peer"), Coordinates.ofHost("echo-peer"),
+                        new NodeAddress(TransportOptions.LOOPBACK, ports.transportTcp(), ports.transportUdp()));
+                List<P2pProbe> probes = List.of(new CanopyProbe(transport, peerMember),
+                        NetSocketProbe.create(vertx, TransportOptions.LOOPBACK, ports.echo(), ports.sink()));
+                List<P2pRow> rows = measure(probes);
+                print(rows, peer.pid());
+                for (P2pProbe probe : probes) {
+                    await(probe.close(), "close " + probe.name());
+                }
+            }
+            return 0;
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private String validate() {
+        if (sizes.stream().distinct().count() < sizes.size()) {
+            return "--sizes " + sizes + " lists a size twice";
+        }
+        for (int size : sizes) {
+            if (size < 1 || size > MAX_SIZE) {
+                return "message size " + size + " is outside 1.." + MAX_SIZE + " bytes (--sizes)";
+            }
+        }
+        if (rounds < 4) {
+            return "--rounds " + rounds + " is too few for a p99; use at least 4 (100 or more for a meaningful p99)";
+        }
+        if (streamBytes < 1) {
+            return "--stream-bytes " + streamBytes + " must be positive";
+        }
+        return null;
+    }
+
+    /** For each size, each probe in turn: warm-up, round trips, stream. */
+    private List<P2pRow> measure(List<P2pProbe> probes) throws Exception {
+        List<P2pRow> rows = new ArrayList<>();
+        for (int size : sizes) {
+            int roundTrips = (int) Math.max(4, Math.min(rounds, (256L << 20) / (2L * size)));
+            int streamed = (int) Math.max(200, Math.min(200_000, streamBytes / size));
+            int window = (int) Math.max(1, Math.min(1024, (4L << 20) / size));
+            for (P2pProbe probe : probes) {
+                await(probe.roundTrips(size, roundTrips), probe.name() + " warm-up, " + size + " B");
+                long[] rtts = await(probe.roundTrips(size, roundTrips), probe.name() + " round trips, " + size + " B");
+                long streamNanos = await(probe.stream(size, streamed, window), probe.name() + " stream, " + size + " B");
+                rows.add(P2pRow.of(probe.name(), size, rtts, streamed, streamNanos));
+            }
+        }
+        return rows;
+    }
+
+    private void print(List<P2pRow> rows, long peerPid) {
+        PrintWriter out = spec.commandLine().getOut();
+        MachineInfo machine = MachineInfo.current();
+        if (json) {
+            JsonArray sizesJson = new JsonArray();
+            for (int size : sizes) {
+                JsonObject entry = new JsonObject().put("size_bytes", size);
+                rows.stream().filter(row -> row.size() == size).forEach(row -> entry.put(row.probe(), row.toJson()));
+                sizesJson.add(entry);
+            }
+            out.println(new JsonObject().put("benchmark", "p2p").put("machine", machine.toJson())
+                    .put("peer_pid", peerPid).put("results", sizesJson).encodePrettily());
+        } else {
+            out.println(P2pTable.render(sizes, rows, machine));
+        }
+        out.flush();
+    }
+
+    private static <T> T await(Future<T> future, String step) throws Exception {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("bench p2p could not " + step + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("bench p2p: " + step + " took longer than " + STEP_TIMEOUT, e);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.canopy.cli.demo;
+
+import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.node.CanopyNode;
+import dev.canopy.core.node.JobId;
+import dev.canopy.core.node.NodeId;
+import dev.canopy.core.node.NodeOptions;
+import dev.canopy.core.transport.emulation.WanEmulationLayer;
+import dev.canopy.core.transport.emulation.WanEmulator;
+import dev.canopy.gridconfig.Coordinates;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One demo run, driven from the command's thread (never an event loop): ZooKeeper (embedded unless an
+ * ensemble is given), one node per grid coordinate in this JVM on loopback, join, rank table, ping
+ * matrix, clean shutdown.
+ */
+final class DemoRun {
+
+    private static final Duration STEP_TIMEOUT = Duration.ofSeconds(120);
+
+    private final DemoGrid grid;
+    private final PrintWriter out;
+
+    DemoRun(DemoGrid grid, PrintWriter out) {
+        this.grid = grid;
+        this.out = out;
+    }
+
+    void run(JobId job, Optional<String> ensemble, int pings, long seed) {
+        EmbeddedZooKeeper embedded = ensemble.isEmpty() ? EmbeddedZooKeeper.start() : null;
+        String connectString = ensemble.orElseGet(embedded::connectString);
+        out.printf(Locale.ROOT, "ZooKeeper: %s %s%n", embedded != null ? "embedded, listening on" : "ensemble", connectString);
+        out.printf(Locale.ROOT, "WAN emulation: %s (seed %d)%n", describe(grid), seed);
+        Vertx vertx = Vertx.vertx();
+        WanEmulator wan = WanEmulator.start(grid.wan());
+        List<CanopyNode> nodes = new ArrayList<>();
+        try {
+            long started = System.nanoTime();
+            for (int i = 0; i < grid.nodes().size(); i++) {
+                Coordinates coordinates = grid.nodes().get(i);
+                long nodeSeed = seed + i;
+                NodeOptions options = NodeOptions.of(job, NodeId.of("node" + i), coordinates, grid.nodes().size(),
+                        connectString).withLayers(below -> new WanEmulationLayer(below, wan, coordinates, nodeSeed));
+                nodes.add(await(CanopyNode.start(vertx, options), "start node" + i));
+            }
+            List<Future<Communicator>> joins = nodes.stream().map(CanopyNode::join).toList();
+            List<Communicator> worlds = new ArrayList<>();
+            for (Future<Communicator> join : joins) {
+                worlds.add(await(join, "join job " + job));
+            }
+            worlds.sort(Comparator.comparingInt(Communicator::rank));
+            out.printf(Locale.ROOT, "%d nodes started and joined in %d ms%n%n", nodes.size(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+
+            new DemoReport(out).rankTable(job.name(), worlds.get(0).members());
+            worlds.forEach(PingMatrix::answerPings);
+            // One unmeasured round first: it opens the TCP connections and warms the code paths.
+            await(PingMatrix.measure(worlds, 1), "warm up");
+            double[][] rtt = await(PingMatrix.measure(worlds, pings), "ping every pair");
+            new DemoReport(out).rttMatrix(rtt, pings);
+            int pairs = nodes.size() * (nodes.size() - 1);
+            out.printf(Locale.ROOT, "%d ordered pairs exchanged %d pings and %d pongs%n", pairs, pairs * pings, pairs * pings);
+        } finally {
+            for (CanopyNode node : nodes) {
+                await(node.close(), "close " + node.id());
+            }
+            await(vertx.close(), "stop Vert.x");
+            wan.close();
+            if (embedded != null) {
+                embedded.close();
+            }
+        }
+        out.printf(Locale.ROOT, "all nodes left the job and closed%n");
+        out.flush();
+    }
+
+    /** One line per emulated link, e.g. {@code paris-berlin 18 ms}, plus the default. */
+    private static String describe(DemoGrid grid) {
+        StringBuilder text = new StringBuilder();
+        grid.wan().links().entrySet().stream()
+                .filter(e -> e.getKey().fromSite().compareTo(e.getKey().toSite()) < 0)
+                .sorted(Comparator.comparing(e -> e.getKey().fromSite()))
+                .forEach(e -> text.append(e.getKey().fromSite()).append('-').append(e.getKey().toSite())
+                        .append(String.format(Locale.ROOT, " %.0f ms, ", e.getValue().rttMs())));
+        return text.append(String.format(Locale.ROOT, "other site pairs %.0f ms RTT", grid.wan().defaultLink().rttMs()))
+                .toString();
+    }
+
+    private static <T> T await(Future<T> future, String step) {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(STEP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("demo step '" + step + "' failed: " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("demo step '" + step + "' did not finish within " + STEP_TIMEOUT.toSeconds() + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted during demo step '" + step + "'", e);
+        }
+    }
+}

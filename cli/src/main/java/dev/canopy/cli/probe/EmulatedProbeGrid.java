@@ -1,0 +1,162 @@
+package dev.canopy.cli.probe;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.membership.JobMembership;
+import dev.canopy.core.membership.MembershipView;
+import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.node.JobId;
+import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeId;
+import dev.canopy.core.transport.Transport;
+import dev.canopy.core.transport.TransportOptions;
+import dev.canopy.core.transport.VertxTransport;
+import dev.canopy.core.transport.emulation.WanEmulationLayer;
+import dev.canopy.core.transport.emulation.WanEmulator;
+import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.gridconfig.model.ProcessPlacement;
+import dev.canopy.probes.measure.GridEmulation;
+import dev.canopy.probes.measure.ProbeService;
+import dev.canopy.probes.measure.ProbeSettings;
+import dev.canopy.probes.measure.ProbeStatistics;
+import dev.canopy.probes.measure.SiteSummary;
+import dev.canopy.probes.measure.SiteSummaryPublisher;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The grid of a level file emulated in this JVM for probing: an embedded ZooKeeper, one real transport per
+ * process on 127.0.0.1 behind the shared WAN emulator, the job's membership in ZooKeeper, and a probe service
+ * and summary publisher per process. Its methods block: call them from the command's main thread.
+ */
+final class EmulatedProbeGrid implements AutoCloseable {
+
+    private static final JobId JOB = JobId.of("canopy-probe");
+    private static final Duration STEP_DEADLINE = Duration.ofSeconds(60);
+
+    private final GridModel grid;
+    private final EmbeddedZooKeeper zooKeeper;
+    private final Vertx vertx = Vertx.vertx();
+    private final WanEmulator emulator;
+    private final List<Transport> transports = new ArrayList<>();
+    private final List<JobMembership> memberships = new ArrayList<>();
+    private final List<ProbeService> services = new ArrayList<>();
+    private final List<SiteSummaryPublisher> publishers = new ArrayList<>();
+    private ZooKeeperSession session;
+
+    private EmulatedProbeGrid(GridModel grid) {
+        this.grid = grid;
+        this.zooKeeper = EmbeddedZooKeeper.start();
+        this.emulator = WanEmulator.start(GridEmulation.of(grid));
+    }
+
+    /** Starts everything and begins probing; on failure, releases what was started. */
+    static EmulatedProbeGrid start(GridModel grid, ProbeSettings settings, long seed) {
+        EmulatedProbeGrid emulated = new EmulatedProbeGrid(grid);
+        try {
+            emulated.startNodes(settings, seed);
+            return emulated;
+        } catch (RuntimeException e) {
+            emulated.close();
+            throw e;
+        }
+    }
+
+    private void startNodes(ProbeSettings settings, long seed) {
+        session = await(ZooKeeperSession.open(vertx, zooKeeper.connectString(), Duration.ofSeconds(10),
+                Duration.ofSeconds(10)));
+        List<Member> members = new ArrayList<>();
+        for (ProcessPlacement process : grid.processes()) {
+            String label = process.coordinates().site() + "/" + process.coordinates().host() + "#" + process.globalIndex();
+            Transport bare = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel(label)));
+            transports.add(new WanEmulationLayer(bare, emulator, process.coordinates(), seed + process.globalIndex()));
+            members.add(new Member(nodeId(process), process.coordinates(), bare.localAddress()));
+        }
+        List<Future<MembershipView>> views = new ArrayList<>();
+        for (int i = 0; i < members.size(); i++) {
+            JobMembership membership = new JobMembership(transports.get(i).context(), session.client(), JOB,
+                    members.get(i), members.size(), Duration.ofSeconds(30));
+            memberships.add(membership);
+            views.add(membership.start());
+        }
+        for (int i = 0; i < members.size(); i++) {
+            MembershipView view = await(views.get(i));
+            ProbeService service = new ProbeService(vertx, transports.get(i), JOB, members.get(i), settings,
+                    Ticker.systemTicker());
+            JobMembership membership = memberships.get(i);
+            membership.onEvent(event -> membership.view().ifPresent(service::updateMembership));
+            await(service.start(view));
+            services.add(service);
+            SiteSummaryPublisher publisher = new SiteSummaryPublisher(vertx, service, session.client(), JOB,
+                    Duration.ofSeconds(1), settings.forecast().ranking());
+            publisher.start();
+            publishers.add(publisher);
+        }
+    }
+
+    /** Publishes every representative's summary now and reads them back from ZooKeeper, as an outside tool would. */
+    List<SiteSummary> summaries() throws Exception {
+        List<Future<Void>> published = new ArrayList<>();
+        publishers.forEach(p -> published.add(p.publishNow()));
+        await(Future.all(published));
+        return SiteSummaryPublisher.readBlocking(session.client(), JOB);
+    }
+
+    List<ProbeStatistics> statistics() {
+        List<ProbeStatistics> statistics = new ArrayList<>();
+        services.forEach(service -> statistics.add(await(service.statistics())));
+        return statistics;
+    }
+
+    /** Waits {@code duration} while the grid probes. */
+    void probeFor(Duration duration) {
+        await(vertx.timer(duration.toMillis(), TimeUnit.MILLISECONDS), duration.plus(STEP_DEADLINE));
+    }
+
+    @Override
+    public void close() {
+        publishers.forEach(SiteSummaryPublisher::stop);
+        List<Future<?>> closing = new ArrayList<>();
+        services.forEach(service -> closing.add(service.stop()));
+        memberships.forEach(membership -> closing.add(membership.close()));
+        transports.forEach(transport -> closing.add(transport.close()));
+        try {
+            await(Future.join(closing));
+            if (session != null) {
+                await(session.close());
+            }
+        } finally {
+            emulator.close();
+            await(vertx.close());
+            zooKeeper.close();
+        }
+    }
+
+    private static NodeId nodeId(ProcessPlacement process) {
+        String raw = process.subjobLabel() + "-" + process.indexInSubjob();
+        return NodeId.of(raw.replaceAll("[^A-Za-z0-9._:@-]", "_"));
+    }
+
+    private static <T> T await(Future<T> future) {
+        return await(future, STEP_DEADLINE);
+    }
+
+    private static <T> T await(Future<T> future, Duration deadline) {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the emulated grid did not answer within " + deadline.toSeconds() + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running the emulated grid", e);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package dev.canopy.core.comm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.canopy.core.node.NodeId;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+/** MPI matching rules of one channel, without sockets. */
+class MailboxTest {
+
+    private static final IntFunction<RankFailedException> ALIVE = rank -> null;
+
+    private final Mailbox mailbox = new Mailbox();
+
+    private static Message message(int source, int tag, String text) {
+        return new Message(source, tag, Buffer.buffer(text));
+    }
+
+    private static String text(Future<Message> future) {
+        assertThat(future.succeeded()).as("receive completed").isTrue();
+        return future.result().payload().toString();
+    }
+
+    @Test
+    void aMessageGoesToTheEarliestPostedReceiveItMatches() {
+        Future<Message> specific = mailbox.receive(1, 5, ALIVE);
+        Future<Message> any = mailbox.receive(Communicator.ANY_SOURCE, Communicator.ANY_TAG, ALIVE);
+
+        mailbox.deliver(message(2, 5, "from 2"));
+        mailbox.deliver(message(1, 5, "from 1"));
+
+        assertThat(text(any)).isEqualTo("from 2");
+        assertThat(text(specific)).isEqualTo("from 1");
+    }
+
+    @Test
+    void aWildcardReceiveTakesTheEarliestArrivedQueuedMessage() {
+        mailbox.deliver(message(3, 9, "first"));
+        mailbox.deliver(message(1, 8, "second"));
+        mailbox.deliver(message(3, 8, "third"));
+
+        assertThat(text(mailbox.receive(Communicator.ANY_SOURCE, 8, ALIVE))).isEqualTo("second");
+        assertThat(text(mailbox.receive(3, Communicator.ANY_TAG, ALIVE))).isEqualTo("first");
+        assertThat(text(mailbox.receive(Communicator.ANY_SOURCE, Communicator.ANY_TAG, ALIVE))).isEqualTo("third");
+        assertThat(mailbox.queuedMessages()).isZero();
+    }
+
+    @Test
+    void aFailedSourceFailsWaitingReceivesButItsQueuedMessagesStillArrive() {
+        RankFailedException failure = new RankFailedException(4, NodeId.of("n4"), "killed");
+        Future<Message> waiting = mailbox.receive(4, 1, ALIVE);
+        Future<Message> anyWaiting = mailbox.receive(Communicator.ANY_SOURCE, 1, ALIVE);
+        Future<Message> otherWaiting = mailbox.receive(2, 1, ALIVE);
+        mailbox.sourceFailed(4, failure);
+        assertThat(waiting.cause()).isSameAs(failure);
+        assertThat(anyWaiting.cause()).isSameAs(failure);
+        assertThat(otherWaiting.isComplete()).isFalse();
+
+        mailbox.deliver(message(4, 2, "sent before it died"));
+        IntFunction<RankFailedException> fourFailed = rank -> rank == 4 ? failure : null;
+        assertThat(text(mailbox.receive(4, 2, fourFailed))).isEqualTo("sent before it died");
+        assertThat(mailbox.receive(4, 2, fourFailed).cause()).isSameAs(failure);
+    }
+
+    /** Whatever the interleaving of arrivals and the order receives are made in, each (source, tag) stream stays in order. */
+    @Property(tries = 300)
+    void everySourceTagStreamIsReceivedInSendingOrder(
+            @ForAll @Size(min = 1, max = 200) List<@IntRange(min = 0, max = 5) Integer> streams,
+            @ForAll @Size(min = 1, max = 200) List<@IntRange(min = 0, max = 5) Integer> receiveOrder) {
+        Map<Integer, Integer> sent = new HashMap<>();
+        for (int stream : streams) {
+            int sequence = sent.merge(stream, 1, Integer::sum) - 1;
+            mailbox.deliver(message(stream / 2, stream % 2, Integer.toString(sequence)));
+        }
+        Map<Integer, List<Integer>> received = new HashMap<>();
+        List<Integer> order = new ArrayList<>(receiveOrder);
+        order.addAll(sent.keySet().stream().flatMap(s -> Collections.nCopies(sent.get(s), s).stream()).toList());
+        for (int stream : order) {
+            if (received.getOrDefault(stream, List.of()).size() < sent.getOrDefault(stream, 0)) {
+                Future<Message> next = mailbox.receive(stream / 2, stream % 2, ALIVE);
+                received.computeIfAbsent(stream, s -> new ArrayList<>()).add(Integer.parseInt(text(next)));
+            }
+        }
+        sent.forEach((stream, count) -> assertThat(received.get(stream))
+                .containsExactlyElementsOf(IntStream.range(0, count).boxed().toList()));
+        assertThat(mailbox.queuedMessages()).isZero();
+    }
+}

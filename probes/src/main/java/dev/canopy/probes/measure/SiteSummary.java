@@ -1,0 +1,100 @@
+package dev.canopy.probes.measure;
+
+import dev.canopy.core.node.Member;
+import dev.canopy.probes.Metric;
+import dev.canopy.probes.forecast.ErrorMetric;
+import dev.canopy.probes.forecast.LinkForecast;
+import dev.canopy.probes.forecast.LinkState;
+import dev.canopy.probes.schedule.LinkRole;
+import dev.canopy.probes.schedule.ProbeLink;
+import dev.canopy.probes.schedule.ProbePlan;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * What a site's representative publishes in ZooKeeper for tools outside the job: the forecasts of the
+ * site pairs it probes. As JSON:
+ * <pre>
+ * {"site":"kut-a","representative":"ka1-0",
+ *  "pairs":[{"a":"kut-a","b":"kisti-a","state":"fresh","rtt_ms":11.9,"error_ms":0.4,
+ *            "forecaster":"median-10","samples":112,"bandwidth_mbps":44.1}]}
+ * </pre>
+ * ({@code bandwidth_mbps} only once measured.)
+ */
+public record SiteSummary(String site, String representative, List<SitePairForecast> pairs) {
+
+    public SiteSummary {
+        pairs = List.copyOf(pairs);
+    }
+
+    /**
+     * The summary {@code self} publishes under {@code plan}: its representative links' forecasts if it is its
+     * site's representative, else empty (another node speaks for the site).
+     */
+    public static Optional<SiteSummary> of(Member self, ProbePlan plan, List<LinkForecast> forecasts,
+                                           ErrorMetric ranking) {
+        if (!plan.representativeOf(ProbePlan.siteKey(self)).map(self::equals).orElse(false)) {
+            return Optional.empty();
+        }
+        List<SitePairForecast> pairs = new ArrayList<>();
+        for (ProbeLink link : plan.linksOwnedBy(self.id())) {
+            if (link.role() != LinkRole.REPRESENTATIVES) {
+                continue;
+            }
+            Optional<LinkForecast> rtt = find(forecasts, link, Metric.ROUND_TRIP_TIME);
+            Optional<LinkForecast> bandwidth = find(forecasts, link, Metric.BANDWIDTH);
+            rtt.ifPresent(f -> pairs.add(new SitePairForecast(self.coordinates().site(), link.peer().coordinates().site(),
+                    f.state(), f.forecast().value(), f.forecast().error(ranking), f.forecast().forecaster(),
+                    f.forecast().samples(), bandwidth.map(b -> OptionalDouble.of(b.forecast().value()))
+                            .orElse(OptionalDouble.empty()))));
+        }
+        return Optional.of(new SiteSummary(self.coordinates().site(), self.id().value(), pairs));
+    }
+
+    private static Optional<LinkForecast> find(List<LinkForecast> forecasts, ProbeLink link, Metric metric) {
+        return forecasts.stream().filter(f -> f.link().equals(link.link()) && f.metric() == metric).findFirst();
+    }
+
+    public JsonObject toJson() {
+        JsonArray array = new JsonArray();
+        for (SitePairForecast pair : pairs) {
+            JsonObject json = new JsonObject().put("a", pair.a()).put("b", pair.b())
+                    .put("state", pair.state().name().toLowerCase(Locale.ROOT))
+                    .put("rtt_ms", pair.rttMs()).put("error_ms", pair.errorMs())
+                    .put("forecaster", pair.forecaster()).put("samples", pair.samples());
+            pair.bandwidthMbps().ifPresent(mbps -> json.put("bandwidth_mbps", mbps));
+            array.add(json);
+        }
+        return new JsonObject().put("site", site).put("representative", representative).put("pairs", array);
+    }
+
+    /**
+     * Reads a published summary; {@code where} (e.g. the znode path) names it in the error.
+     *
+     * @throws IllegalArgumentException naming {@code where} and the problem if the bytes are not a summary
+     */
+    public static SiteSummary fromJson(byte[] data, String where) {
+        try {
+            JsonObject json = new JsonObject(io.vertx.core.buffer.Buffer.buffer(data));
+            List<SitePairForecast> pairs = new ArrayList<>();
+            for (Object item : json.getJsonArray("pairs")) {
+                JsonObject pair = (JsonObject) item;
+                Double bandwidth = pair.getDouble("bandwidth_mbps");
+                pairs.add(new SitePairForecast(pair.getString("a"), pair.getString("b"),
+                        LinkState.valueOf(pair.getString("state").toUpperCase(Locale.ROOT)), pair.getDouble("rtt_ms"),
+                        pair.getDouble("error_ms"), pair.getString("forecaster"), pair.getLong("samples"),
+                        bandwidth == null ? OptionalDouble.empty() : OptionalDouble.of(bandwidth)));
+            }
+            return new SiteSummary(json.getString("site"), json.getString("representative"), pairs);
+        } catch (DecodeException | ClassCastException | NullPointerException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("probe summary at " + where + " is not the JSON a representative "
+                    + "publishes (" + e.getMessage() + "); was it written by another Canopy version?", e);
+        }
+    }
+}
