@@ -12,6 +12,7 @@ import picocli.CommandLine.Spec;
         subcommands = {
             dev.canopy.cli.collectives.CollectivesBenchCommand.class,
             dev.canopy.cli.bench.P2pBenchCommand.class,
+            dev.canopy.cli.topology.TopologyBenchCommand.class,
         })
 public final class BenchCommand implements Runnable {
 

@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
             dev.canopy.cli.demo.DemoCommand.class,
             dev.canopy.cli.config.ConfigCommand.class,
             dev.canopy.cli.probe.ProbeCommand.class,
+            dev.canopy.cli.topology.TopologyCommand.class,
         })
 public final class CanopyCommand implements Runnable {
 

@@ -49,7 +49,7 @@ public final class LatencyCsvReader {
             if (header == null) {
                 throw new LatencyCsvException(source + ": empty file; expected the header " + HEADER);
             }
-            if (!stripBom(stripCr(header)).equals(HEADER)) {
+            if (!stripBom(header).strip().equals(HEADER)) {
                 throw new LatencyCsvException(source + ":1: header is '" + header.strip() + "'; expected exactly " + HEADER);
             }
             LatencyGraph.Builder builder = LatencyGraph.builder();

@@ -1,42 +1,55 @@
 package dev.canopy.topology.graph;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import org.jgrapht.Graph;
 import org.jgrapht.graph.AsUnmodifiableGraph;
 import org.jgrapht.graph.DefaultWeightedEdge;
 import org.jgrapht.graph.SimpleDirectedWeightedGraph;
 
 /**
- * The model: a JGraphT weighted directed graph whose vertices are node names and whose edge weights
- * are forecast one-way latencies in milliseconds.
+ * The model: a weighted directed graph whose vertices are node names and whose edge weights are
+ * forecast one-way latencies in milliseconds, presented as a JGraphT graph by {@link #graph()}.
  *
  * <p>One-way latency is half the round-trip time measured in that direction. Where both directions
  * of a pair are measured each keeps its own value; where only {@code a -> b} is measured, the round
  * trip it measured covers both directions, so {@code b -> a} gets the same value. A pair measured in
  * neither direction has no edge: trees never use it.
+ *
+ * <p>Links are held in a compact index; the JGraphT graph is built on first use, because JGraphT's
+ * edge index costs seconds for a million links, while the tree algorithms run on the dense
+ * {@link #toMatrix()} view anyway. Immutable and thread-safe.
  */
 public final class LatencyGraph implements LatencySource {
 
-    private final Graph<String, DefaultWeightedEdge> graph;
     private final List<String> nodes;
+    private final Map<String, Integer> indexOf;
+    private final LinkTable oneWay;
+    private Graph<String, DefaultWeightedEdge> graph;
 
-    private LatencyGraph(Graph<String, DefaultWeightedEdge> graph, List<String> nodes) {
-        this.graph = new AsUnmodifiableGraph<>(graph);
+    private LatencyGraph(List<String> nodes, Map<String, Integer> indexOf, LinkTable oneWay) {
         this.nodes = List.copyOf(nodes);
+        this.indexOf = indexOf;
+        this.oneWay = oneWay;
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The unmodifiable JGraphT graph (vertices: node names; weights: one-way latency in ms). */
-    public Graph<String, DefaultWeightedEdge> graph() {
+    /** The unmodifiable JGraphT graph (vertices: node names; weights: one-way latency in ms), built once. */
+    public synchronized Graph<String, DefaultWeightedEdge> graph() {
+        if (graph == null) {
+            SimpleDirectedWeightedGraph<String, DefaultWeightedEdge> built = new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
+            nodes.forEach(built::addVertex);
+            oneWay.forEach((from, to, ms) -> built.setEdgeWeight(built.addEdge(nodes.get(from), nodes.get(to)), ms));
+            graph = new AsUnmodifiableGraph<>(built);
+        }
         return graph;
     }
 
@@ -46,49 +59,48 @@ public final class LatencyGraph implements LatencySource {
     }
 
     public boolean contains(String node) {
-        return graph.containsVertex(node);
+        return indexOf.containsKey(node);
+    }
+
+    /** Number of directed links with a latency (measured or mirrored). */
+    public int linkCount() {
+        return oneWay.size();
     }
 
     @Override
     public double oneWayMs(String from, String to) {
-        DefaultWeightedEdge edge = graph.getEdge(from, to);
-        return edge == null ? UNMEASURED : graph.getEdgeWeight(edge);
+        Integer a = indexOf.get(from);
+        Integer b = indexOf.get(to);
+        double ms = a == null || b == null ? Double.NaN : oneWay.get(a, b);
+        return Double.isNaN(ms) ? UNMEASURED : ms;
     }
 
     /** The dense view over all nodes, in {@link #nodes()} order. */
     public LatencyMatrix toMatrix() {
         int n = nodes.size();
-        Map<String, Integer> index = new HashMap<>(n * 2);
-        for (int i = 0; i < n; i++) {
-            index.put(nodes.get(i), i);
-        }
         double[] values = new double[n * n];
-        java.util.Arrays.fill(values, UNMEASURED);
-        for (DefaultWeightedEdge edge : graph.edgeSet()) {
-            int from = index.get(graph.getEdgeSource(edge));
-            int to = index.get(graph.getEdgeTarget(edge));
-            values[from * n + to] = graph.getEdgeWeight(edge);
-        }
+        Arrays.fill(values, UNMEASURED);
+        oneWay.forEach((from, to, ms) -> values[from * n + to] = ms);
         return LatencyMatrix.ofRowMajor(nodes, values);
     }
 
     @Override
     public String toString() {
-        return "LatencyGraph[" + nodes.size() + " nodes, " + graph.edgeSet().size() + " links]";
+        return "LatencyGraph[" + nodes.size() + " nodes, " + oneWay.size() + " links]";
     }
 
     /** Collects measured round trips, then builds the graph once. Not thread-safe. */
     public static final class Builder {
 
-        private final Set<String> nodes = new LinkedHashSet<>();
-        private final Map<String, Map<String, Double>> rttByFromTo = new HashMap<>();
+        private final Map<String, Integer> indexOf = new LinkedHashMap<>();
+        private final LinkTable rtt = new LinkTable();
 
         private Builder() {
         }
 
         /** Declares a node, so that a node without any measured link is still part of the graph. */
         public Builder addNode(String node) {
-            nodes.add(requireName(node));
+            index(requireName(node));
             return this;
         }
 
@@ -108,37 +120,28 @@ public final class LatencyGraph implements LatencySource {
                 throw new IllegalArgumentException("RTT " + from + " -> " + to + " is " + rttMs
                         + " ms; expected a finite non-negative number");
             }
-            Double previous = rttByFromTo.computeIfAbsent(from, key -> new HashMap<>()).putIfAbsent(to, rttMs);
-            if (previous != null) {
+            if (!rtt.putIfAbsent(index(from), index(to), rttMs)) {
                 throw new IllegalArgumentException("pair " + from + " -> " + to + " is measured twice");
             }
-            nodes.add(from);
-            nodes.add(to);
             return this;
         }
 
         /** True when {@code from -> to} was recorded. */
         public boolean hasRtt(String from, String to) {
-            Map<String, Double> row = rttByFromTo.get(from);
-            return row != null && row.containsKey(to);
+            Integer a = indexOf.get(from);
+            Integer b = indexOf.get(to);
+            return a != null && b != null && !Double.isNaN(rtt.get(a, b));
         }
 
         public LatencyGraph build() {
-            SimpleDirectedWeightedGraph<String, DefaultWeightedEdge> graph =
-                    new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
-            nodes.forEach(graph::addVertex);
-            List<String[]> mirrored = new ArrayList<>();
-            rttByFromTo.forEach((from, row) -> row.forEach((to, rtt) -> {
-                graph.setEdgeWeight(graph.addEdge(from, to), rtt / 2);
-                if (!hasRtt(to, from)) {
-                    mirrored.add(new String[] {to, from});
-                }
-            }));
-            for (String[] pair : mirrored) {
-                double rtt = rttByFromTo.get(pair[1]).get(pair[0]);
-                graph.setEdgeWeight(graph.addEdge(pair[0], pair[1]), rtt / 2);
-            }
-            return new LatencyGraph(graph, new ArrayList<>(nodes));
+            LinkTable oneWay = new LinkTable();
+            rtt.forEach((from, to, ms) -> oneWay.put(from, to, ms / 2));
+            rtt.forEach((from, to, ms) -> oneWay.putIfAbsent(to, from, ms / 2)); // mirror only where unmeasured
+            return new LatencyGraph(new ArrayList<>(indexOf.keySet()), new HashMap<>(indexOf), oneWay);
+        }
+
+        private int index(String node) {
+            return indexOf.computeIfAbsent(node, key -> indexOf.size());
         }
 
         private static String requireName(String node) {

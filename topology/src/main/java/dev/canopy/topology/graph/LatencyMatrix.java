@@ -14,6 +14,9 @@ import java.util.Objects;
  */
 public final class LatencyMatrix {
 
+    /** The most nodes a dense matrix holds (n^2 entries must fit an array); plan larger sets hierarchically. */
+    public static final int MAX_NODES = 46_340;
+
     private final List<String> nodes;
     private final Map<String, Integer> indexByName;
     private final double[] oneWayMs;
@@ -33,6 +36,7 @@ public final class LatencyMatrix {
     public static LatencyMatrix of(List<String> nodes, LatencySource source) {
         List<String> copy = List.copyOf(nodes);
         int n = copy.size();
+        requireDenseSize(n);
         double[] values = new double[n * n];
         for (int from = 0; from < n; from++) {
             for (int to = 0; to < n; to++) {
@@ -50,6 +54,7 @@ public final class LatencyMatrix {
     public static LatencyMatrix ofRowMajor(List<String> nodes, double[] oneWayMs) {
         List<String> copy = List.copyOf(nodes);
         int n = copy.size();
+        requireDenseSize(n);
         if (oneWayMs.length != n * n) {
             throw new IllegalArgumentException("expected " + n * n + " latencies for " + n + " nodes, got " + oneWayMs.length);
         }
@@ -63,6 +68,13 @@ public final class LatencyMatrix {
             }
         }
         return new LatencyMatrix(copy, values);
+    }
+
+    private static void requireDenseSize(int n) {
+        if (n > MAX_NODES) {
+            throw new IllegalArgumentException(n + " nodes are too many for a dense latency matrix (at most " + MAX_NODES
+                    + "); plan them hierarchically, one small matrix per group");
+        }
     }
 
     private static double checked(double ms, String from, String to) {

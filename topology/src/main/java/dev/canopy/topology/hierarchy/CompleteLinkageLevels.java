@@ -18,8 +18,9 @@ import java.util.Map;
  * <p>Hence (1) groups nest, because a coarser level only merges finer groups, and (2) every pair
  * inside a level-L group has RTT at most L's threshold, because complete linkage bounds all pairs.
  * The RTT of a pair is the larger of its two measured directions; a pair measured in neither
- * direction is infinitely far apart and never shares a group below heavy-WAN. O(n^3) time, O(n^2)
- * memory: meant for the few hundred nodes a real matrix has.
+ * direction is infinitely far apart and never shares a group below heavy-WAN. O(n^2) memory; O(n^3)
+ * time in the worst case, far less on real matrices because only rows whose nearest group merged are
+ * rescanned.
  */
 final class CompleteLinkageLevels {
 
@@ -51,29 +52,30 @@ final class CompleteLinkageLevels {
         return coordinates(latencies, groupAt);
     }
 
-    /** Merges groups (named by their smallest member) while the closest two are within {@code limit}. */
+    /**
+     * Merges groups (named by their smallest member) while the closest two are within {@code limit}.
+     * Each active group caches its nearest neighbour; a merge only raises distances (complete
+     * linkage), so only rows whose nearest was one of the merged pair are rescanned.
+     */
     private static void mergeWithin(double[][] distance, boolean[] active, int[] representative, double limit) {
         int n = active.length;
+        int[] nearest = new int[n];
+        for (int a = 0; a < n; a++) {
+            if (active[a]) {
+                nearest[a] = nearestActive(distance, active, a);
+            }
+        }
         while (true) {
             int keep = -1;
-            int absorb = -1;
-            double closest = Double.POSITIVE_INFINITY;
             for (int a = 0; a < n; a++) {
-                if (!active[a]) {
-                    continue;
-                }
-                double[] row = distance[a];
-                for (int b = a + 1; b < n; b++) {
-                    if (active[b] && row[b] < closest) {
-                        closest = row[b];
-                        keep = a;
-                        absorb = b;
-                    }
+                if (active[a] && nearest[a] >= 0 && (keep < 0 || distance[a][nearest[a]] < distance[keep][nearest[keep]])) {
+                    keep = a;
                 }
             }
-            if (keep < 0 || closest > limit) {
+            if (keep < 0 || distance[keep][nearest[keep]] > limit) {
                 return;
             }
+            int absorb = nearest[keep]; // keep is the smallest index of any closest pair, so absorb > keep
             for (int x = 0; x < n; x++) {
                 double merged = Math.max(distance[keep][x], distance[absorb][x]);
                 distance[keep][x] = merged;
@@ -85,7 +87,23 @@ final class CompleteLinkageLevels {
                     representative[v] = keep;
                 }
             }
+            for (int a = 0; a < n; a++) {
+                if (active[a] && (a == keep || nearest[a] == keep || nearest[a] == absorb)) {
+                    nearest[a] = nearestActive(distance, active, a);
+                }
+            }
         }
+    }
+
+    /** The active group closest to {@code a} (smallest index on ties), or -1 when a is alone. */
+    private static int nearestActive(double[][] distance, boolean[] active, int a) {
+        int best = -1;
+        for (int b = 0; b < active.length; b++) {
+            if (b != a && active[b] && (best < 0 || distance[a][b] < distance[a][best])) {
+                best = b;
+            }
+        }
+        return best;
     }
 
     /** Names groups wan1.., site1.., cluster1.. and host1.. in order of their first member. */

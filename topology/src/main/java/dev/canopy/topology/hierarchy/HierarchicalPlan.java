@@ -117,7 +117,7 @@ public final class HierarchicalPlan {
      * positive infinity when a link it uses is no longer measured. Feed it to
      * {@link dev.canopy.topology.replan.ReplanPolicy} beside a new plan's prediction.
      */
-    public double predictedCompletionMs(LatencySource fresh) {
+    public double predictedCompletionMsOn(LatencySource fresh) {
         PlanArrivals arrivals = new PlanArrivals(cost, root);
         for (GroupTree groupTree : trees) {
             arrivals.add(groupTree.tree(), LatencyMatrix.of(groupTree.tree().nodes(), fresh));

@@ -6,10 +6,12 @@ import dev.canopy.topology.graph.LatencyMatrix;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The five-level hierarchy of a set of members: each member's {@link Coordinates}, in member order.
@@ -82,12 +84,11 @@ public final class Hierarchy {
 
     /** The hierarchy of a communicator: the given members (in this hierarchy's order), same coordinates. */
     public Hierarchy restrictTo(Collection<String> members) {
+        Set<String> wanted = new HashSet<>(members);
+        wanted.forEach(this::coordinates);
         Map<String, Coordinates> kept = new LinkedHashMap<>();
-        for (String member : members) {
-            coordinates(member);
-        }
         coordinates.forEach((member, where) -> {
-            if (members.contains(member)) {
+            if (wanted.contains(member)) {
                 kept.put(member, where);
             }
         });

@@ -29,6 +29,26 @@ public final class LevelAlgorithms {
         return new LevelAlgorithms(defaults);
     }
 
+    /**
+     * The choices of a level file ({@code levels = (heavy_wan hlot) ...}). Multicast, fabric multicast
+     * and shared memory ({@code local}) reach every unit of a group in one step: the plan models them
+     * as a flat tree, whose sends the runtime replaces by the multicast.
+     */
+    public static LevelAlgorithms fromLevelFile(dev.canopy.gridconfig.model.LevelAlgorithms levelFile) {
+        Map<Level, TreeAlgorithm> mapped = new EnumMap<>(Level.class);
+        for (Level level : Level.values()) {
+            mapped.put(level, switch (levelFile.at(level)) {
+                case HLOT -> TreeAlgorithm.HLOT;
+                case FLAT, MULTICAST, FABRIC_MULTICAST, LOCAL -> TreeAlgorithm.FLAT;
+                case BINOMIAL -> TreeAlgorithm.BINOMIAL;
+                case MST -> TreeAlgorithm.MST;
+                case SPT -> TreeAlgorithm.SPT;
+                case AUTO -> TreeAlgorithm.AUTO;
+            });
+        }
+        return new LevelAlgorithms(mapped);
+    }
+
     /** The same algorithm at every level, e.g. {@code AUTO}. */
     public static LevelAlgorithms everywhere(TreeAlgorithm algorithm) {
         Map<Level, TreeAlgorithm> all = new EnumMap<>(Level.class);

@@ -1,6 +1,7 @@
 package dev.canopy.topology.hierarchy;
 
 import dev.canopy.gridconfig.Level;
+import dev.canopy.gridconfig.model.Thresholds;
 
 /**
  * Round-trip-time thresholds for deriving levels from measurements: two nodes may share a group of
@@ -12,12 +13,17 @@ public record LevelThresholds(double hostRttMs, double clusterRttMs, double lanR
     public static final LevelThresholds DEFAULTS = new LevelThresholds(0.05, 0.3, 2, 30);
 
     public LevelThresholds {
-        if (!(hostRttMs > 0 && hostRttMs <= clusterRttMs && clusterRttMs <= lanRttMs && lanRttMs <= lightWanRttMs
+        if (!(hostRttMs >= 0 && hostRttMs <= clusterRttMs && clusterRttMs <= lanRttMs && lanRttMs <= lightWanRttMs
                 && Double.isFinite(lightWanRttMs))) {
-            throw new IllegalArgumentException("level thresholds must be finite, positive and non-decreasing from host "
+            throw new IllegalArgumentException("level thresholds must be finite, non-negative and non-decreasing from host "
                     + "to light_wan, got host " + hostRttMs + ", cluster " + clusterRttMs + ", lan " + lanRttMs
                     + ", light_wan " + lightWanRttMs + " ms");
         }
+    }
+
+    /** The thresholds a level file sets ({@code thresholds_ms}). */
+    public static LevelThresholds from(Thresholds levelFile) {
+        return new LevelThresholds(levelFile.hostMs(), levelFile.clusterMs(), levelFile.lanMs(), levelFile.lightWanMs());
     }
 
     /** The RTT bound inside a group of {@code level}; positive infinity for heavy-WAN. */

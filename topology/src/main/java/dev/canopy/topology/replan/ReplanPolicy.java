@@ -3,7 +3,7 @@ package dev.canopy.topology.replan;
 /**
  * Decides whether fresh forecasts justify replacing the current plan. Pure decision logic for the
  * plan leader: compare the current plan re-evaluated on the fresh forecasts
- * ({@link dev.canopy.topology.hierarchy.HierarchicalPlan#predictedCompletionMs(dev.canopy.topology.graph.LatencySource)})
+ * ({@link dev.canopy.topology.hierarchy.HierarchicalPlan#predictedCompletionMsOn(dev.canopy.topology.graph.LatencySource)})
  * with a new plan computed on them.
  *
  * <p>Hysteresis keeps noise from flapping: an improvement counts only when it is at least

@@ -34,18 +34,24 @@ public final class AutoTreeBuilder implements TreeBuilder {
     public PlanningResult<Tree> build(LatencyMatrix latencies, int root, CostModel cost) {
         PlanningResult<Tree> best = null;
         double bestCompletion = Double.POSITIVE_INFINITY;
+        PlanningResult<Tree> firstFailure = null;
         for (TreeBuilder candidate : candidates) {
             PlanningResult<Tree> result = candidate.build(latencies, root, cost);
             if (result instanceof PlanningResult.Planned<Tree> planned) {
                 double completion = Prediction.completionMs(cost.arrivalsMs(planned.value(), latencies, 0, 0));
-                if (best == null || !best.isPlanned() || completion < bestCompletion) {
+                if (best == null || completion < bestCompletion) {
                     best = result;
                     bestCompletion = completion;
                 }
-            } else if (best == null) {
-                best = result;
+            } else if (firstFailure == null) {
+                firstFailure = result;
             }
         }
-        return best;
+        if (best != null) {
+            return best;
+        }
+        // Name a node no path reaches rather than one a fixed-shape candidate (flat, binomial) missed.
+        int unreachable = ShortestPaths.from(latencies, root).firstUnreachable();
+        return unreachable >= 0 ? Reachability.noPath(latencies, root, unreachable) : firstFailure;
     }
 }

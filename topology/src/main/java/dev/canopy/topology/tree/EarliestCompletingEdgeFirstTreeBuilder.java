@@ -1,19 +1,22 @@
 package dev.canopy.topology.tree;
 
 import dev.canopy.topology.graph.LatencyMatrix;
-import java.util.Arrays;
+import java.util.Comparator;
+import java.util.PriorityQueue;
 
 /**
  * Earliest-completing-edge-first (ECEF, Bhat, Raghavendra and Prasanna 1999), the model-driven tree:
  * among all links {@code c -> n} from a node that has the message to one that has not, take the one
  * whose send would complete first under the {@link CostModel}, {@code ready[c] + s + L(c, n)}; then
- * c is busy for one more send {@code s} and n is ready at its arrival. Send order is the order of
- * selection, so the cost model reproduces the arrivals exactly.
+ * c is busy for one more send {@code s} and n is ready at its arrival. The chosen edges are then sent
+ * longest subtree first ({@link SendOrder}), which is optimal for those edges and so never later than
+ * the order of selection.
  *
  * <p>Per-send overhead and message size make fan-out expensive: with {@code s = 0} ECEF is Dijkstra
- * (the shortest-path tree); as {@code s} grows it spreads the sending over more relays. Each node
- * keeps its fastest link to a node without the message, rescanned only when that target is taken:
- * O(n^2) expected on a dense matrix.
+ * (the shortest-path tree); as {@code s} grows it spreads the sending over more relays. Candidate
+ * sends wait in a priority queue, one per informed sender, and each sender's fastest link to a node
+ * without the message comes from {@link NearestUninformed}: O(n^2) to build the rows' heaps, then
+ * O(log n) per send and per taken target that surfaces.
  */
 public final class EarliestCompletingEdgeFirstTreeBuilder implements TreeBuilder {
 
@@ -27,60 +30,50 @@ public final class EarliestCompletingEdgeFirstTreeBuilder implements TreeBuilder
         int n = latencies.size();
         double send = cost.sendCostMs();
         double[] ready = new double[n];
-        int[] bestTarget = new int[n];
         boolean[] informed = new boolean[n];
-        int[] informedOrder = new int[n];
-        int[][] children = new int[n][];
-        int[] childCount = new int[n];
+        int[] informedRank = new int[n];
+        int[] parent = new int[n];
+        parent[root] = -1;
+        NearestUninformed nearest = new NearestUninformed(latencies, informed);
+        // Each informed sender's next send, by completion time then by when the sender was informed.
+        // Keys only grow (a sender's target gets taken, or it sends), so an entry whose target is
+        // taken is re-keyed when it surfaces, and the first valid entry popped is the earliest edge.
+        PriorityQueue<Send> sends = new PriorityQueue<>(Comparator.comparingDouble(Send::completesMs)
+                .thenComparingInt(next -> informedRank[next.sender()]));
         informed[root] = true;
-        informedOrder[0] = root;
-        bestTarget[root] = fastestUninformed(latencies, root, informed);
+        offer(sends, nearest, latencies, root, ready[root] + send);
         for (int count = 1; count < n; count++) {
-            int sender = -1;
-            double earliest = Double.POSITIVE_INFINITY;
-            for (int i = 0; i < count; i++) {
-                int c = informedOrder[i];
-                if (bestTarget[c] >= 0) {
-                    double completes = ready[c] + send + latencies.latency(c, bestTarget[c]);
-                    if (completes < earliest) {
-                        earliest = completes;
-                        sender = c;
-                    }
-                }
+            Send next = sends.poll();
+            while (next != null && informed[next.target()]) {
+                offer(sends, nearest, latencies, next.sender(), ready[next.sender()] + send);
+                next = sends.poll();
             }
-            if (sender < 0) {
+            if (next == null) {
                 return Reachability.noPath(latencies, root, firstUninformed(informed));
             }
-            int target = bestTarget[sender];
+            int target = next.target();
             informed[target] = true;
-            informedOrder[count] = target;
-            append(children, childCount, sender, target);
-            ready[sender] += send;
-            ready[target] = earliest;
-            bestTarget[target] = fastestUninformed(latencies, target, informed);
-            for (int i = 0; i < count; i++) {
-                int c = informedOrder[i];
-                if (bestTarget[c] == target) {
-                    bestTarget[c] = fastestUninformed(latencies, c, informed);
-                }
-            }
+            informedRank[target] = count;
+            parent[target] = next.sender();
+            ready[next.sender()] += send;
+            ready[target] = next.completesMs();
+            offer(sends, nearest, latencies, next.sender(), ready[next.sender()] + send);
+            offer(sends, nearest, latencies, target, ready[target] + send);
         }
-        for (int v = 0; v < n; v++) {
-            children[v] = children[v] == null ? new int[0] : Arrays.copyOf(children[v], childCount[v]);
-        }
-        return PlanningResult.planned(new Tree(name(), latencies.nodes(), root, children));
+        return PlanningResult.planned(SendOrder.longestSubtreeFirst(name(), latencies, root, parent, cost));
     }
 
-    private static int fastestUninformed(LatencyMatrix latencies, int from, boolean[] informed) {
-        int best = -1;
-        double bestMs = Double.POSITIVE_INFINITY;
-        for (int v = 0; v < informed.length; v++) {
-            if (!informed[v] && latencies.latency(from, v) < bestMs) {
-                bestMs = latencies.latency(from, v);
-                best = v;
-            }
+    /** Queues {@code sender}'s send to its fastest uninformed target, if it has one. */
+    private static void offer(PriorityQueue<Send> sends, NearestUninformed nearest, LatencyMatrix latencies, int sender,
+            double startedMs) {
+        int target = nearest.of(sender);
+        if (target >= 0) {
+            sends.add(new Send(sender, target, startedMs + latencies.latency(sender, target)));
         }
-        return best;
+    }
+
+    /** A candidate edge and when its send would complete. */
+    private record Send(int sender, int target, double completesMs) {
     }
 
     private static int firstUninformed(boolean[] informed) {
@@ -90,14 +83,5 @@ public final class EarliestCompletingEdgeFirstTreeBuilder implements TreeBuilder
             }
         }
         throw new IllegalStateException("every node is informed");
-    }
-
-    private static void append(int[][] children, int[] childCount, int parent, int child) {
-        if (children[parent] == null) {
-            children[parent] = new int[4];
-        } else if (childCount[parent] == children[parent].length) {
-            children[parent] = Arrays.copyOf(children[parent], childCount[parent] * 2);
-        }
-        children[parent][childCount[parent]++] = child;
     }
 }

@@ -1,7 +1,6 @@
 package dev.canopy.topology.tree;
 
 import dev.canopy.topology.graph.LatencyMatrix;
-import java.util.Arrays;
 
 /**
  * HLOT, exactly as in {@code shared/design/hlot.md}: grow the tree from the root by Prim's rule (the
@@ -12,7 +11,7 @@ import java.util.Arrays;
  *
  * <p>Because {@code D[c]} is fixed once c joins, a rejected link stays rejected, so "take the next
  * candidate" equals keeping, per outside node, its fastest acceptable link: O(n^2) on the dense
- * matrix. Ties go to the smaller node index, then to the parent that joined first.
+ * matrix ({@link PrimGrowth}). Ties go to the smaller node index, then to the parent that joined first.
  */
 public final class HlotTreeBuilder implements TreeBuilder {
 
@@ -23,37 +22,10 @@ public final class HlotTreeBuilder implements TreeBuilder {
 
     @Override
     public PlanningResult<Tree> build(LatencyMatrix latencies, int root, CostModel cost) {
-        int n = latencies.size();
-        double[] key = new double[n];
-        double[] pathMs = new double[n];
-        int[] parent = new int[n];
-        boolean[] inTree = new boolean[n];
-        Arrays.fill(key, Double.POSITIVE_INFINITY);
-        Arrays.fill(parent, -1);
-        int added = root;
-        inTree[root] = true;
-        for (int step = 1; step < n; step++) {
-            int next = -1;
-            for (int v = 0; v < n; v++) {
-                if (!inTree[v]) {
-                    double link = latencies.latency(added, v);
-                    boolean noSlowerThanDirect = pathMs[added] + link <= latencies.latency(root, v);
-                    if (link < key[v] && noSlowerThanDirect) {
-                        key[v] = link;
-                        parent[v] = added;
-                    }
-                    if (next < 0 || key[v] < key[next]) {
-                        next = v;
-                    }
-                }
-            }
-            if (key[next] == Double.POSITIVE_INFINITY) {
-                return Reachability.noPath(latencies, root, next);
-            }
-            inTree[next] = true;
-            pathMs[next] = pathMs[parent[next]] + key[next];
-            added = next;
+        PlanningResult<int[]> parents = PrimGrowth.parents(latencies, root, PrimGrowth.RelayRule.NO_SLOWER_THAN_DIRECT);
+        if (parents instanceof PlanningResult.Unreachable<int[]> unreachable) {
+            return unreachable.retype();
         }
-        return PlanningResult.planned(SendOrder.longestSubtreeFirst(name(), latencies, root, parent, cost));
+        return PlanningResult.planned(SendOrder.longestSubtreeFirst(name(), latencies, root, parents.orElseThrow(), cost));
     }
 }

@@ -1,7 +1,6 @@
 package dev.canopy.topology.tree;
 
 import dev.canopy.topology.graph.LatencyMatrix;
-import java.util.Arrays;
 
 /**
  * Minimum spanning tree by Prim's rule grown from the root: repeatedly add the fastest measured link
@@ -17,34 +16,10 @@ public final class MstTreeBuilder implements TreeBuilder {
 
     @Override
     public PlanningResult<Tree> build(LatencyMatrix latencies, int root, CostModel cost) {
-        int n = latencies.size();
-        double[] key = new double[n];
-        int[] parent = new int[n];
-        boolean[] inTree = new boolean[n];
-        Arrays.fill(key, Double.POSITIVE_INFINITY);
-        Arrays.fill(parent, -1);
-        int added = root;
-        inTree[root] = true;
-        for (int step = 1; step < n; step++) {
-            int next = -1;
-            for (int v = 0; v < n; v++) {
-                if (!inTree[v]) {
-                    double link = latencies.latency(added, v);
-                    if (link < key[v]) {
-                        key[v] = link;
-                        parent[v] = added;
-                    }
-                    if (next < 0 || key[v] < key[next]) {
-                        next = v;
-                    }
-                }
-            }
-            if (key[next] == Double.POSITIVE_INFINITY) {
-                return Reachability.noPath(latencies, root, next);
-            }
-            inTree[next] = true;
-            added = next;
+        PlanningResult<int[]> parents = PrimGrowth.parents(latencies, root, PrimGrowth.RelayRule.ANY_LINK);
+        if (parents instanceof PlanningResult.Unreachable<int[]> unreachable) {
+            return unreachable.retype();
         }
-        return PlanningResult.planned(SendOrder.longestSubtreeFirst(name(), latencies, root, parent, cost));
+        return PlanningResult.planned(SendOrder.longestSubtreeFirst(name(), latencies, root, parents.orElseThrow(), cost));
     }
 }

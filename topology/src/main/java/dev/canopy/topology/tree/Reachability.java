@@ -8,7 +8,7 @@ final class Reachability {
     private Reachability() {
     }
 
-    static PlanningResult<Tree> noPath(LatencyMatrix latencies, int root, int node) {
+    static <T> PlanningResult<T> noPath(LatencyMatrix latencies, int root, int node) {
         return PlanningResult.unreachable(latencies.name(node),
                 "no path of measured links leads to it from root '" + latencies.name(root) + "'");
     }

@@ -49,11 +49,7 @@ public final class Tree {
         requireSpanning();
     }
 
-    /** Builds the child lists from a parent array, children in increasing index order. */
-    public static Tree fromParents(String algorithm, List<String> nodes, int root, int[] parent) {
-        return new Tree(algorithm, nodes, root, childLists(parent, root));
-    }
-
+    /** The child lists of a parent array (-1 at the root), children in increasing index order. */
     static int[][] childLists(int[] parent, int root) {
         int n = parent.length;
         int[] count = new int[n];
