@@ -1,0 +1,313 @@
+package dev.canopy.collectives.leader;
+
+import dev.canopy.core.node.JobId;
+import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeLogger;
+import dev.canopy.probes.forecast.LinkForecasts;
+import dev.canopy.probes.forecast.Subscription;
+import dev.canopy.topology.replan.ReplanDecision;
+import dev.canopy.topology.replan.ReplanPolicy;
+import dev.canopy.topology.replan.ReplanState;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One node's part in plan leadership. Every node runs one; a Curator {@link LeaderLatch} on
+ * {@code /canopy/jobs/<job>/plans/leader} elects the leader. The leader listens to its node's forecasts,
+ * snapshots them ({@link ForecastLatencies}), predicts the current plan's completion on them against a new
+ * plan's ({@link PlanEvaluator}), asks the {@link ReplanPolicy} whether the difference is worth a new plan,
+ * and if so publishes it under the next epoch ({@link PlanStore}), logging why and which links moved.
+ *
+ * <p>A new leader continues from the highest published epoch: it adopts that plan as its baseline and
+ * publishes only when the policy says so (or the first plan when there is none). Publication is fenced by
+ * the leader's latch znode, and epochs are created, never overwritten, so a deposed leader cannot publish
+ * and no epoch is used twice.
+ *
+ * <p>Connection states: SUSPENDED pauses publishing (the session may still be alive, but this node cannot
+ * know whether it is still leader); RECONNECTED resumes if the latch still holds leadership, re-reading the
+ * highest epoch first; LOST ends leadership at once. Lifecycle LATENT, STARTED, CLOSED by compare-and-set;
+ * everything else is owned by {@code context}, which must be the context that owns the {@link LinkForecasts}.
+ */
+public final class PlanLeader {
+
+    public enum State {
+        LATENT,
+        STARTED,
+        CLOSED
+    }
+
+    /** This node's part, as of the last event handled on the context. */
+    public enum Role {
+        FOLLOWING,
+        /** Elected; reading the highest published epoch before deciding anything. */
+        TAKING_OVER,
+        LEADING,
+        /** Elected, but the ZooKeeper connection is suspended: publishes nothing until it is back. */
+        SUSPENDED
+    }
+
+    /** Links whose latency moved by more than this fraction are named in the re-plan log line. */
+    private static final double MOVED_LINK_FRACTION = 0.05;
+    private static final int MOVED_LINKS_LOGGED = 5;
+
+    private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+    private final Context context;
+    private final CuratorFramework client;
+    private final Member self;
+    private final LinkForecasts forecasts;
+    private final ForecastLatencies latencies;
+    private final PlanEvaluator evaluator;
+    private final ReplanPolicy policy;
+    private final PlanStore store;
+    private final LeaderLatch latch;
+    private final ConnectionStateListener connectionListener;
+    private final NodeLogger log;
+
+    // Owned by the context.
+    private final List<Handler<ReplanDecision>> decisionListeners = new ArrayList<>();
+    private long term;
+    private Subscription subscription;
+    private PublishedPlan baseline;
+    private long highestEpoch;
+    private ReplanState streak = ReplanState.INITIAL;
+    private boolean evaluationQueued;
+    private boolean publishing;
+    private boolean queueEvaluationAfterPublish;
+    // Written on the context only; readable from any thread.
+    private volatile Role role = Role.FOLLOWING;
+
+    /**
+     * @param context the context that owns {@code forecasts}; all of this leader's work runs on it
+     * @param client a started Curator client (any namespace; this class uses {@code canopy/jobs/<job>})
+     */
+    public PlanLeader(Context context, CuratorFramework client, JobId job, Member self, LinkForecasts forecasts,
+            ForecastLatencies latencies, PlanEvaluator evaluator, ReplanPolicy policy) {
+        this.context = context;
+        this.client = PlanStore.namespaced(client, job);
+        this.self = self;
+        this.forecasts = forecasts;
+        this.latencies = latencies;
+        this.evaluator = evaluator;
+        this.policy = policy;
+        this.store = new PlanStore(context, client, job);
+        this.latch = new LeaderLatch(this.client, PlanStore.LEADER_LATCH, self.id().value());
+        this.connectionListener = (ignored, newState) -> context.runOnContext(v -> connectionChanged(newState));
+        int rank = evaluator.members().indexOf(self.id().value());
+        this.log = new NodeLogger(LoggerFactory.getLogger(PlanLeader.class),
+                () -> NodeLogger.label(self.coordinates(), rank < 0 ? OptionalInt.empty() : OptionalInt.of(rank)));
+    }
+
+    public State state() {
+        return state.get();
+    }
+
+    public Role role() {
+        return role;
+    }
+
+    /** Called on the context with every re-plan decision this node takes while leader (KEEP and REPLAN). */
+    public void onDecision(Handler<ReplanDecision> listener) {
+        context.runOnContext(v -> decisionListeners.add(listener));
+    }
+
+    /** Creates the plan znodes if needed and joins the election; completes once this node is a candidate. */
+    public Future<Void> start() {
+        if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+            return Future.failedFuture(new IllegalStateException("plan leader of " + self.id() + " is already "
+                    + state.get() + "; create a new one"));
+        }
+        Executor onContext = command -> context.runOnContext(v -> command.run());
+        latch.addListener(new LeaderLatchListener() {
+            @Override
+            public void isLeader() {
+                takeOver("elected plan leader");
+            }
+
+            @Override
+            public void notLeader() {
+                stepDown("no longer plan leader");
+            }
+        }, onContext);
+        client.getConnectionStateListenable().addListener(connectionListener);
+        // LeaderLatch.start only schedules its znode work on Curator's threads; it does not block.
+        return store.ensureCreated().compose(v -> context.executeBlocking(() -> {
+            latch.start();
+            return null;
+        }));
+    }
+
+    /** Leaves the election (the next node takes over) and stops listening; safe to call twice. */
+    public Future<Void> close() {
+        State previous = state.getAndSet(State.CLOSED);
+        if (previous != State.STARTED) {
+            return Future.succeededFuture();
+        }
+        return Future.<Void>future(promise -> context.runOnContext(v -> {
+            stepDown("closing");
+            client.getConnectionStateListenable().removeListener(connectionListener);
+            decisionListeners.clear();
+            promise.complete();
+        })).compose(v -> context.executeBlocking(() -> {
+            latch.close();
+            return null;
+        }));
+    }
+
+    private void connectionChanged(ConnectionState newState) {
+        switch (newState) {
+            case SUSPENDED -> {
+                if (role == Role.LEADING || role == Role.TAKING_OVER) {
+                    term++;
+                    role = Role.SUSPENDED;
+                    log.warn("plan leader lost its ZooKeeper connection; publishes nothing until it is back");
+                }
+            }
+            case RECONNECTED -> {
+                if (role == Role.SUSPENDED && latch.hasLeadership()) {
+                    takeOver("reconnected to ZooKeeper and still plan leader");
+                } else {
+                    log.info("reconnected to ZooKeeper; the plan election continues");
+                }
+            }
+            case LOST -> stepDown("ZooKeeper session lost; the next leader continues from the highest published epoch");
+            case CONNECTED, READ_ONLY -> log.debug("ZooKeeper connection {}", newState);
+        }
+    }
+
+    /** On the context: start leading from the highest published epoch. */
+    private void takeOver(String why) {
+        if (state.get() != State.STARTED) {
+            return;
+        }
+        long myTerm = ++term;
+        role = Role.TAKING_OVER;
+        log.info("{}; reading the highest published plan epoch", why);
+        store.currentEpoch()
+                .compose(epoch -> epoch == 0 ? Future.succeededFuture((PublishedPlan) null) : store.read(epoch))
+                .onComplete(result -> {
+                    if (term != myTerm) {
+                        return;
+                    }
+                    if (result.failed()) {
+                        log.error("plan leader cannot read the published plans; stepping down: {}", result.cause().toString());
+                        stepDown("cannot read the published plans");
+                        return;
+                    }
+                    baseline = result.result();
+                    highestEpoch = baseline == null ? 0 : baseline.epoch();
+                    streak = ReplanState.INITIAL;
+                    role = Role.LEADING;
+                    if (subscription == null) {
+                        subscription = forecasts.subscribe(change -> queueEvaluation());
+                    }
+                    log.info("leads plans from epoch {}", highestEpoch);
+                    queueEvaluation();
+                });
+    }
+
+    /** On the context: stop publishing. */
+    private void stepDown(String why) {
+        term++;
+        if (subscription != null) {
+            subscription.close();
+            subscription = null;
+        }
+        if (role != Role.FOLLOWING) {
+            log.info("stops publishing plans: {}", why);
+        }
+        role = Role.FOLLOWING;
+        baseline = null;
+    }
+
+    /** Forecast changes arrive in bursts; one evaluation covers all that are queued. */
+    private void queueEvaluation() {
+        if (!evaluationQueued) {
+            evaluationQueued = true;
+            context.runOnContext(v -> {
+                evaluationQueued = false;
+                evaluate();
+            });
+        }
+    }
+
+    private void evaluate() {
+        if (role != Role.LEADING) {
+            return;
+        }
+        if (publishing) {
+            queueEvaluationAfterPublish = true;
+            return;
+        }
+        LatencySnapshot fresh = latencies.snapshot(evaluator.members(), forecasts.all());
+        double candidateMs = evaluator.completionMs(fresh);
+        if (baseline == null) {
+            if (Double.isInfinite(candidateMs)) {
+                log.warn("cannot publish a first plan: the forecasts and configured latencies do not reach every member");
+                return;
+            }
+            publish(new PublishedPlan(highestEpoch + 1, fresh, candidateMs,
+                    String.format("first plan of the job: predicts %.3f ms", candidateMs)));
+            return;
+        }
+        double currentMs = evaluator.completionMsOn(baseline.latencies(), fresh);
+        ReplanDecision decision = policy.decide(streak, currentMs, candidateMs);
+        streak = decision.next();
+        for (Handler<ReplanDecision> listener : List.copyOf(decisionListeners)) {
+            listener.handle(decision);
+        }
+        if (!decision.replan()) {
+            log.debug("epoch {}: {}", baseline.epoch(), decision.reason());
+            return;
+        }
+        List<LatencySnapshot.Move> moves = fresh.movesSince(baseline.latencies(), MOVED_LINK_FRACTION);
+        String reason = String.format("%s; links moved since epoch %d: %s", decision.reason(), baseline.epoch(),
+                moves.isEmpty() ? "none above " + (int) (100 * MOVED_LINK_FRACTION) + " %"
+                        : moves.subList(0, Math.min(MOVED_LINKS_LOGGED, moves.size())) + (moves.size() > MOVED_LINKS_LOGGED
+                                ? " and " + (moves.size() - MOVED_LINKS_LOGGED) + " more" : ""));
+        publish(new PublishedPlan(highestEpoch + 1, fresh, candidateMs, reason));
+    }
+
+    private void publish(PublishedPlan plan) {
+        long myTerm = term;
+        publishing = true;
+        String fence = latch.getOurPath();
+        Future<PlanStore.PublishOutcome> outcome = fence == null
+                ? Future.succeededFuture(PlanStore.PublishOutcome.NOT_LEADER)
+                : store.publish(plan, fence);
+        outcome.onComplete(result -> {
+            publishing = false;
+            if (term != myTerm) {
+                return;
+            }
+            if (result.failed()) {
+                log.error("{}; will retry on the next forecast change", result.cause().getMessage());
+            } else {
+                switch (result.result()) {
+                    case PUBLISHED -> {
+                        baseline = plan;
+                        highestEpoch = plan.epoch();
+                        log.info("published plan epoch {}: {}", plan.epoch(), plan.reason());
+                    }
+                    case EPOCH_TAKEN -> takeOver("plan epoch " + plan.epoch() + " was published by another leader");
+                    case NOT_LEADER -> stepDown("its latch znode is gone, so it is no longer leader");
+                }
+            }
+            if (queueEvaluationAfterPublish) {
+                queueEvaluationAfterPublish = false;
+                queueEvaluation();
+            }
+        });
+    }
+}
