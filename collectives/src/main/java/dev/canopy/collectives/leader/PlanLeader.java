@@ -6,7 +6,6 @@ import dev.canopy.core.node.NodeLogger;
 import dev.canopy.probes.forecast.LinkForecasts;
 import dev.canopy.probes.forecast.Subscription;
 import dev.canopy.topology.replan.ReplanDecision;
-import dev.canopy.topology.replan.ReplanPolicy;
 import dev.canopy.topology.replan.ReplanState;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -25,10 +24,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One node's part in plan leadership. Every node runs one; a Curator {@link LeaderLatch} on
- * {@code /canopy/jobs/<job>/plans/leader} elects the leader. The leader listens to its node's forecasts,
- * snapshots them ({@link ForecastLatencies}), predicts the current plan's completion on them against a new
- * plan's ({@link PlanEvaluator}), asks the {@link ReplanPolicy} whether the difference is worth a new plan,
- * and if so publishes it under the next epoch ({@link PlanStore}), logging why and which links moved.
+ * {@code /canopy/jobs/<job>/plans/leader} elects the leader. The leader evaluates on every forecast change of
+ * its node and every {@link LeaderSettings#evaluationInterval()}: it snapshots the forecasts
+ * ({@link ForecastLatencies}), predicts the current plan's completion on them against a new plan's
+ * ({@link PlanEvaluator}), asks the {@link dev.canopy.topology.replan.ReplanPolicy} whether the difference is
+ * worth a new plan, and if so publishes it under the next epoch ({@link PlanStore}), logging why and which
+ * links moved.
  *
  * <p>A new leader continues from the highest published epoch: it adopts that plan as its baseline and
  * publishes only when the policy says so (or the first plan when there is none). Publication is fenced by
@@ -69,7 +70,7 @@ public final class PlanLeader {
     private final LinkForecasts forecasts;
     private final ForecastLatencies latencies;
     private final PlanEvaluator evaluator;
-    private final ReplanPolicy policy;
+    private final LeaderSettings settings;
     private final PlanStore store;
     private final LeaderLatch latch;
     private final ConnectionStateListener connectionListener;
@@ -79,6 +80,7 @@ public final class PlanLeader {
     private final List<Handler<ReplanDecision>> decisionListeners = new ArrayList<>();
     private long term;
     private Subscription subscription;
+    private long evaluationTimer = -1;
     private PublishedPlan baseline;
     private long highestEpoch;
     private ReplanState streak = ReplanState.INITIAL;
@@ -93,14 +95,14 @@ public final class PlanLeader {
      * @param client a started Curator client (any namespace; this class uses {@code canopy/jobs/<job>})
      */
     public PlanLeader(Context context, CuratorFramework client, JobId job, Member self, LinkForecasts forecasts,
-            ForecastLatencies latencies, PlanEvaluator evaluator, ReplanPolicy policy) {
+            ForecastLatencies latencies, PlanEvaluator evaluator, LeaderSettings settings) {
         this.context = context;
         this.client = PlanStore.namespaced(client, job);
         this.self = self;
         this.forecasts = forecasts;
         this.latencies = latencies;
         this.evaluator = evaluator;
-        this.policy = policy;
+        this.settings = settings;
         this.store = new PlanStore(context, client, job);
         this.latch = new LeaderLatch(this.client, PlanStore.LEADER_LATCH, self.id().value());
         this.connectionListener = (ignored, newState) -> context.runOnContext(v -> connectionChanged(newState));
@@ -211,6 +213,8 @@ public final class PlanLeader {
                     role = Role.LEADING;
                     if (subscription == null) {
                         subscription = forecasts.subscribe(change -> queueEvaluation());
+                        evaluationTimer = context.owner().setPeriodic(settings.evaluationInterval().toMillis(),
+                                timer -> queueEvaluation());
                     }
                     log.info("leads plans from epoch {}", highestEpoch);
                     queueEvaluation();
@@ -223,6 +227,7 @@ public final class PlanLeader {
         if (subscription != null) {
             subscription.close();
             subscription = null;
+            context.owner().cancelTimer(evaluationTimer);
         }
         if (role != Role.FOLLOWING) {
             log.info("stops publishing plans: {}", why);
@@ -262,7 +267,7 @@ public final class PlanLeader {
             return;
         }
         double currentMs = evaluator.completionMsOn(baseline.latencies(), fresh);
-        ReplanDecision decision = policy.decide(streak, currentMs, candidateMs);
+        ReplanDecision decision = settings.policy().decide(streak, currentMs, candidateMs);
         streak = decision.next();
         for (Handler<ReplanDecision> listener : List.copyOf(decisionListeners)) {
             listener.handle(decision);
