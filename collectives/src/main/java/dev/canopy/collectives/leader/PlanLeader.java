@@ -85,8 +85,9 @@ public final class PlanLeader {
     private long highestEpoch;
     private ReplanState streak = ReplanState.INITIAL;
     private boolean evaluationQueued;
-    private boolean publishing;
-    private boolean queueEvaluationAfterPublish;
+    /** An evaluation (prediction, decision, publication) is under way; another waits for it. */
+    private boolean busy;
+    private boolean evaluateAgain;
     // Written on the context only; readable from any thread.
     private volatile Role role = Role.FOLLOWING;
 
@@ -247,72 +248,96 @@ public final class PlanLeader {
         }
     }
 
+    /** The completions an evaluation compares, computed off the event loop. */
+    private record Predictions(double currentMs, double candidateMs) {
+    }
+
+    /**
+     * Snapshots the forecasts here (the context owns them), predicts on a worker thread (planning every
+     * reference root can take longer than an event loop may be held), decides back here.
+     */
     private void evaluate() {
         if (role != Role.LEADING) {
             return;
         }
-        if (publishing) {
-            queueEvaluationAfterPublish = true;
+        if (busy) {
+            evaluateAgain = true;
             return;
         }
+        busy = true;
+        long myTerm = term;
+        PublishedPlan current = baseline;
         LatencySnapshot fresh = latencies.snapshot(evaluator.members(), forecasts.all());
-        double candidateMs = evaluator.completionMs(fresh);
-        if (baseline == null) {
-            if (Double.isInfinite(candidateMs)) {
+        context.executeBlocking(() -> new Predictions(
+                        current == null ? Double.NaN : evaluator.completionMsOn(current.latencies(), fresh),
+                        evaluator.completionMs(fresh)))
+                .compose(predictions -> term == myTerm
+                        ? decide(current, fresh, predictions)
+                        : Future.succeededFuture())
+                .onComplete(done -> {
+                    busy = false;
+                    if (done.failed()) {
+                        log.error("plan evaluation failed; retrying on the next forecast change or interval: {}",
+                                done.cause().toString());
+                    }
+                    if (evaluateAgain) {
+                        evaluateAgain = false;
+                        queueEvaluation();
+                    }
+                });
+    }
+
+    private Future<Void> decide(PublishedPlan current, LatencySnapshot fresh, Predictions predictions) {
+        if (current == null) {
+            if (Double.isInfinite(predictions.candidateMs())) {
                 log.warn("cannot publish a first plan: the forecasts and configured latencies do not reach every member");
-                return;
+                return Future.succeededFuture();
             }
-            publish(new PublishedPlan(highestEpoch + 1, fresh, candidateMs,
-                    String.format("first plan of the job: predicts %.3f ms", candidateMs)));
-            return;
+            return publish(new PublishedPlan(highestEpoch + 1, fresh, predictions.candidateMs(),
+                    String.format("first plan of the job: predicts %.3f ms", predictions.candidateMs())));
         }
-        double currentMs = evaluator.completionMsOn(baseline.latencies(), fresh);
-        ReplanDecision decision = settings.policy().decide(streak, currentMs, candidateMs);
+        ReplanDecision decision = settings.policy().decide(streak, predictions.currentMs(), predictions.candidateMs());
         streak = decision.next();
         for (Handler<ReplanDecision> listener : List.copyOf(decisionListeners)) {
             listener.handle(decision);
         }
         if (!decision.replan()) {
-            log.debug("epoch {}: {}", baseline.epoch(), decision.reason());
-            return;
+            log.debug("epoch {}: {}", current.epoch(), decision.reason());
+            return Future.succeededFuture();
         }
-        List<LatencySnapshot.Move> moves = fresh.movesSince(baseline.latencies(), MOVED_LINK_FRACTION);
-        String reason = String.format("%s; links moved since epoch %d: %s", decision.reason(), baseline.epoch(),
-                moves.isEmpty() ? "none above " + (int) (100 * MOVED_LINK_FRACTION) + " %"
-                        : moves.subList(0, Math.min(MOVED_LINKS_LOGGED, moves.size())) + (moves.size() > MOVED_LINKS_LOGGED
-                                ? " and " + (moves.size() - MOVED_LINKS_LOGGED) + " more" : ""));
-        publish(new PublishedPlan(highestEpoch + 1, fresh, candidateMs, reason));
+        return publish(new PublishedPlan(highestEpoch + 1, fresh, predictions.candidateMs(),
+                decision.reason() + "; links moved since epoch " + current.epoch() + ": "
+                        + movedLinks(fresh.movesSince(current.latencies(), MOVED_LINK_FRACTION))));
     }
 
-    private void publish(PublishedPlan plan) {
+    private static String movedLinks(List<LatencySnapshot.Move> moves) {
+        if (moves.isEmpty()) {
+            return "none by more than " + Math.round(100 * MOVED_LINK_FRACTION) + " %";
+        }
+        String named = moves.subList(0, Math.min(MOVED_LINKS_LOGGED, moves.size())).toString();
+        return moves.size() > MOVED_LINKS_LOGGED ? named + " and " + (moves.size() - MOVED_LINKS_LOGGED) + " more" : named;
+    }
+
+    private Future<Void> publish(PublishedPlan plan) {
         long myTerm = term;
-        publishing = true;
         String fence = latch.getOurPath();
         Future<PlanStore.PublishOutcome> outcome = fence == null
                 ? Future.succeededFuture(PlanStore.PublishOutcome.NOT_LEADER)
                 : store.publish(plan, fence);
-        outcome.onComplete(result -> {
-            publishing = false;
+        return outcome.<Void>map(result -> {
             if (term != myTerm) {
-                return;
+                return null;
             }
-            if (result.failed()) {
-                log.error("{}; will retry on the next forecast change", result.cause().getMessage());
-            } else {
-                switch (result.result()) {
-                    case PUBLISHED -> {
-                        baseline = plan;
-                        highestEpoch = plan.epoch();
-                        log.info("published plan epoch {}: {}", plan.epoch(), plan.reason());
-                    }
-                    case EPOCH_TAKEN -> takeOver("plan epoch " + plan.epoch() + " was published by another leader");
-                    case NOT_LEADER -> stepDown("its latch znode is gone, so it is no longer leader");
+            switch (result) {
+                case PUBLISHED -> {
+                    baseline = plan;
+                    highestEpoch = plan.epoch();
+                    log.info("published plan epoch {}: {}", plan.epoch(), plan.reason());
                 }
+                case EPOCH_TAKEN -> takeOver("plan epoch " + plan.epoch() + " was published by another leader");
+                case NOT_LEADER -> stepDown("its latch znode is gone, so it is no longer leader");
             }
-            if (queueEvaluationAfterPublish) {
-                queueEvaluationAfterPublish = false;
-                queueEvaluation();
-            }
+            return null;
         });
     }
 }

@@ -1,8 +1,6 @@
 package dev.canopy.collectives.leader;
 
-import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -10,7 +8,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
-/** Waiting in tests: for a condition, a future or a context's queue, always with a deadline, never a bare sleep. */
+/** Waiting in tests: for a condition or a future, always with a deadline, never a bare sleep. */
 final class Await {
 
     static final Duration WAIT = Duration.ofSeconds(30);
@@ -62,12 +60,5 @@ final class Await {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);
         }
-    }
-
-    /** Returns once every task posted to {@code context} before this call has run (a context runs tasks in order). */
-    static void drained(Context context) {
-        Promise<Void> marker = Promise.promise();
-        context.runOnContext(v -> marker.complete());
-        result(marker.future());
     }
 }
