@@ -192,10 +192,17 @@ public final class Collectives {
     private <T> Future<T> start(Operation operation, Function<Exchange, Future<T>> stages) {
         Promise<T> promise = Promise.promise();
         communicator.context().runOnContext(ignored -> {
-            Exchange exchange = new Exchange(communicator.collectiveChannel(), operation, sequencer.next(), plan.epoch());
+            Exchange exchange = new Exchange(communicator.collectiveChannel(), operation, sequencer.next(), plan.epoch(),
+                    label());
             exchange.run(() -> stages.apply(exchange)).onComplete(promise);
         });
         return promise.future();
+    }
+
+    /** {@code site/host#rank}, how log lines name this member. */
+    private String label() {
+        var coordinates = communicator.member(rank()).coordinates();
+        return coordinates.site() + "/" + coordinates.host() + "#" + rank();
     }
 
     /** Like {@link #start(Operation, Function)}, with the plan's tree rooted at {@code root}, looked up on the context. */

@@ -81,11 +81,15 @@ final class CanopyProbe implements P2pProbe {
         }
     }
 
-    /** A window of unacknowledged messages, refilled by each ACK. */
+    /**
+     * A window of unacknowledged messages. Every eighth of a window (and the last message) asks
+     * for an ACK; an ACK acknowledges everything up to its sequence, as frames arrive in order.
+     */
     private final class Stream {
         private final Buffer payload;
         private final int count;
         private final int window;
+        private final int ackEvery;
         private final Promise<Long> done;
         private int sent;
         private int acked;
@@ -95,26 +99,29 @@ final class CanopyProbe implements P2pProbe {
             this.payload = Buffer.buffer(new byte[size]);
             this.count = count;
             this.window = window;
+            this.ackEvery = Math.max(1, window / 8);
             this.done = done;
         }
 
         void start() {
             transport.frameHandler(ack -> {
-                acked++;
+                acked = (int) ack.sequence() + 1;
                 if (acked == count) {
                     done.complete(System.nanoTime() - start);
-                } else if (sent < count) {
-                    sendOne();
+                } else {
+                    fillWindow();
                 }
             });
             start = System.nanoTime();
-            while (sent < Math.min(window, count)) {
-                sendOne();
-            }
+            fillWindow();
         }
 
-        private void sendOne() {
-            transport.send(peer, frame(EchoProtocol.TAG_SINK, sent++, payload)).onFailure(done::tryFail);
+        private void fillWindow() {
+            while (sent < count && sent - acked < window) {
+                boolean wantsAck = (sent + 1) % ackEvery == 0 || sent + 1 == count;
+                int tag = wantsAck ? EchoProtocol.TAG_SINK : EchoProtocol.TAG_SINK_QUIET;
+                transport.send(peer, frame(tag, sent++, payload)).onFailure(done::tryFail);
+            }
         }
     }
 }

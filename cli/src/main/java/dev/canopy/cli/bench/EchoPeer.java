@@ -41,7 +41,11 @@ public final class EchoPeer {
         Vertx vertx = Vertx.vertx();
         try {
             Transport transport = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("echo-peer")));
-            transport.frameHandler(frame -> transport.send(benchmark, answer(frame)));
+            transport.frameHandler(frame -> {
+                if (frame.tag() != EchoProtocol.TAG_SINK_QUIET) {
+                    transport.send(benchmark, answer(frame));
+                }
+            });
             NetServer echo = await(vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true))
                     .connectHandler(socket -> answerMessages(socket, MessageAnswer.ECHO)).listen(0, TransportOptions.LOOPBACK));
             NetServer sink = await(vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true))

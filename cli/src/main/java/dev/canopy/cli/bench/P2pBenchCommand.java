@@ -39,6 +39,7 @@ import picocli.CommandLine.Spec;
 public final class P2pBenchCommand implements Callable<Integer> {
 
     static final int MAX_SIZE = 8 * 1024 * 1024;
+    private static final int JIT_WARM_UP_MESSAGES = 20_000;
     private static final Duration STEP_TIMEOUT = Duration.ofMinutes(2);
 
     @Spec
@@ -55,8 +56,8 @@ public final class P2pBenchCommand implements Callable<Integer> {
     private int rounds;
 
     @Option(names = "--stream-bytes", paramLabel = "BYTES", defaultValue = "67108864",
-            description = "Bytes streamed per size and transport for throughput (at least 200 and at most "
-                    + "200,000 messages). Default: ${DEFAULT-VALUE}.")
+            description = "Bytes streamed per size and transport for throughput, after as many to warm up "
+                    + "(at least 200 and at most 200,000 messages). Default: ${DEFAULT-VALUE}.")
     private long streamBytes;
 
     @Option(names = "--json", description = "Print JSON instead of the table.")
@@ -109,8 +110,13 @@ public final class P2pBenchCommand implements Callable<Integer> {
         return null;
     }
 
-    /** For each size, each probe in turn: warm-up, round trips, stream. */
+    /** For each size, each probe in turn: round trips and a stream, each after a warm-up of the same length. */
     private List<P2pRow> measure(List<P2pProbe> probes) throws Exception {
+        // Let the JIT compile both paths before the first size is measured.
+        for (P2pProbe probe : probes) {
+            await(probe.roundTrips(64, JIT_WARM_UP_MESSAGES), probe.name() + " JIT warm-up");
+            await(probe.stream(64, JIT_WARM_UP_MESSAGES, 1024), probe.name() + " JIT warm-up stream");
+        }
         List<P2pRow> rows = new ArrayList<>();
         for (int size : sizes) {
             int roundTrips = (int) Math.max(4, Math.min(rounds, (256L << 20) / (2L * size)));
@@ -119,6 +125,7 @@ public final class P2pBenchCommand implements Callable<Integer> {
             for (P2pProbe probe : probes) {
                 await(probe.roundTrips(size, roundTrips), probe.name() + " warm-up, " + size + " B");
                 long[] rtts = await(probe.roundTrips(size, roundTrips), probe.name() + " round trips, " + size + " B");
+                await(probe.stream(size, streamed, window), probe.name() + " stream warm-up, " + size + " B");
                 long streamNanos = await(probe.stream(size, streamed, window), probe.name() + " stream, " + size + " B");
                 rows.add(P2pRow.of(probe.name(), size, rtts, streamed, streamNanos));
             }

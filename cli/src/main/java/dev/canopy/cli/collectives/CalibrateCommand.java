@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
  * the level file's grid (run in this JVM, WAN emulated), detects the scatter leap S and the gather
  * escalation range [M1, M2] (segmentation.md), stores them with the grid's configuration in
  * ZooKeeper ({@code --zk}) and prints the curves, before and, when thresholds were found, after
- * applying them.
+ * applying them. Only thresholds that made their operation faster are kept ("thresholds"; what was
+ * detected is under "detected").
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = "Measure scatter/gather against message size, detect S, M1, M2 and store them in ZooKeeper.")
@@ -81,12 +82,15 @@ public final class CalibrateCommand implements Callable<Integer> {
                     .toList();
             Calibration.Result before = Calibration.run(nativeOps, 0, sizes, repetitions);
             report = new JsonObject().put("grid", grid.name()).put("processes", nativeOps.size())
+                    .put("detected", before.thresholds().toJson())
                     .put("thresholds", before.thresholds().toJson())
                     .put("before", curves(before));
             if (!before.thresholds().equals(SegmentationThresholds.NONE)) {
                 CollectiveSettings applied = CollectiveSettings.defaults().withThresholds(before.thresholds());
-                report.put("after", curves(Calibration.run(nativeOps.stream().map(c -> c.withSettings(applied)).toList(), 0,
-                        sizes, repetitions)));
+                Calibration.Result after = Calibration.run(nativeOps.stream().map(c -> c.withSettings(applied)).toList(), 0,
+                        sizes, repetitions);
+                report.put("after", curves(after))
+                        .put("thresholds", Calibration.keepImprovements(before, after).toJson());
             }
         }
         if (zooKeeper != null) {

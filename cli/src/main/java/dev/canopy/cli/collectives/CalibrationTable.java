@@ -13,12 +13,11 @@ final class CalibrationTable {
     static String format(JsonObject report, String zooKeeper) {
         StringBuilder text = new StringBuilder();
         JsonObject thresholds = report.getJsonObject("thresholds");
+        JsonObject detected = report.getJsonObject("detected");
         text.append("grid ").append(report.getString("grid")).append(", ").append(report.getInteger("processes"))
                 .append(" processes\n");
-        text.append("scatter leap S: ").append(thresholds.containsKey("S") ? thresholds.getLong("S") + " B" : "none detected")
-                .append('\n');
-        text.append("gather escalations M1..M2: ").append(thresholds.containsKey("M1")
-                ? thresholds.getLong("M1") + " B .. " + thresholds.getLong("M2") + " B" : "none detected").append('\n');
+        text.append("scatter leap S: ").append(describe(detected, thresholds, "S")).append('\n');
+        text.append("gather escalations M1..M2: ").append(describe(detected, thresholds, "M1")).append('\n');
         text.append(zooKeeper == null ? "not stored (give --zk to store them with the grid's configuration)\n"
                 : "stored in ZooKeeper " + zooKeeper + " at " + SegmentationStore.path(report.getString("grid")) + "\n");
         for (String phase : new String[] {"before", "after"}) {
@@ -39,5 +38,15 @@ final class CalibrationTable {
             }
         }
         return text.toString();
+    }
+
+    private static String describe(JsonObject detected, JsonObject kept, String key) {
+        if (!detected.containsKey(key)) {
+            return "none detected";
+        }
+        String value = key.equals("S") ? detected.getLong("S") + " B"
+                : detected.getLong("M1") + " B .. " + detected.getLong("M2") + " B";
+        return kept.containsKey(key) ? value + " (kept: splitting made it faster)"
+                : value + " detected, not kept: splitting made it slower on this grid";
     }
 }

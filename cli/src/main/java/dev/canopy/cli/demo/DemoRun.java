@@ -41,7 +41,7 @@ final class DemoRun {
 
     void run(JobId job, Optional<String> ensemble, int pings, long seed) {
         EmbeddedZooKeeper embedded = ensemble.isEmpty() ? EmbeddedZooKeeper.start() : null;
-        String connectString = ensemble.orElseGet(embedded::connectString);
+        String connectString = embedded != null ? embedded.connectString() : ensemble.orElseThrow();
         out.printf(Locale.ROOT, "ZooKeeper: %s %s%n", embedded != null ? "embedded, listening on" : "ensemble", connectString);
         out.printf(Locale.ROOT, "WAN emulation: %s (seed %d)%n", describe(grid), seed);
         Vertx vertx = Vertx.vertx();

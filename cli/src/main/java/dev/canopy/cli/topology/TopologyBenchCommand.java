@@ -43,10 +43,10 @@ public final class TopologyBenchCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--runs", defaultValue = "7", description = "Measured runs per row (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--runs", defaultValue = "9", description = "Measured runs per row (default: ${DEFAULT-VALUE}).")
     private int runs;
 
-    @Option(names = "--warmup", defaultValue = "3", description = "Warm-up runs per row (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", defaultValue = "5", description = "Warm-up runs per row (default: ${DEFAULT-VALUE}).")
     private int warmups;
 
     @Option(names = "--data", paramLabel = "DIR", description = "Directory of the shared latency CSVs (default: shared/latency above the working directory).")

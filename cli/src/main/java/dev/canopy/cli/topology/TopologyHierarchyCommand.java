@@ -1,13 +1,10 @@
 package dev.canopy.cli.topology;
 
-import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.Level;
 import dev.canopy.topology.hierarchy.GroupTree;
 import dev.canopy.topology.hierarchy.HierarchicalPlan;
 import dev.canopy.topology.hierarchy.HierarchicalPlanner;
-import dev.canopy.topology.hierarchy.Hierarchy;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
-import dev.canopy.topology.hierarchy.LevelThresholds;
 import dev.canopy.topology.tree.CostModel;
 import dev.canopy.topology.tree.Tree;
 import dev.canopy.topology.tree.TreeAlgorithm;
@@ -15,7 +12,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -56,23 +52,12 @@ final class TopologyHierarchyCommand implements Callable<Integer> {
             CostModel cost = costOptions.costModel();
             TreeInputOptions.RootedInput rooted = treeInput.load();
             LatencyInput input = rooted.input();
-            LevelThresholds thresholds = LevelThresholds.DEFAULTS;
-            LevelAlgorithms algorithms = LevelAlgorithms.mpichGx();
-            Map<String, Coordinates> configured = Map.of();
-            if (config != null) {
-                LevelFileNodes levelFile = LevelFileNodes.load(config);
-                thresholds = LevelThresholds.from(levelFile.model().thresholds());
-                algorithms = LevelAlgorithms.fromLevelFile(levelFile.model().levels());
-                configured = levelFile.coordinatesOf(input.matrix().nodes());
-            }
-            if (algorithm != null) {
-                algorithms = LevelAlgorithms.everywhere(TreeAlgorithm.fromConfigName(algorithm).orElseThrow(() ->
-                        new IllegalArgumentException("unknown --algorithm '" + algorithm + "'; use one of " + TreeAlgorithm.names())));
-            }
-            Hierarchy hierarchy = configured.isEmpty() ? Hierarchy.derive(input.matrix(), thresholds) : Hierarchy.of(configured);
+            LevelSource levels = LevelSource.of(config, input.matrix());
+            LevelAlgorithms algorithms = algorithm == null ? levels.algorithms()
+                    : LevelAlgorithms.everywhere(TreeAlgorithm.parse(algorithm));
             HierarchicalPlan plan = new HierarchicalPlanner(algorithms, cost)
-                    .plan(hierarchy, input.graph(), treeInput.root, 1).orElseThrow();
-            JsonObject result = toJson(plan, input, configured.isEmpty() ? "derived" : "config");
+                    .plan(levels.hierarchy(), input.graph(), treeInput.root, 1).orElseThrow();
+            JsonObject result = toJson(plan, input, levels.origin().jsonName());
             PrintWriter out = spec.commandLine().getOut();
             out.println(json ? result.encodePrettily() : describe(plan));
             out.flush();

@@ -1,6 +1,5 @@
 package dev.canopy.cli.topology;
 
-import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.Level;
 import dev.canopy.topology.hierarchy.Hierarchy;
 import dev.canopy.topology.hierarchy.LevelThresholds;
@@ -9,7 +8,6 @@ import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,15 +39,9 @@ final class TopologyLevelsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         return BadInput.run(spec, () -> {
-            LatencyInput input = LatencyInput.load(latency);
-            LevelThresholds thresholds = LevelThresholds.DEFAULTS;
-            Map<String, Coordinates> configured = Map.of();
-            if (config != null) {
-                LevelFileNodes levelFile = LevelFileNodes.load(config);
-                thresholds = LevelThresholds.from(levelFile.model().thresholds());
-                configured = levelFile.coordinatesOf(input.matrix().nodes());
-            }
-            Hierarchy hierarchy = configured.isEmpty() ? Hierarchy.derive(input.matrix(), thresholds) : Hierarchy.of(configured);
+            LevelSource levelSource = LevelSource.of(config, LatencyInput.load(latency).matrix());
+            Hierarchy hierarchy = levelSource.hierarchy();
+            LevelThresholds thresholds = levelSource.thresholds();
             JsonObject levels = new JsonObject();
             JsonObject thresholdsJson = new JsonObject();
             for (Level level : Level.values()) {
@@ -60,7 +52,7 @@ final class TopologyLevelsCommand implements Callable<Integer> {
                     thresholdsJson.put(level.configName(), thresholds.rttMs(level));
                 }
             }
-            JsonObject result = new JsonObject().put("levels", levels).put("source", configured.isEmpty() ? "derived" : "config")
+            JsonObject result = new JsonObject().put("levels", levels).put("source", levelSource.origin().jsonName())
                     .put("threshold_rtt_ms", thresholdsJson);
             PrintWriter out = spec.commandLine().getOut();
             out.println(json ? result.encodePrettily() : describe(levels));

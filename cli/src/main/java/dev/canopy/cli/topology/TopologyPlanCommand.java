@@ -39,8 +39,7 @@ final class TopologyPlanCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         return BadInput.run(spec, () -> {
-            TreeAlgorithm method = TreeAlgorithm.fromConfigName(algorithm).orElseThrow(() -> new IllegalArgumentException(
-                    "unknown --algorithm '" + algorithm + "'; use one of " + TreeAlgorithm.names()));
+            TreeAlgorithm method = TreeAlgorithm.parse(algorithm);
             CostModel cost = costOptions.costModel();
             TreeInputOptions.RootedInput rooted = treeInput.load();
             LatencyInput input = rooted.input();

@@ -3,6 +3,7 @@ package dev.canopy.cli.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyCommand;
+import dev.canopy.core.membership.EmbeddedZooKeeper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,17 @@ class DemoCommandTest {
                 // Tokyo (rank 1) and Paris (rank 2) are 230 ms apart: the emulated WAN is really in the path.
                 .containsPattern("(?m)^      1 +\\d+\\.\\d+ +- +(?:[2-9]\\d\\d|\\d{4,})\\.\\d+$")
                 .contains("all nodes left the job and closed");
+    }
+
+    @Test
+    void anExistingEnsembleIsUsedInsteadOfTheEmbeddedServer() {
+        try (EmbeddedZooKeeper ensemble = EmbeddedZooKeeper.start()) {
+            int exit = run("demo", "--zk", ensemble.connectString(), "--nodes", "2", "--pings", "1");
+
+            assertThat(exit).as(err.toString()).isZero();
+            assertThat(out.toString()).contains("ZooKeeper: ensemble " + ensemble.connectString())
+                    .containsPattern("job demo-\\d+: 2 members");
+        }
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.canopy.collectives.calibration;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.segmentation.EscalationDetector;
+import dev.canopy.collectives.segmentation.EscalationRange;
 import dev.canopy.collectives.segmentation.LeapDetector;
 import dev.canopy.collectives.segmentation.SegmentationThresholds;
 import dev.canopy.collectives.segmentation.SizeTimeCurve;
@@ -11,11 +12,13 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.BiFunction;
 
 /**
  * Measures scatter and gather time against message size on a running communicator, the way
- * segmentation.md describes: time on the root, a barrier before every operation so sizes do not
+ * segmentation.md describes: a barrier before every operation so sizes do not
  * pipeline into each other, several repetitions per size; then detects the scatter leap S and the
  * gather escalation range [M1, M2]. The members must run the native operations (flat trees, no
  * thresholds). Blocking: call it from a plain thread with every member's {@link Collectives}.
@@ -52,20 +55,44 @@ public final class Calibration {
                 new SegmentationThresholds(LEAP.detect(scatterCurve), ESCALATION.detect(gatherCurve)));
     }
 
-    /** Barrier, then the operation on every member; the root's time from its start to its completion, in ms. */
+    /**
+     * Barrier, then the operation on every member; the time from the root's start until every member
+     * completed, in ms (a scatter's root finishes as soon as its sends are queued, so its own time
+     * would say nothing).
+     */
     private static double time(List<Collectives> members, int root, BiFunction<Collectives, Boolean, Future<?>> operation) {
         Blocking.await(Future.all(members.stream().map(Collectives::barrier).toList()));
-        List<Future<?>> others = new ArrayList<>();
+        List<Future<?>> all = new ArrayList<>();
         for (Collectives member : members) {
             if (member.rank() != root) {
-                others.add(operation.apply(member, false));
+                all.add(operation.apply(member, false));
             }
         }
         long start = System.nanoTime();
-        Future<?> atRoot = operation.apply(members.get(root), true);
-        Blocking.await(atRoot);
-        double millis = (System.nanoTime() - start) / 1e6;
-        Blocking.await(Future.all(others));
-        return millis;
+        all.add(operation.apply(members.get(root), true));
+        Blocking.await(Future.all(all));
+        return (System.nanoTime() - start) / 1e6;
+    }
+
+    /**
+     * Keeps only the thresholds that paid off: the scatter leap if split scatters from S on were not
+     * slower (sum of medians) than the native ones, the gather range if barrier-separated gathers in
+     * [M1, M2] were not slower. On a WAN the barriers can cost more than the congestion they avoid.
+     */
+    public static SegmentationThresholds keepImprovements(Result before, Result after) {
+        SegmentationThresholds found = before.thresholds();
+        OptionalLong leap = found.scatterLeapBytes();
+        if (leap.isPresent() && medianSum(after.scatter(), leap.getAsLong(), Long.MAX_VALUE)
+                > medianSum(before.scatter(), leap.getAsLong(), Long.MAX_VALUE)) {
+            leap = OptionalLong.empty();
+        }
+        Optional<EscalationRange> range = found.gatherEscalation().filter(r ->
+                medianSum(after.gather(), r.firstBytes(), r.lastBytes()) <= medianSum(before.gather(), r.firstBytes(), r.lastBytes()));
+        return new SegmentationThresholds(leap, range);
+    }
+
+    private static double medianSum(SizeTimeCurve curve, long from, long to) {
+        return curve.points().stream().filter(p -> p.bytes() >= from && p.bytes() <= to)
+                .mapToDouble(SizeTimeCurve.Point::median).sum();
     }
 }

@@ -30,9 +30,12 @@ public final class Exchange {
     private final int sequence;
     private final long epoch;
     private final int tag;
+    private final String label;
 
-    public Exchange(PointToPoint channel, Operation operation, int sequence, long epoch) {
+    /** @param label how log lines name this member, {@code site/host#rank} */
+    public Exchange(PointToPoint channel, Operation operation, int sequence, long epoch, String label) {
         this.channel = channel;
+        this.label = label;
         this.operation = operation;
         this.sequence = sequence;
         this.epoch = epoch;
@@ -89,13 +92,14 @@ public final class Exchange {
 
     private <T> Future<T> abort(Throwable cause) {
         CollectiveFrame.Abort abort = abortFor(cause);
-        LOG.warn("{} #{} aborted on rank {}: {}", operation.displayName(), sequence, rank(), abort.reason());
+        LOG.warn("[{}] {} #{} aborted: {}", label, operation.displayName(), sequence, abort.reason());
         Buffer frame = CollectiveFrame.abort(header(0), abort);
         for (int peer = 0; peer < size(); peer++) {
             if (peer != rank() && peer != abort.failedRank()) {
                 int destination = peer;
                 channel.send(destination, tag, frame).onFailure(e -> LOG.debug(
-                        "abort of {} #{} did not reach rank {}: {}", operation.displayName(), sequence, destination, e.toString()));
+                        "[{}] abort of {} #{} did not reach rank {}: {}", label, operation.displayName(), sequence, destination,
+                        e.toString()));
             }
         }
         return Future.failedFuture(new CollectiveFailedException(operation.displayName(), sequence, abort.failedRank(),

@@ -27,6 +27,8 @@ final class PeerConnection {
 
     /** Frames queued within one event-loop turn are written together up to this many bytes. */
     private static final int BATCH_BYTES = 64 * 1024;
+    /** Frames up to this size are copied behind their header into one write; larger payloads go out as they are. */
+    private static final int COPY_LIMIT_BYTES = 256 * 1024;
 
     /** A frame waiting for the socket: its header and payload are written back to back. */
     private record PendingWrite(Buffer header, Buffer payload, Promise<Void> promise, long queuedAtNanos) {
@@ -245,13 +247,13 @@ final class PeerConnection {
         return batch;
     }
 
-    /** Writes a batch; a large frame's payload goes out as it is, without copying it behind its header. */
+    /** Writes a batch as one buffer; a large frame's payload goes out as it is, after its header. */
     private Future<Void> write(List<PendingWrite> batch) {
-        if (batch.size() == 1 && batch.get(0).length() > BATCH_BYTES) {
+        if (batch.size() == 1 && batch.get(0).length() > COPY_LIMIT_BYTES) {
             socket.write(batch.get(0).header());
             return socket.write(batch.get(0).payload());
         }
-        Buffer joined = Buffer.buffer(Math.min(BATCH_BYTES, batch.stream().mapToInt(PendingWrite::length).sum()));
+        Buffer joined = Buffer.buffer(batch.stream().mapToInt(PendingWrite::length).sum());
         batch.forEach(write -> joined.appendBuffer(write.header()).appendBuffer(write.payload()));
         return socket.write(joined);
     }

@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
@@ -92,7 +93,11 @@ public final class VertxTransport implements Transport {
         // Connections may arrive before the transport object exists; the handler waits for it.
         server.connectHandler(socket -> ready.future().onSuccess(transport -> transport.accept(socket)));
         return server.listen(options.tcpPort(), options.host())
-                .compose(s -> datagrams.listen(options.udpPort(), options.host()))
+                .recover(e -> Future.failedFuture(new IllegalStateException("TCP port " + options.tcpPort() + ": "
+                        + e.getMessage(), e)))
+                .compose(s -> datagrams.listen(options.udpPort(), options.host())
+                        .recover(e -> Future.failedFuture(new IllegalStateException("UDP port " + options.udpPort()
+                                + ": " + e.getMessage(), e))))
                 .map(d -> {
                     VertxTransport transport = new VertxTransport(context, options, server, client, datagrams);
                     datagrams.handler(transport::onDatagram);
@@ -106,8 +111,7 @@ public final class VertxTransport implements Transport {
                     datagrams.close();
                 })
                 .recover(e -> Future.failedFuture(new IllegalStateException("cannot bind the transport on "
-                        + options.host() + " tcp " + options.tcpPort() + " udp " + options.udpPort() + ": "
-                        + e.getMessage() + " (choose free ports, or 0 for ephemeral ones)", e)));
+                        + options.host() + ", " + e.getMessage() + " (choose free ports, or 0 for ephemeral ones)", e)));
     }
 
     @Override
@@ -188,19 +192,26 @@ public final class VertxTransport implements Transport {
     }
 
     private Future<Void> sendNow(Member to, Frame frame) {
+        Optional<RuntimeException> refused = refusal(to, frame, options.maxFrameBytes(),
+                "TransportOptions.maxFrameBytes); split the payload");
+        return refused.isPresent() ? Future.failedFuture(refused.get())
+                : connectionTo(to).enqueue(FrameCodec.encodeHeader(frame), frame.payload());
+    }
+
+    /** Why {@code frame} cannot go to {@code to} at all: this transport closed, the peer gone, or the frame too big. */
+    private Optional<RuntimeException> refusal(Member to, Frame frame, int maxBytes, String limitAndAdvice) {
         if (closed) {
-            return Future.failedFuture(new PeerUnavailableException(to.id(), "the local transport is closed"));
+            return Optional.of(new PeerUnavailableException(to.id(), "the local transport is closed"));
         }
         String goneReason = gone.get(to.id());
         if (goneReason != null) {
-            return Future.failedFuture(new PeerUnavailableException(to.id(), goneReason));
+            return Optional.of(new PeerUnavailableException(to.id(), goneReason));
         }
-        if (frame.encodedLength() > options.maxFrameBytes()) {
-            return Future.failedFuture(new IllegalArgumentException("frame " + frame + " to " + to.id() + " is "
-                    + frame.encodedLength() + " bytes, over the maximum of " + options.maxFrameBytes()
-                    + " (TransportOptions.maxFrameBytes); split the payload"));
+        if (frame.encodedLength() > maxBytes) {
+            return Optional.of(new IllegalArgumentException(frame + " to " + to.id() + " is " + frame.encodedLength()
+                    + " bytes, over the maximum of " + maxBytes + " (" + limitAndAdvice));
         }
-        return connectionTo(to).enqueue(FrameCodec.encodeHeader(frame), frame.payload());
+        return Optional.empty();
     }
 
     private PeerConnection connectionTo(Member to) {
@@ -219,19 +230,10 @@ public final class VertxTransport implements Transport {
     }
 
     private Future<Void> sendDatagramNow(Member to, Frame frame) {
-        if (closed) {
-            return Future.failedFuture(new PeerUnavailableException(to.id(), "the local transport is closed"));
-        }
-        String goneReason = gone.get(to.id());
-        if (goneReason != null) {
-            return Future.failedFuture(new PeerUnavailableException(to.id(), goneReason));
-        }
-        if (frame.encodedLength() > options.maxDatagramBytes()) {
-            return Future.failedFuture(new IllegalArgumentException("datagram " + frame + " to " + to.id() + " is "
-                    + frame.encodedLength() + " bytes, over the maximum of " + options.maxDatagramBytes()
-                    + " (TransportOptions.maxDatagramBytes); send it reliably or split it"));
-        }
-        return datagrams.send(FrameCodec.encode(frame), to.address().udpPort(), to.address().host());
+        Optional<RuntimeException> refused = refusal(to, frame, options.maxDatagramBytes(),
+                "TransportOptions.maxDatagramBytes); send it reliably or split it");
+        return refused.isPresent() ? Future.failedFuture(refused.get())
+                : datagrams.send(FrameCodec.encode(frame), to.address().udpPort(), to.address().host());
     }
 
     private void accept(NetSocket socket) {

@@ -104,8 +104,7 @@ class PeerFailureTest {
         Await.result(a.send(toB, TestNodes.data(0, 8)));
         Await.result(first.close());
 
-        Transport second = nodes.start(TransportOptions.defaults().withNodeLabel("b-again")
-                .withPorts(toB.address().tcpPort(), toB.address().udpPort()));
+        Transport second = restartOnSamePorts(toB);
         BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
         second.frameHandler(received::add);
 
@@ -125,6 +124,41 @@ class PeerFailureTest {
         long expected = firstArrived.sequence() + 1;
         while (expected < sequence + 50) {
             assertThat(Await.next(received).sequence()).isEqualTo(expected++);
+        }
+    }
+
+    @Test
+    void aPeerThatWasUnreachableIsReachedAgainOnceItListens() {
+        Transport a = nodes.start(TransportOptions.defaults().withNodeLabel("a")
+                .withReconnect(Duration.ofMillis(500), 2, Duration.ofMillis(20)));
+        Transport first = nodes.start("b");
+        Member toB = TestNodes.member("b", "s", first);
+        Await.result(first.close());
+
+        assertThat(Await.failure(a.send(toB, TestNodes.data(0, 8)), FAST)).isInstanceOf(PeerUnavailableException.class)
+                .hasMessageContaining("after 2 attempts");
+
+        Transport second = restartOnSamePorts(toB);
+        BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
+        second.frameHandler(received::add);
+        Await.result(a.send(toB, TestNodes.data(1, 8)));
+        assertThat(Await.next(received).sequence()).isEqualTo(1);
+    }
+
+    /** Binds a new transport on the peer's old ports, retrying briefly as a restarting process would. */
+    private Transport restartOnSamePorts(Member old) {
+        TransportOptions options = TransportOptions.defaults().withNodeLabel("b-again")
+                .withPorts(old.address().tcpPort(), old.address().udpPort());
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            try {
+                return nodes.start(options);
+            } catch (AssertionError portStillBusy) {
+                if (System.nanoTime() > deadline) {
+                    throw portStillBusy;
+                }
+                Await.result(nodes.vertx.timer(20)); // back-off between bind attempts
+            }
         }
     }
 }

@@ -40,6 +40,14 @@ public enum TreeAlgorithm {
         return Optional.empty();
     }
 
+    /**
+     * @throws IllegalArgumentException naming the accepted names when {@code text} is none of them
+     */
+    public static TreeAlgorithm parse(String text) {
+        return fromConfigName(text).orElseThrow(() -> new IllegalArgumentException(
+                "unknown --algorithm '" + text + "'; use one of " + names()));
+    }
+
     /** The accepted names, for error messages. */
     public static String names() {
         StringBuilder names = new StringBuilder();

@@ -4,22 +4,12 @@ import dev.canopy.core.frame.Frame;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.transport.Transport;
 import io.vertx.core.Future;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Sends some frames twice, chosen by a seeded coin (JGroups' DUPL). The seed is logged. */
-public final class DuplicateLayer extends FaultLayer {
-
-    private static final Logger LOG = LoggerFactory.getLogger(DuplicateLayer.class);
-
-    private final double rate;
-    private final SeededCoin coin;
+public final class DuplicateLayer extends SeededFaultLayer {
 
     public DuplicateLayer(Transport below, Traffic traffic, double rate, long seed) {
-        super(below, traffic);
-        this.rate = SeededCoin.requireProbability(rate, "duplicate rate");
-        this.coin = new SeededCoin(seed);
-        LOG.info("{}", this);
+        super(below, traffic, rate, seed);
     }
 
     @Override
@@ -29,10 +19,5 @@ public final class DuplicateLayer extends FaultLayer {
             sender.send(to, frame);
         }
         return first;
-    }
-
-    @Override
-    public String toString() {
-        return "DuplicateLayer[rate=" + rate + " seed=" + coin.seed() + "]";
     }
 }

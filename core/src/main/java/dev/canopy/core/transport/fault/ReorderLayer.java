@@ -10,35 +10,26 @@ import io.vertx.core.Promise;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Swaps frames to a peer: a frame chosen by a seeded coin is held back and sent right after the
  * next frame to the same peer (or after {@code maxHold} if none comes). Its send future completes
  * when it is really sent. The seed is logged. State lives on the transport's context.
  */
-public final class ReorderLayer extends FaultLayer {
-
-    private static final Logger LOG = LoggerFactory.getLogger(ReorderLayer.class);
+public final class ReorderLayer extends SeededFaultLayer {
 
     private record Held(Member to, Frame frame, Sender sender, Promise<Void> sent, long timer) {
     }
 
-    private final double rate;
-    private final SeededCoin coin;
     private final long maxHoldMs;
     private final Map<NodeId, Held> held = new HashMap<>();
 
     public ReorderLayer(Transport below, Traffic traffic, double rate, long seed, Duration maxHold) {
-        super(below, traffic);
-        this.rate = SeededCoin.requireProbability(rate, "reorder rate");
-        this.coin = new SeededCoin(seed);
+        super(below, traffic, rate, seed);
         if (maxHold.toMillis() < 1) {
             throw new IllegalArgumentException("maxHold " + maxHold + " must be at least 1 ms");
         }
         this.maxHoldMs = maxHold.toMillis();
-        LOG.info("{}", this);
     }
 
     @Override

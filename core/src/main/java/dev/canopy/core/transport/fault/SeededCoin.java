@@ -27,11 +27,4 @@ final class SeededCoin {
         z ^= z >>> 31;
         return (z >>> 11) * 0x1.0p-53 < probability;
     }
-
-    static double requireProbability(double probability, String what) {
-        if (!(probability >= 0 && probability <= 1)) {
-            throw new IllegalArgumentException(what + " " + probability + " must be a probability between 0 and 1");
-        }
-        return probability;
-    }
 }

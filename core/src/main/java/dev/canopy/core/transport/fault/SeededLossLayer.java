@@ -12,18 +12,12 @@ import org.slf4j.LoggerFactory;
  * dropped frame's send succeeds, as a send into a lossy network does. The seed is logged and in
  * {@link #toString()}, so a failing test can be rerun with it.
  */
-public final class SeededLossLayer extends FaultLayer {
+public final class SeededLossLayer extends SeededFaultLayer {
 
     private static final Logger LOG = LoggerFactory.getLogger(SeededLossLayer.class);
 
-    private final double rate;
-    private final SeededCoin coin;
-
     public SeededLossLayer(Transport below, Traffic traffic, double rate, long seed) {
-        super(below, traffic);
-        this.rate = SeededCoin.requireProbability(rate, "loss rate");
-        this.coin = new SeededCoin(seed);
-        LOG.info("{}", this);
+        super(below, traffic, rate, seed);
     }
 
     @Override
@@ -33,10 +27,5 @@ public final class SeededLossLayer extends FaultLayer {
             return Future.succeededFuture();
         }
         return sender.send(to, frame);
-    }
-
-    @Override
-    public String toString() {
-        return "SeededLossLayer[rate=" + rate + " seed=" + coin.seed() + "]";
     }
 }

@@ -1,0 +1,34 @@
+package dev.canopy.core.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.canopy.core.frame.Frame;
+import dev.canopy.gridconfig.Coordinates;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class NodeOptionsTest {
+
+    private static final Coordinates HERE = Coordinates.ofHost("h1");
+
+    @Test
+    void badSettingsAreRefusedNamingTheSettingAndTheFix() {
+        assertThatThrownBy(() -> NodeOptions.of(JobId.of("j"), NodeId.of("n"), HERE, 0, "127.0.0.1:2181"))
+                .hasMessageContaining("expected job size 0 must be at least 1");
+        assertThatThrownBy(() -> NodeOptions.of(JobId.of("j"), NodeId.of("n"), HERE, 2, " "))
+                .hasMessageContaining("give host:port");
+        NodeOptions options = NodeOptions.of(JobId.of("j"), NodeId.of("n"), HERE, 2, "127.0.0.1:2181");
+        assertThatThrownBy(() -> options.withSessionTimeout(Duration.ofMillis(200)))
+                .hasMessageContaining("session timeout 200 ms is below the 1000 ms");
+        assertThatThrownBy(() -> options.withBarrierTimeout(Duration.ZERO)).hasMessageContaining("must be positive");
+    }
+
+    @Test
+    void jobNamesAreSafeZnodeNamesAndKeyFramesLikeTheTransport() {
+        assertThat(JobId.of("demo-1.x_y").frameKey()).isEqualTo(Frame.jobId("demo-1.x_y"));
+        assertThatThrownBy(() -> JobId.of("a/b")).hasMessageContaining("job name 'a/b' must be 1 to 64 characters");
+        assertThatThrownBy(() -> JobId.of("..")).hasMessageContaining("(and not . or ..)");
+        assertThatThrownBy(() -> JobId.of("")).hasMessageContaining("job name ''");
+    }
+}
