@@ -325,6 +325,10 @@ public final class PlanLeader {
                 ? Future.succeededFuture(PlanStore.PublishOutcome.NOT_LEADER)
                 : store.publish(plan, fence);
         return outcome.<Void>map(result -> {
+            if (result == PlanStore.PublishOutcome.PUBLISHED) {
+                // Logged even when leadership changed meanwhile: the plan is out, and the log says why.
+                log.info("published plan epoch {}: {}", plan.epoch(), plan.reason());
+            }
             if (term != myTerm) {
                 return null;
             }
@@ -332,7 +336,6 @@ public final class PlanLeader {
                 case PUBLISHED -> {
                     baseline = plan;
                     highestEpoch = plan.epoch();
-                    log.info("published plan epoch {}: {}", plan.epoch(), plan.reason());
                 }
                 case EPOCH_TAKEN -> takeOver("plan epoch " + plan.epoch() + " was published by another leader");
                 case NOT_LEADER -> stepDown("its latch znode is gone, so it is no longer leader");

@@ -40,6 +40,8 @@ class PlanLeaderFailoverTest {
 
             InstanceSpec server = cluster.findConnectionInstance(leader.client.getZookeeperClient().getZooKeeper());
             assertThat(cluster.killServer(server)).isTrue();
+            // SUSPENDED: the leader stops (the latch drops leadership) until its session reconnects elsewhere.
+            Await.until(() -> leader.leader.role() != PlanLeader.Role.LEADING, () -> "the leader notices its server died");
             grid.awaitLeader();
             grid.record(AC, 100, 20);
 
