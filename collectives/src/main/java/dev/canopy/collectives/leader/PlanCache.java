@@ -30,13 +30,7 @@ public final class PlanCache {
 
     private static final Logger LOG = LoggerFactory.getLogger(PlanCache.class);
 
-    public enum State {
-        LATENT,
-        STARTED,
-        CLOSED
-    }
-
-    private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+    private final AtomicReference<Lifecycle> state = new AtomicReference<>(Lifecycle.LATENT);
     private final Context context;
     private final PlanStore store;
     private final CuratorCache currentWatch;
@@ -61,13 +55,13 @@ public final class PlanCache {
                 .build());
     }
 
-    public State state() {
+    public Lifecycle state() {
         return state.get();
     }
 
     /** Starts watching {@code plans/current}; the watch runs on Curator's threads and posts to the context. */
     public void start() {
-        if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+        if (!state.compareAndSet(Lifecycle.LATENT, Lifecycle.STARTED)) {
             throw new IllegalStateException("plan cache already " + state.get() + "; create a new one");
         }
         currentWatch.start();
@@ -75,7 +69,7 @@ public final class PlanCache {
 
     /** The plan of {@code epoch}, cached or fetched; completes on the context. */
     public Future<PublishedPlan> plan(long epoch) {
-        if (state.get() == State.CLOSED) {
+        if (state.get() == Lifecycle.CLOSED) {
             return Future.failedFuture(new IllegalStateException("plan cache is closed; epoch " + epoch + " not served"));
         }
         return Future.fromCompletionStage(plans.get(epoch, (key, executor) ->
@@ -93,7 +87,7 @@ public final class PlanCache {
     }
 
     public void close() {
-        if (state.getAndSet(State.CLOSED) == State.STARTED) {
+        if (state.getAndSet(Lifecycle.CLOSED) == Lifecycle.STARTED) {
             currentWatch.close();
         }
         plans.synchronous().invalidateAll();

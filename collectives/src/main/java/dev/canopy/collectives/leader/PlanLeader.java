@@ -43,12 +43,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class PlanLeader {
 
-    public enum State {
-        LATENT,
-        STARTED,
-        CLOSED
-    }
-
     /** This node's part, as of the last event handled on the context. */
     public enum Role {
         FOLLOWING,
@@ -63,7 +57,7 @@ public final class PlanLeader {
     private static final double MOVED_LINK_FRACTION = 0.05;
     private static final int MOVED_LINKS_LOGGED = 5;
 
-    private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+    private final AtomicReference<Lifecycle> state = new AtomicReference<>(Lifecycle.LATENT);
     private final Context context;
     private final CuratorFramework client;
     private final Member self;
@@ -112,7 +106,7 @@ public final class PlanLeader {
                 () -> NodeLogger.label(self.coordinates(), rank < 0 ? OptionalInt.empty() : OptionalInt.of(rank)));
     }
 
-    public State state() {
+    public Lifecycle state() {
         return state.get();
     }
 
@@ -127,7 +121,7 @@ public final class PlanLeader {
 
     /** Creates the plan znodes if needed and joins the election; completes once this node is a candidate. */
     public Future<Void> start() {
-        if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+        if (!state.compareAndSet(Lifecycle.LATENT, Lifecycle.STARTED)) {
             return Future.failedFuture(new IllegalStateException("plan leader of " + self.id() + " is already "
                     + state.get() + "; create a new one"));
         }
@@ -144,7 +138,7 @@ public final class PlanLeader {
             }
         }, onContext);
         client.getConnectionStateListenable().addListener(connectionListener);
-        // LeaderLatch.start only schedules its znode work on Curator's threads; it does not block.
+        // LeaderLatch.start is not one of Curator's asynchronous calls, so it stays off the event loop.
         return store.ensureCreated().compose(v -> context.executeBlocking(() -> {
             latch.start();
             return null;
@@ -153,8 +147,8 @@ public final class PlanLeader {
 
     /** Leaves the election (the next node takes over) and stops listening; safe to call twice. */
     public Future<Void> close() {
-        State previous = state.getAndSet(State.CLOSED);
-        if (previous != State.STARTED) {
+        Lifecycle previous = state.getAndSet(Lifecycle.CLOSED);
+        if (previous != Lifecycle.STARTED) {
             return Future.succeededFuture();
         }
         return Future.<Void>future(promise -> context.runOnContext(v -> {
@@ -191,7 +185,7 @@ public final class PlanLeader {
 
     /** On the context: start leading from the highest published epoch. */
     private void takeOver(String why) {
-        if (state.get() != State.STARTED) {
+        if (state.get() != Lifecycle.STARTED) {
             return;
         }
         long myTerm = ++term;
