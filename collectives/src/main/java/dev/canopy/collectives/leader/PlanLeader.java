@@ -3,7 +3,6 @@ package dev.canopy.collectives.leader;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeLogger;
-import dev.canopy.probes.forecast.LinkForecasts;
 import dev.canopy.probes.forecast.Subscription;
 import dev.canopy.topology.replan.ReplanDecision;
 import dev.canopy.topology.replan.ReplanState;
@@ -39,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * <p>Connection states: SUSPENDED pauses publishing (the session may still be alive, but this node cannot
  * know whether it is still leader); RECONNECTED resumes if the latch still holds leadership, re-reading the
  * highest epoch first; LOST ends leadership at once. Lifecycle LATENT, STARTED, CLOSED by compare-and-set;
- * everything else is owned by {@code context}, which must be the context that owns the {@link LinkForecasts}.
+ * everything else is owned by {@code context}.
  */
 public final class PlanLeader {
 
@@ -61,7 +60,7 @@ public final class PlanLeader {
     private final Context context;
     private final CuratorFramework client;
     private final Member self;
-    private final LinkForecasts forecasts;
+    private final ForecastFeed forecasts;
     private final ForecastLatencies latencies;
     private final PlanEvaluator evaluator;
     private final LeaderSettings settings;
@@ -86,10 +85,11 @@ public final class PlanLeader {
     private volatile Role role = Role.FOLLOWING;
 
     /**
-     * @param context the context that owns {@code forecasts}; all of this leader's work runs on it
+     * @param context the context this leader's state lives on (e.g. the node's)
+     * @param forecasts this node's forecasts, e.g. {@code ForecastFeed.of(probeService)}
      * @param client a started Curator client (any namespace; this class uses {@code canopy/jobs/<job>})
      */
-    public PlanLeader(Context context, CuratorFramework client, JobId job, Member self, LinkForecasts forecasts,
+    public PlanLeader(Context context, CuratorFramework client, JobId job, Member self, ForecastFeed forecasts,
             ForecastLatencies latencies, PlanEvaluator evaluator, LeaderSettings settings) {
         this.context = context;
         this.client = PlanStore.namespaced(client, job);
@@ -207,7 +207,7 @@ public final class PlanLeader {
                     streak = ReplanState.INITIAL;
                     role = Role.LEADING;
                     if (subscription == null) {
-                        subscription = forecasts.subscribe(change -> queueEvaluation());
+                        subscription = forecasts.subscribe(change -> context.runOnContext(v -> queueEvaluation()));
                         evaluationTimer = context.owner().setPeriodic(settings.evaluationInterval().toMillis(),
                                 timer -> queueEvaluation());
                     }
@@ -242,13 +242,13 @@ public final class PlanLeader {
         }
     }
 
-    /** The completions an evaluation compares, computed off the event loop. */
-    private record Predictions(double currentMs, double candidateMs) {
+    /** What an evaluation compares: the fresh snapshot and two predictions, computed off the event loop. */
+    private record Evaluation(LatencySnapshot fresh, double currentMs, double candidateMs) {
     }
 
     /**
-     * Snapshots the forecasts here (the context owns them), predicts on a worker thread (planning every
-     * reference root can take longer than an event loop may be held), decides back here.
+     * Reads the forecasts from the feed, snapshots and predicts on a worker thread (planning every reference
+     * root can take longer than an event loop may be held), decides back on the context.
      */
     private void evaluate() {
         if (role != Role.LEADING) {
@@ -261,13 +261,14 @@ public final class PlanLeader {
         busy = true;
         long myTerm = term;
         PublishedPlan current = baseline;
-        LatencySnapshot fresh = latencies.snapshot(evaluator.members(), forecasts.all());
-        context.executeBlocking(() -> new Predictions(
-                        current == null ? Double.NaN : evaluator.completionMsOn(current.latencies(), fresh),
-                        evaluator.completionMs(fresh)))
-                .compose(predictions -> term == myTerm
-                        ? decide(current, fresh, predictions)
-                        : Future.succeededFuture())
+        Future.fromCompletionStage(forecasts.all().toCompletionStage(), context)
+                .compose(all -> context.executeBlocking(() -> {
+                    LatencySnapshot fresh = latencies.snapshot(evaluator.members(), all);
+                    return new Evaluation(fresh,
+                            current == null ? Double.NaN : evaluator.completionMsOn(current.latencies(), fresh),
+                            evaluator.completionMs(fresh));
+                }))
+                .compose(evaluation -> term == myTerm ? decide(current, evaluation) : Future.succeededFuture())
                 .onComplete(done -> {
                     busy = false;
                     if (done.failed()) {
@@ -281,16 +282,17 @@ public final class PlanLeader {
                 });
     }
 
-    private Future<Void> decide(PublishedPlan current, LatencySnapshot fresh, Predictions predictions) {
+    private Future<Void> decide(PublishedPlan current, Evaluation evaluation) {
+        LatencySnapshot fresh = evaluation.fresh();
         if (current == null) {
-            if (Double.isInfinite(predictions.candidateMs())) {
+            if (Double.isInfinite(evaluation.candidateMs())) {
                 log.warn("cannot publish a first plan: the forecasts and configured latencies do not reach every member");
                 return Future.succeededFuture();
             }
-            return publish(new PublishedPlan(highestEpoch + 1, fresh, predictions.candidateMs(),
-                    String.format("first plan of the job: predicts %.3f ms", predictions.candidateMs())));
+            return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.candidateMs(),
+                    String.format("first plan of the job: predicts %.3f ms", evaluation.candidateMs())));
         }
-        ReplanDecision decision = settings.policy().decide(streak, predictions.currentMs(), predictions.candidateMs());
+        ReplanDecision decision = settings.policy().decide(streak, evaluation.currentMs(), evaluation.candidateMs());
         streak = decision.next();
         for (Handler<ReplanDecision> listener : List.copyOf(decisionListeners)) {
             listener.handle(decision);
@@ -299,7 +301,7 @@ public final class PlanLeader {
             log.debug("epoch {}: {}", current.epoch(), decision.reason());
             return Future.succeededFuture();
         }
-        return publish(new PublishedPlan(highestEpoch + 1, fresh, predictions.candidateMs(),
+        return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.candidateMs(),
                 decision.reason() + "; links moved since epoch " + current.epoch() + ": "
                         + movedLinks(fresh.movesSince(current.latencies(), MOVED_LINK_FRACTION))));
     }

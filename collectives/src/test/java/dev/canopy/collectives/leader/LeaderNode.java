@@ -48,7 +48,8 @@ final class LeaderNode implements AutoCloseable {
         this.forecasts = new LinkForecasts(ForecastSettings.DEFAULTS.withNotifyRelativeChange(0), ticker);
         this.store = new PlanStore(context, client, job);
         this.cache = new PlanCache(context, client, job, store, 8);
-        this.leader = new PlanLeader(context, client, job, member, forecasts, latencies, evaluator, settings);
+        this.leader = new PlanLeader(context, client, job, member, ForecastFeed.of(forecasts, context), latencies, evaluator,
+                settings);
         leader.onDecision(decisions::add);
     }
 
