@@ -90,7 +90,13 @@ class CollectivesCorrectnessTest {
     @Tag("exhaustive")
     @Timeout(value = 3, unit = TimeUnit.HOURS)
     void fullCrossProductMatchesTheSequentialReference() {
-        CollectiveCase.exhaustive(SEED).forEach(this::run);
+        List<CollectiveCase> cases = CollectiveCase.exhaustive(SEED);
+        for (int i = 0; i < cases.size(); i++) {
+            run(cases.get(i));
+            if ((i + 1) % 500 == 0) {
+                System.out.println("exhaustive: " + (i + 1) + " of " + cases.size() + " cases passed");
+            }
+        }
     }
 
     private void run(CollectiveCase c) {
