@@ -7,7 +7,7 @@ import io.vertx.core.buffer.Buffer;
  *
  * <pre>
  *  offset  size  field
- *       0     1  kind       0 = data, 1 = abort
+ *       0     1  kind       0 = data (last or only chunk), 1 = abort, 2 = data chunk, more follow
  *       1     1  operation  {@link Operation#ordinal()}
  *       2     2  step       which message of the operation (stage, sub-operation)
  *       4     4  sequence   the collective's per-communicator sequence number
@@ -20,7 +20,7 @@ import io.vertx.core.buffer.Buffer;
  */
 public final class CollectiveFrame {
 
-    public enum Kind { DATA, ABORT }
+    public enum Kind { DATA, ABORT, CONTINUED }
 
     static final int KIND_OFFSET = 0;
     static final int OPERATION_OFFSET = 1;
@@ -40,6 +40,7 @@ public final class CollectiveFrame {
     private CollectiveFrame() {
     }
 
+    /** A data frame: {@code header.kind()} is {@link Kind#DATA} or {@link Kind#CONTINUED}. */
     public static Buffer data(Header header, Buffer body) {
         return headerBuffer(header, body.length()).appendBuffer(body);
     }
@@ -57,8 +58,9 @@ public final class CollectiveFrame {
                     + HEADER_LENGTH + "-byte header");
         }
         int kind = frame.getByte(KIND_OFFSET);
-        if (kind != 0 && kind != 1) {
-            throw new IllegalArgumentException("collective frame kind " + kind + " is neither data (0) nor abort (1)");
+        if (kind < 0 || kind >= Kind.values().length) {
+            throw new IllegalArgumentException("collective frame kind " + kind
+                    + " is none of data (0), abort (1), continued data (2)");
         }
         return new Header(Kind.values()[kind], Operation.fromCode(frame.getByte(OPERATION_OFFSET)),
                 frame.getUnsignedShort(STEP_OFFSET), frame.getInt(SEQUENCE_OFFSET), frame.getLong(EPOCH_OFFSET));

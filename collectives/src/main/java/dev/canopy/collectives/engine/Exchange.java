@@ -6,6 +6,8 @@ import dev.canopy.core.comm.PointToPoint;
 import dev.canopy.core.comm.RankFailedException;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +26,8 @@ public final class Exchange {
     private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
     /** Tags stay positive and clear of ANY_TAG (-1); sequence numbers wrap after 2^30 collectives. */
     private static final int TAG_MASK = 0x3FFF_FFFF;
+    /** Largest body sent as one frame: well under the transport's default 16 MiB frame limit. */
+    static final int CHUNK_BYTES = 4 << 20;
 
     private final PointToPoint channel;
     private final Operation operation;
@@ -54,25 +58,47 @@ public final class Exchange {
         return operation;
     }
 
+    /**
+     * Sends {@code body} to {@code destination}; bodies above {@value #CHUNK_BYTES} bytes go as several
+     * frames (all but the last marked {@link CollectiveFrame.Kind#CONTINUED}), which FIFO order per
+     * (source, tag) keeps together, so a gathered subtree never exceeds the transport's frame limit.
+     */
     public Future<Void> send(int destination, int step, Buffer body) {
-        return channel.send(destination, tag, CollectiveFrame.data(header(step), body));
+        if (body.length() <= CHUNK_BYTES) {
+            return channel.send(destination, tag, CollectiveFrame.data(header(CollectiveFrame.Kind.DATA, step), body));
+        }
+        List<Future<Void>> chunks = new ArrayList<>();
+        for (int from = 0; from < body.length(); from += CHUNK_BYTES) {
+            int to = Math.min(body.length(), from + CHUNK_BYTES);
+            CollectiveFrame.Kind kind = to == body.length() ? CollectiveFrame.Kind.DATA : CollectiveFrame.Kind.CONTINUED;
+            chunks.add(channel.send(destination, tag, CollectiveFrame.data(header(kind, step), body.getBuffer(from, to))));
+        }
+        return Future.all(chunks).mapEmpty();
     }
 
     /** The body of the next message from {@code source}; fails on an abort or a mismatched header. */
     public Future<Buffer> receive(int source, int step) {
-        return channel.receive(source, tag).map(message -> {
+        return receiveChunks(source, step, null);
+    }
+
+    private Future<Buffer> receiveChunks(int source, int step, Buffer before) {
+        return channel.receive(source, tag).compose(message -> {
             CollectiveFrame.Header received = CollectiveFrame.header(message.payload());
             if (received.kind() == CollectiveFrame.Kind.ABORT) {
                 CollectiveFrame.Abort abort = CollectiveFrame.abortBody(message.payload());
                 throw new AbortReceived(abort);
             }
-            CollectiveFrame.Header expected = header(step);
+            CollectiveFrame.Header expected = header(received.kind(), step);
             if (!received.equals(expected)) {
                 throw new CollectiveMismatchException("rank " + source + " sent " + describe(received)
                         + " while rank " + rank() + " expected " + describe(expected)
                         + ": members must start the same collectives in the same order with the same plan");
             }
-            return CollectiveFrame.body(message.payload());
+            Buffer body = CollectiveFrame.body(message.payload());
+            Buffer sofar = before == null ? body : before.appendBuffer(body);
+            return received.kind() == CollectiveFrame.Kind.CONTINUED
+                    ? receiveChunks(source, step, sofar)
+                    : Future.succeededFuture(sofar);
         });
     }
 
@@ -93,7 +119,7 @@ public final class Exchange {
     private <T> Future<T> abort(Throwable cause) {
         CollectiveFrame.Abort abort = abortFor(cause);
         LOG.warn("[{}] {} #{} aborted: {}", label, operation.displayName(), sequence, abort.reason());
-        Buffer frame = CollectiveFrame.abort(header(0), abort);
+        Buffer frame = CollectiveFrame.abort(header(CollectiveFrame.Kind.DATA, 0), abort);
         for (int peer = 0; peer < size(); peer++) {
             if (peer != rank() && peer != abort.failedRank()) {
                 int destination = peer;
@@ -116,8 +142,8 @@ public final class Exchange {
         return new CollectiveFrame.Abort(-1, rank(), "rank " + rank() + " failed the collective: " + cause);
     }
 
-    private CollectiveFrame.Header header(int step) {
-        return new CollectiveFrame.Header(CollectiveFrame.Kind.DATA, operation, step, sequence, epoch);
+    private CollectiveFrame.Header header(CollectiveFrame.Kind kind, int step) {
+        return new CollectiveFrame.Header(kind, operation, step, sequence, epoch);
     }
 
     private static String describe(CollectiveFrame.Header header) {
