@@ -1,0 +1,96 @@
+package dev.canopy.collectives.run;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import dev.canopy.collectives.leader.ForecastFeed;
+import dev.canopy.collectives.leader.ForecastLatencies;
+import dev.canopy.collectives.leader.PlanCache;
+import dev.canopy.collectives.leader.PlanEvaluator;
+import dev.canopy.collectives.leader.PlanLeader;
+import dev.canopy.collectives.leader.PlanStore;
+import dev.canopy.collectives.leader.PlanSwitch;
+import dev.canopy.collectives.plan.ConfiguredPlans;
+import dev.canopy.collectives.plan.GridLatencies;
+import dev.canopy.collectives.plan.LevelChoices;
+import dev.canopy.collectives.plan.TopologyPlan;
+import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.membership.MembershipView;
+import dev.canopy.core.node.CanopyNode;
+import dev.canopy.core.node.Member;
+import dev.canopy.gridconfig.Coordinates;
+import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.probes.measure.ProbeService;
+import dev.canopy.topology.hierarchy.HierarchicalPlanner;
+import dev.canopy.topology.hierarchy.Hierarchy;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One session's part in live planning: a probe service on the node's measurement transport (following the
+ * job's membership), a plan leader candidate fed by it, and the plan cache its {@link PlanSwitch} reads.
+ * All of them live on the node's context and its ZooKeeper client.
+ */
+final class LivePlans {
+
+    /** Epochs kept per node; a collective that still carries an older one fetches it again. */
+    private static final int CACHED_EPOCHS = 8;
+
+    private final ProbeService probes;
+    private final PlanCache cache;
+    private final PlanLeader leader;
+    private final PlanSwitch planSwitch;
+
+    private LivePlans(ProbeService probes, PlanCache cache, PlanLeader leader, PlanSwitch planSwitch) {
+        this.probes = probes;
+        this.cache = cache;
+        this.leader = leader;
+        this.planSwitch = planSwitch;
+    }
+
+    /** Starts probing, the plan cache's watch and the leader election for a joined {@code node}. */
+    static Future<LivePlans> start(Vertx vertx, CanopyNode node, Communicator world, GridModel grid,
+            LivePlanSettings settings) {
+        MembershipView view = node.view().orElseThrow(() -> new IllegalStateException(
+                node.id() + " has no rank table; start live plans after joining"));
+        Member self = world.member(world.rank());
+        ProbeService probes = new ProbeService(vertx, node.measurementTransport(), node.job(), self, settings.probes(),
+                Ticker.systemTicker());
+        node.onMembershipEvent(event -> node.view().ifPresent(probes::updateMembership));
+
+        Map<String, Coordinates> coordinates = new LinkedHashMap<>();
+        for (Member member : world.members()) {
+            coordinates.put(TopologyPlan.nameOf(member), member.coordinates());
+        }
+        HierarchicalPlanner planner = new HierarchicalPlanner(LevelChoices.of(grid.levels()), ConfiguredPlans.COST);
+        PlanStore store = new PlanStore(node.context(), node.zooKeeper(), node.job());
+        PlanCache cache = new PlanCache(node.context(), node.zooKeeper(), node.job(), store, CACHED_EPOCHS);
+        PlanLeader leader = new PlanLeader(node.context(), node.zooKeeper(), node.job(), self, ForecastFeed.of(probes),
+                new ForecastLatencies(new GridLatencies(grid, coordinates)),
+                PlanEvaluator.everyRoot(Hierarchy.of(coordinates), planner), settings.leader());
+        LivePlans live = new LivePlans(probes, cache, leader, new PlanSwitch(cache, planner));
+        cache.start();
+        return probes.start(view)
+                .compose(v -> leader.start())
+                .map(live)
+                .recover(e -> live.close().transform(closed -> Future.failedFuture(e)));
+    }
+
+    PlanSwitch planSwitch() {
+        return planSwitch;
+    }
+
+    /** The highest plan epoch this node has heard of (0 before the first). */
+    long latestEpoch() {
+        return cache.latestEpoch();
+    }
+
+    /** Leaves the election, stops the watch and probing; the node's transport and ZooKeeper client stay open. */
+    Future<Void> close() {
+        return leader.close()
+                .eventually(() -> {
+                    cache.close();
+                    return probes.stop();
+                });
+    }
+}
