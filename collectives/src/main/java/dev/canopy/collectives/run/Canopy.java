@@ -3,10 +3,13 @@ package dev.canopy.collectives.run;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.calibration.SegmentationStore;
+import dev.canopy.collectives.plan.ConfiguredPlans;
+import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.node.CanopyNode;
+import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -39,16 +42,19 @@ public final class Canopy {
     public static Future<CanopySession> joinAsync(Vertx vertx, JoinOptions options) {
         return CanopyNode.start(vertx, options.nodeOptions())
                 .compose(node -> calibratedSettings(vertx, options)
-                        .compose(settings -> node.join()
-                                .compose(world -> livePlans(vertx, node, world, options)
-                                        .map(live -> new CanopySession(vertx, node, world, options.grid(), settings, live))))
+                        .compose(settings -> node.join().compose(world -> {
+                            LevelAlgorithms algorithms = LevelChoices.of(options.grid().levels());
+                            return livePlans(vertx, node, world, algorithms, options)
+                                    .map(live -> new CanopySession(vertx, node, world, options.grid(),
+                                            ConfiguredPlans.of(world.members(), options.grid(), algorithms), settings, live));
+                        }))
                         .onFailure(e -> node.close()));
     }
 
     private static Future<Optional<LivePlans>> livePlans(Vertx vertx, CanopyNode node, Communicator world,
-            JoinOptions options) {
+            LevelAlgorithms algorithms, JoinOptions options) {
         return options.livePlans()
-                .map(settings -> LivePlans.start(vertx, node, world, options.grid(), settings).map(Optional::of))
+                .map(settings -> LivePlans.start(vertx, node, world, options.grid(), algorithms, settings).map(Optional::of))
                 .orElse(Future.succeededFuture(Optional.empty()));
     }
 

@@ -5,7 +5,7 @@ import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.BlockingCollectives;
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
-import dev.canopy.collectives.plan.ConfiguredPlans;
+import dev.canopy.collectives.plan.CollectivePlan;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.gridconfig.model.GridModel;
@@ -33,14 +33,15 @@ public final class CanopySession implements AutoCloseable {
     // Replaced at a switch point; the collectives are immutable, so a volatile reference publishes them.
     private volatile Collectives collectives;
 
-    CanopySession(Vertx vertx, CanopyNode node, Communicator world, GridModel grid, CollectiveSettings settings,
-            Optional<LivePlans> livePlans) {
+    /** @param configured the level file's plan, which collectives follow until the first switch point */
+    CanopySession(Vertx vertx, CanopyNode node, Communicator world, GridModel grid, CollectivePlan configured,
+            CollectiveSettings settings, Optional<LivePlans> livePlans) {
         this.vertx = vertx;
         this.node = node;
         this.world = world;
         this.grid = grid;
         this.livePlans = livePlans;
-        this.collectives = new Collectives(world, ConfiguredPlans.of(world.members(), grid), settings);
+        this.collectives = new Collectives(world, configured, settings);
     }
 
     public Communicator world() {

@@ -10,7 +10,6 @@ import dev.canopy.collectives.leader.PlanStore;
 import dev.canopy.collectives.leader.PlanSwitch;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.GridLatencies;
-import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.MembershipView;
@@ -21,6 +20,7 @@ import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.probes.measure.ProbeService;
 import dev.canopy.topology.hierarchy.HierarchicalPlanner;
 import dev.canopy.topology.hierarchy.Hierarchy;
+import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.LinkedHashMap;
@@ -49,8 +49,9 @@ final class LivePlans {
     }
 
     /** Starts probing, the plan cache's watch and the leader election for a joined {@code node}. */
+    /** @param algorithms the level file's tree methods, as the session's configured plan uses them */
     static Future<LivePlans> start(Vertx vertx, CanopyNode node, Communicator world, GridModel grid,
-            LivePlanSettings settings) {
+            LevelAlgorithms algorithms, LivePlanSettings settings) {
         MembershipView view = node.view().orElseThrow(() -> new IllegalStateException(
                 node.id() + " has no rank table; start live plans after joining"));
         Member self = world.member(world.rank());
@@ -62,7 +63,7 @@ final class LivePlans {
         for (Member member : world.members()) {
             coordinates.put(TopologyPlan.nameOf(member), member.coordinates());
         }
-        HierarchicalPlanner planner = new HierarchicalPlanner(LevelChoices.of(grid.levels()), ConfiguredPlans.COST);
+        HierarchicalPlanner planner = new HierarchicalPlanner(algorithms, ConfiguredPlans.COST);
         PlanStore store = new PlanStore(node.context(), node.zooKeeper(), node.job());
         PlanCache cache = new PlanCache(node.context(), node.zooKeeper(), node.job(), store, CACHED_EPOCHS);
         PlanLeader leader = new PlanLeader(node.context(), node.zooKeeper(), node.job(), self, ForecastFeed.of(probes),
