@@ -8,6 +8,7 @@ import dev.canopy.collectives.leader.PlanEvaluator;
 import dev.canopy.collectives.leader.PlanLeader;
 import dev.canopy.collectives.leader.PlanStore;
 import dev.canopy.collectives.leader.PlanSwitch;
+import dev.canopy.collectives.leader.SiteCompletedFeed;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.GridLatencies;
 import dev.canopy.collectives.plan.TopologyPlan;
@@ -18,6 +19,8 @@ import dev.canopy.core.node.Member;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.probes.measure.ProbeService;
+import dev.canopy.probes.measure.SiteForecastWatcher;
+import dev.canopy.probes.measure.SiteSummaryPublisher;
 import dev.canopy.topology.hierarchy.HierarchicalPlanner;
 import dev.canopy.topology.hierarchy.Hierarchy;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
@@ -28,8 +31,9 @@ import java.util.Map;
 
 /**
  * One session's part in live planning: a probe service on the node's measurement transport (following the
- * job's membership), a plan leader candidate fed by it, and the plan cache its {@link PlanSwitch} reads.
- * All of them live on the node's context and its ZooKeeper client.
+ * job's membership) and, for a site representative, the publication of its site pairs' forecasts; a plan leader
+ * candidate fed by the node's own forecasts completed with every published site pair ({@link SiteCompletedFeed});
+ * and the plan cache its {@link PlanSwitch} reads. All of them live on the node's context and its ZooKeeper client.
  */
 final class LivePlans {
 
@@ -37,12 +41,17 @@ final class LivePlans {
     private static final int CACHED_EPOCHS = 8;
 
     private final ProbeService probes;
+    private final SiteSummaryPublisher summaries;
+    private final SiteForecastWatcher sites;
     private final PlanCache cache;
     private final PlanLeader leader;
     private final PlanSwitch planSwitch;
 
-    private LivePlans(ProbeService probes, PlanCache cache, PlanLeader leader, PlanSwitch planSwitch) {
+    private LivePlans(ProbeService probes, SiteSummaryPublisher summaries, SiteForecastWatcher sites, PlanCache cache,
+            PlanLeader leader, PlanSwitch planSwitch) {
         this.probes = probes;
+        this.summaries = summaries;
+        this.sites = sites;
         this.cache = cache;
         this.leader = leader;
         this.planSwitch = planSwitch;
@@ -66,12 +75,18 @@ final class LivePlans {
         HierarchicalPlanner planner = new HierarchicalPlanner(algorithms, ConfiguredPlans.COST);
         PlanStore store = new PlanStore(node.context(), node.zooKeeper(), node.job());
         PlanCache cache = new PlanCache(node.context(), node.zooKeeper(), node.job(), store, CACHED_EPOCHS);
-        PlanLeader leader = new PlanLeader(node.context(), node.zooKeeper(), node.job(), self, ForecastFeed.of(probes),
+        SiteSummaryPublisher summaries = new SiteSummaryPublisher(vertx, probes, node.zooKeeper(), node.job(),
+                settings.summaryInterval(), settings.probes().forecast().ranking());
+        SiteForecastWatcher sites = new SiteForecastWatcher(node.context(), node.zooKeeper(), node.job());
+        ForecastFeed forecasts = new SiteCompletedFeed(ForecastFeed.of(probes), sites, node.context(), world.members());
+        PlanLeader leader = new PlanLeader(node.context(), node.zooKeeper(), node.job(), self, forecasts,
                 new ForecastLatencies(new GridLatencies(grid, coordinates)),
                 PlanEvaluator.everyRoot(Hierarchy.of(coordinates), planner), settings.leader());
-        LivePlans live = new LivePlans(probes, cache, leader, new PlanSwitch(cache, planner));
+        LivePlans live = new LivePlans(probes, summaries, sites, cache, leader, new PlanSwitch(cache, planner));
         cache.start();
+        sites.start();
         return probes.start(view)
+                .onSuccess(v -> summaries.start())
                 .compose(v -> leader.start())
                 .map(live)
                 .recover(e -> live.close().transform(closed -> Future.failedFuture(e)));
@@ -86,11 +101,13 @@ final class LivePlans {
         return cache.latestEpoch();
     }
 
-    /** Leaves the election, stops the watch and probing; the node's transport and ZooKeeper client stay open. */
+    /** Leaves the election, stops the watches, publishing and probing; the node's transport and ZooKeeper client stay open. */
     Future<Void> close() {
         return leader.close()
                 .eventually(() -> {
                     cache.close();
+                    sites.close();
+                    summaries.stop();
                     return probes.stop();
                 });
     }
