@@ -4,9 +4,9 @@ import static dev.canopy.core.comm.CommunicatorTest.text;
 import static dev.canopy.core.node.LocalJob.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.membership.testing.Await;
 import dev.canopy.core.node.LocalJob;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.Level;
 import io.vertx.core.Future;
 import java.util.ArrayList;

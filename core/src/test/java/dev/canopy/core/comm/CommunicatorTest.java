@@ -3,9 +3,9 @@ package dev.canopy.core.comm;
 import static dev.canopy.core.node.LocalJob.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.membership.testing.Await;
 import dev.canopy.core.node.LocalJob;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.testing.Await;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;

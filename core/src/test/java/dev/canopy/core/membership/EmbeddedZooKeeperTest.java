@@ -3,8 +3,8 @@ package dev.canopy.core.membership;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.canopy.core.membership.testing.Await;
 import dev.canopy.core.membership.testing.TestVertx;
+import dev.canopy.core.testing.Await;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.time.Duration;

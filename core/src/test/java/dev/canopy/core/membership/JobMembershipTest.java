@@ -4,11 +4,11 @@ import static dev.canopy.core.membership.MembershipParticipant.WAIT;
 import static dev.canopy.core.membership.MembershipParticipant.member;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.membership.testing.Await;
 import dev.canopy.core.membership.testing.TestVertx;
 import dev.canopy.core.membership.testing.ZooKeeperServers;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.testing.Await;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package dev.canopy.core.membership;
 
-import dev.canopy.core.membership.testing.Await;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -2,8 +2,8 @@ package dev.canopy.core.node;
 
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
-import dev.canopy.core.membership.testing.Await;
 import dev.canopy.core.membership.testing.TestVertx;
+import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

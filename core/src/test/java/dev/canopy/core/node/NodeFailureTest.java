@@ -7,7 +7,7 @@ import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.comm.Message;
 import dev.canopy.core.comm.RankFailedException;
 import dev.canopy.core.membership.MembershipEvent;
-import dev.canopy.core.membership.testing.Await;
+import dev.canopy.core.testing.Await;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;

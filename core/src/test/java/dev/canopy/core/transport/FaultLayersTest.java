@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.testing.Await;
 import dev.canopy.core.transport.fault.DelayLayer;
 import dev.canopy.core.transport.fault.DropNextLayer;
 import dev.canopy.core.transport.fault.DuplicateLayer;

@@ -6,6 +6,7 @@ import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameCodec;
 import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.testing.Await;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.datagram.DatagramSocket;

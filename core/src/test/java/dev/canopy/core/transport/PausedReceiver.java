@@ -6,6 +6,7 @@ import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

@@ -6,6 +6,7 @@ import dev.canopy.core.frame.Frame;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
 import io.vertx.core.net.NetServer;

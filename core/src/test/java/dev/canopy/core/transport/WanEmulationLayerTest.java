@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.testing.Await;
 import dev.canopy.core.transport.emulation.LinkProfile;
 import dev.canopy.core.transport.emulation.WanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulationLayer;

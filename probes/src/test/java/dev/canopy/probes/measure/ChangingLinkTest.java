@@ -2,7 +2,7 @@ package dev.canopy.probes.measure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.probes.Await;
+import dev.canopy.core.testing.Await;
 import dev.canopy.probes.Metric;
 import dev.canopy.probes.forecast.LinkForecast;
 import dev.canopy.probes.schedule.ProbeLink;

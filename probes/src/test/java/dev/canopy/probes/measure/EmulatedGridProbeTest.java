@@ -2,6 +2,7 @@ package dev.canopy.probes.measure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.canopy.core.testing.Await;
 import dev.canopy.core.transport.emulation.GridWanEmulation;
 import dev.canopy.core.transport.emulation.LinkProfile;
 import dev.canopy.core.transport.emulation.WanEmulation;
@@ -10,7 +11,6 @@ import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.Site;
-import dev.canopy.probes.Await;
 import dev.canopy.probes.Metric;
 import dev.canopy.probes.forecast.ForecastSettings;
 import dev.canopy.probes.forecast.LinkForecast;

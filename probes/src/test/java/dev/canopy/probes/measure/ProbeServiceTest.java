@@ -3,10 +3,10 @@ package dev.canopy.probes.measure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.core.frame.Frame;
+import dev.canopy.core.testing.Await;
 import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.core.transport.VertxTransport;
-import dev.canopy.probes.Await;
 import dev.canopy.probes.Metric;
 import dev.canopy.probes.forecast.ForecastSettings;
 import dev.canopy.probes.forecast.LinkForecast;

@@ -3,7 +3,7 @@ package dev.canopy.probes.measure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.canopy.probes.Await;
+import dev.canopy.core.testing.Await;
 import dev.canopy.probes.forecast.ErrorMetric;
 import dev.canopy.probes.forecast.LinkState;
 import java.nio.charset.StandardCharsets;
