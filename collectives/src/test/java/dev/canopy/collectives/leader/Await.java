@@ -9,16 +9,16 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /** Waiting in tests: for a condition or a future, always with a deadline, never a bare sleep. */
-public final class Await {
+final class Await {
 
-    public static final Duration WAIT = Duration.ofSeconds(30);
+    static final Duration WAIT = Duration.ofSeconds(30);
     private static final long POLL_MILLIS = 10;
 
     private Await() {
     }
 
     /** Polls {@code condition} until it holds; fails with {@code description} after {@link #WAIT}. */
-    public static void until(BooleanSupplier condition, Supplier<String> description) {
+    static void until(BooleanSupplier condition, Supplier<String> description) {
         long end = System.nanoTime() + WAIT.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > end) {
@@ -34,7 +34,7 @@ public final class Await {
     }
 
     /** The result of {@code future}, or an AssertionError after {@link #WAIT}. */
-    public static <T> T result(Future<T> future) {
+    static <T> T result(Future<T> future) {
         try {
             return future.toCompletionStage().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -48,7 +48,7 @@ public final class Await {
     }
 
     /** The failure of {@code future}; an AssertionError if it succeeds. */
-    public static Throwable failure(Future<?> future) {
+    static Throwable failure(Future<?> future) {
         try {
             Object value = future.toCompletionStage().toCompletableFuture().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
             throw new AssertionError("expected a failure but the future succeeded with " + value);

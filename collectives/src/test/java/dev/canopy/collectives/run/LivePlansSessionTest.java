@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.engine.Operation;
 import dev.canopy.collectives.engine.RootedTree;
-import dev.canopy.collectives.leader.Await;
+import dev.canopy.core.testing.Await;
 import dev.canopy.collectives.leader.LatencySnapshot;
 import dev.canopy.collectives.leader.LeaderSettings;
 import dev.canopy.collectives.leader.PlanStore;
@@ -125,7 +125,7 @@ class LivePlansSessionTest {
      */
     private long adoptUntil(List<CanopySession> sessions, PlanReader plans, Predicate<PublishedPlan> wanted,
             String what) {
-        long end = System.nanoTime() + Await.WAIT.toNanos();
+        long end = System.nanoTime() + Await.DEFAULT.toNanos();
         List<Long> agreed = List.of();
         while (System.nanoTime() < end) {
             Await.until(() -> plans.current().filter(wanted).isPresent(), () -> "published: " + what);
@@ -137,7 +137,7 @@ class LivePlansSessionTest {
                 return epoch;
             }
         }
-        throw new AssertionError("members did not adopt " + what + " within " + Await.WAIT.toSeconds()
+        throw new AssertionError("members did not adopt " + what + " within " + Await.DEFAULT.toSeconds()
                 + " s; the last switch point agreed on " + agreed);
     }
 

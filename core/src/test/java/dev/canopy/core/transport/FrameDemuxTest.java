@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.testing.Await;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.util.concurrent.BlockingQueue;
