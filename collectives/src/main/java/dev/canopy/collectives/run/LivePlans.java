@@ -57,8 +57,11 @@ final class LivePlans {
         this.planSwitch = planSwitch;
     }
 
-    /** Starts probing, the plan cache's watch and the leader election for a joined {@code node}. */
-    /** @param algorithms the level file's tree methods, as the session's configured plan uses them */
+    /**
+     * Starts probing, the site summaries, the plan cache's watch and the leader election for a joined {@code node}.
+     *
+     * @param algorithms the level file's tree methods, as the session's configured plan uses them
+     */
     static Future<LivePlans> start(Vertx vertx, CanopyNode node, Communicator world, GridModel grid,
             LevelAlgorithms algorithms, LivePlanSettings settings) {
         MembershipView view = node.view().orElseThrow(() -> new IllegalStateException(
@@ -94,11 +97,6 @@ final class LivePlans {
 
     PlanSwitch planSwitch() {
         return planSwitch;
-    }
-
-    /** The highest plan epoch this node has heard of (0 before the first). */
-    long latestEpoch() {
-        return cache.latestEpoch();
     }
 
     /** Leaves the election, stops the watches, publishing and probing; the node's transport and ZooKeeper client stay open. */
