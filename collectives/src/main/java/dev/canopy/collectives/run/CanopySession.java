@@ -66,7 +66,9 @@ public final class CanopySession implements AutoCloseable {
      * them has heard of (an allreduce on the current plan) and all continue on that epoch's plan. Returns the
      * epoch the session's collectives carry from now on. Without live plans it changes nothing and returns the
      * current epoch at once. Blocks; take {@link #collectives()} and {@link #blocking} views again afterwards
-     * (views taken before keep running, consistently, on the plan they had).
+     * (views taken before keep running, consistently, on the plan they had). It fails, like any collective, when
+     * a member fails, and when this member cannot read the agreed plan from ZooKeeper; the others may have
+     * switched by then, so treat a failed switch point like a failed collective and leave.
      */
     public long adoptNewestPlan() {
         return Blocking.await(adoptNewestPlanAsync()).plan().epoch();
