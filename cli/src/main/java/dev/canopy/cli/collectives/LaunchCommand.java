@@ -47,6 +47,10 @@ public final class LaunchCommand implements Callable<Integer> {
     @Option(names = "--job", description = "Job name; default: launch-<pid>.")
     private String job;
 
+    @Option(names = "--live-plans", description = "Probe the network and follow the plan leader's live plans"
+            + " (programs move to a new plan at CanopySession.adoptNewestPlan()); default: plans from the level file only.")
+    private boolean livePlans;
+
     @Option(names = "--timeout", defaultValue = "600", description = "Seconds before the processes are killed (default ${DEFAULT-VALUE}).")
     private long timeoutSeconds;
 
@@ -129,6 +133,7 @@ public final class LaunchCommand implements Callable<Integer> {
         environment.put(JoinOptions.ENV_CONFIG, config.toAbsolutePath().toString());
         environment.put(JoinOptions.ENV_ZOOKEEPER, connectString);
         environment.put(JoinOptions.ENV_EMULATE_WAN, "1");
+        environment.put(JoinOptions.ENV_LIVE_PLANS, livePlans ? "1" : "0");
         return builder.start();
     }
 }

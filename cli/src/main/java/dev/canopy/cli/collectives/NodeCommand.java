@@ -1,6 +1,7 @@
 package dev.canopy.cli.collectives;
 
 import dev.canopy.collectives.run.JoinOptions;
+import dev.canopy.collectives.run.LivePlanSettings;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.TransportStack;
@@ -49,6 +50,10 @@ public final class NodeCommand implements Callable<Integer> {
     @Option(names = "--classpath", description = "Where the program's classes are (directories and jars).")
     private String classpath;
 
+    @Option(names = "--live-plans", description = "Probe the network and follow the plan leader's live plans"
+            + " (the same on every process); default: plans from the level file only.")
+    private boolean livePlans;
+
     @Parameters(description = "Arguments for a program with main.")
     private List<String> arguments = new ArrayList<>();
 
@@ -58,7 +63,8 @@ public final class NodeCommand implements Callable<Integer> {
         if (grid.isEmpty()) {
             return 2;
         }
-        JoinOptions options = new JoinOptions(JobId.of(job), process, grid.get(), zooKeeper, TransportStack.none());
+        JoinOptions configured = new JoinOptions(JobId.of(job), process, grid.get(), zooKeeper, TransportStack.none());
+        JoinOptions options = livePlans ? configured.withLivePlans(LivePlanSettings.DEFAULTS) : configured;
         try (URLClassLoader loader = new URLClassLoader(urls(), NodeCommand.class.getClassLoader())) {
             return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options);
         }

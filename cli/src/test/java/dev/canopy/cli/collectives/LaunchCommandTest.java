@@ -8,6 +8,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +41,18 @@ class LaunchCommandTest {
     }
 
     @Test
+    void withLivePlansEveryProcessAdoptsTheLeadersPlanAtTheSameSwitchPoint() throws Exception {
+        Launch launch = launch(AdaptingProgram.class, "--live-plans");
+        assertThat(launch.status).as(launch.output).isZero();
+        List<String> lines = launch.output.lines().filter(line -> line.contains("on live plan epoch")).toList();
+        assertThat(lines).as(launch.output).hasSize(4);
+        assertThat(lines).extracting(line -> line.substring(line.indexOf("on live plan epoch")))
+                .as("every rank on the same epoch, with the right sum").containsOnly(lines.get(0)
+                        .substring(lines.get(0).indexOf("on live plan epoch")))
+                .allSatisfy(line -> assertThat(line).endsWith("allreduce 4 6"));
+    }
+
+    @Test
     void theExitStatusIsTheWorstAndSurvivorsFailNamingTheFailedRank() throws Exception {
         Launch launch = launch(FailingProgram.class);
         assertThat(launch.status).as(launch.output).isEqualTo(1);
@@ -55,12 +69,15 @@ class LaunchCommandTest {
         assertThat(err.toString()).contains("nowhere.rsl does not exist");
     }
 
-    private Launch launch(Class<?> program) throws Exception {
+    private Launch launch(Class<?> program, String... options) throws Exception {
         Path config = directory.resolve("two-site.rsl");
         Files.writeString(config, GridConfigs.bundledText("two-site.rsl"));
         StringWriter out = new StringWriter();
         CommandLine cli = new CommandLine(new CanopyCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(out));
-        int status = cli.execute("launch", "--config", config.toString(), "--class", program.getName(), "--timeout", "150");
+        List<String> arguments = new ArrayList<>(List.of("launch", "--config", config.toString(), "--class", program.getName(),
+                "--timeout", "150"));
+        arguments.addAll(List.of(options));
+        int status = cli.execute(arguments.toArray(String[]::new));
         return new Launch(status, out.toString());
     }
 

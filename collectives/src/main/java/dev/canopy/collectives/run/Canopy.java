@@ -3,12 +3,17 @@ package dev.canopy.collectives.run;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.calibration.SegmentationStore;
+import dev.canopy.collectives.plan.ConfiguredPlans;
+import dev.canopy.collectives.plan.LevelChoices;
+import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.node.CanopyNode;
+import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,14 +36,26 @@ public final class Canopy {
 
     /**
      * Joins the job on {@code vertx}; the session closes {@code vertx} when it closes. Scatter and gather
-     * use the segmentation thresholds {@code canopy calibrate} stored for the grid, if any.
+     * use the segmentation thresholds {@code canopy calibrate} stored for the grid, if any. With live plans the
+     * node starts probing and joins the plan leader election once WORLD exists.
      */
     public static Future<CanopySession> joinAsync(Vertx vertx, JoinOptions options) {
         return CanopyNode.start(vertx, options.nodeOptions())
                 .compose(node -> calibratedSettings(vertx, options)
-                        .compose(settings -> node.join()
-                                .map(world -> new CanopySession(vertx, node, world, options.grid(), settings)))
+                        .compose(settings -> node.join().compose(world -> {
+                            LevelAlgorithms algorithms = LevelChoices.of(options.grid().levels());
+                            return livePlans(vertx, node, world, algorithms, options)
+                                    .map(live -> new CanopySession(vertx, node, world, options.grid(),
+                                            ConfiguredPlans.of(world.members(), options.grid(), algorithms), settings, live));
+                        }))
                         .onFailure(e -> node.close()));
+    }
+
+    private static Future<Optional<LivePlans>> livePlans(Vertx vertx, CanopyNode node, Communicator world,
+            LevelAlgorithms algorithms, JoinOptions options) {
+        return options.livePlans()
+                .map(settings -> LivePlans.start(vertx, node, world, options.grid(), algorithms, settings).map(Optional::of))
+                .orElse(Future.succeededFuture(Optional.empty()));
     }
 
     private static Future<CollectiveSettings> calibratedSettings(Vertx vertx, JoinOptions options) {

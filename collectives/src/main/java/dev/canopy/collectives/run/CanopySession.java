@@ -5,16 +5,23 @@ import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.BlockingCollectives;
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
-import dev.canopy.collectives.plan.ConfiguredPlans;
+import dev.canopy.collectives.plan.CollectivePlan;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.gridconfig.model.GridModel;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.util.Optional;
 
 /**
- * A process's membership in a running job: WORLD, the collectives over it (following the level
- * file's plan) and blocking views for MPI-style code. {@link #close()} finishes with the others and
- * leaves the job; {@link #leave()} leaves at once.
+ * A process's membership in a running job: WORLD, the collectives over it and blocking views for
+ * MPI-style code. {@link #close()} finishes with the others and leaves the job; {@link #leave()} leaves
+ * at once.
+ *
+ * <p>Collectives start on the level file's plan. A session joined with live plans
+ * ({@link JoinOptions#withLivePlans}) also probes the network and takes part in the plan leader election;
+ * it moves to the leader's newest plan only at {@link #adoptNewestPlan()}, which every member calls at the
+ * same point of its sequence of collectives, so every collective runs on one epoch on every member.
  */
 public final class CanopySession implements AutoCloseable {
 
@@ -22,14 +29,19 @@ public final class CanopySession implements AutoCloseable {
     private final CanopyNode node;
     private final Communicator world;
     private final GridModel grid;
-    private final Collectives collectives;
+    private final Optional<LivePlans> livePlans;
+    // Replaced at a switch point; the collectives are immutable, so a volatile reference publishes them.
+    private volatile Collectives collectives;
 
-    CanopySession(Vertx vertx, CanopyNode node, Communicator world, GridModel grid, CollectiveSettings settings) {
+    /** @param configured the level file's plan, which collectives follow until the first switch point */
+    CanopySession(Vertx vertx, CanopyNode node, Communicator world, GridModel grid, CollectivePlan configured,
+            CollectiveSettings settings, Optional<LivePlans> livePlans) {
         this.vertx = vertx;
         this.node = node;
         this.world = world;
         this.grid = grid;
-        this.collectives = new Collectives(world, ConfiguredPlans.of(world.members(), grid), settings);
+        this.livePlans = livePlans;
+        this.collectives = new Collectives(world, configured, settings);
     }
 
     public Communicator world() {
@@ -48,7 +60,29 @@ public final class CanopySession implements AutoCloseable {
         return grid;
     }
 
-    /** The asynchronous collectives over WORLD. */
+    /**
+     * The switch point to the plan leader's newest plan. Every member calls it at the same point of its
+     * sequence of collectives on WORLD (e.g. every N iterations): the members agree on the highest epoch any of
+     * them has heard of (an allreduce on the current plan) and all continue on that epoch's plan. Returns the
+     * epoch the session's collectives carry from now on. Without live plans it changes nothing and returns the
+     * current epoch at once. Blocks; take {@link #collectives()} and {@link #blocking} views again afterwards
+     * (views taken before keep running, consistently, on the plan they had). It fails, like any collective, when
+     * a member fails, and when this member cannot read the agreed plan from ZooKeeper; the others may have
+     * switched by then, so treat a failed switch point like a failed collective and leave.
+     */
+    public long adoptNewestPlan() {
+        return Blocking.await(adoptNewestPlanAsync()).plan().epoch();
+    }
+
+    /** {@link #adoptNewestPlan()} without blocking: completes with the collectives on the adopted plan. */
+    public Future<Collectives> adoptNewestPlanAsync() {
+        if (livePlans.isEmpty()) {
+            return Future.succeededFuture(collectives);
+        }
+        return livePlans.get().planSwitch().adoptNewest(collectives).onSuccess(adopted -> collectives = adopted);
+    }
+
+    /** The asynchronous collectives over WORLD, on the plan adopted at the last switch point. */
     public Collectives collectives() {
         return collectives;
     }
@@ -70,11 +104,16 @@ public final class CanopySession implements AutoCloseable {
      */
     @Override
     public void close() {
-        Blocking.await(collectives.barrier().transform(finished -> node.close()).eventually(() -> vertx.close()));
+        Blocking.await(collectives.barrier().transform(finished -> closeLivePlans()).transform(stopped -> node.close())
+                .eventually(() -> vertx.close()));
     }
 
     /** Leaves the job at once, without waiting for the others (after a failure); blocks until done. */
     public void leave() {
-        Blocking.await(node.close().eventually(() -> vertx.close()));
+        Blocking.await(closeLivePlans().transform(stopped -> node.close()).eventually(() -> vertx.close()));
+    }
+
+    private Future<Void> closeLivePlans() {
+        return livePlans.map(LivePlans::close).orElse(Future.succeededFuture());
     }
 }

@@ -11,13 +11,17 @@ import dev.canopy.gridconfig.model.ProcessPlacement;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How one process joins a job: the job name, which process of the level file it is (its global
  * index, which gives its coordinates), the level file, ZooKeeper and the transport layers (WAN
- * emulation when the grid is emulated on one machine).
+ * emulation when the grid is emulated on one machine), and whether the session follows live plans (probes
+ * and a plan leader; off unless {@link #withLivePlans} or {@code CANOPY_LIVE_PLANS=1} asks for them). Every
+ * process of a job must make the same choice.
  */
-public record JoinOptions(JobId job, int processIndex, GridModel grid, String zooKeeper, TransportStack layers) {
+public record JoinOptions(JobId job, int processIndex, GridModel grid, String zooKeeper, TransportStack layers,
+                          Optional<LivePlanSettings> livePlans) {
 
     /** Environment variables {@code canopy launch} and {@code canopy node} set for each process. */
     public static final String ENV_JOB = "CANOPY_JOB";
@@ -26,21 +30,29 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
     public static final String ENV_ZOOKEEPER = "CANOPY_ZK";
     /** {@code 1}: emulate the level file's WAN between sites (all processes on one machine). */
     public static final String ENV_EMULATE_WAN = "CANOPY_EMULATE_WAN";
+    /** {@code 1}: probe the network and follow the plan leader's live plans ({@link LivePlanSettings#DEFAULTS}). */
+    public static final String ENV_LIVE_PLANS = "CANOPY_LIVE_PLANS";
 
     public JoinOptions {
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(grid, "grid");
         Objects.requireNonNull(zooKeeper, "zooKeeper");
         Objects.requireNonNull(layers, "layers");
+        Objects.requireNonNull(livePlans, "livePlans");
         if (processIndex < 0 || processIndex >= grid.processCount()) {
             throw new IllegalArgumentException("process index " + processIndex + " is not one of the "
                     + grid.processCount() + " processes of grid " + grid.name() + " (0 to " + (grid.processCount() - 1) + ")");
         }
     }
 
+    /** Plans from the level file only (no probes, no plan leader). */
+    public JoinOptions(JobId job, int processIndex, GridModel grid, String zooKeeper, TransportStack layers) {
+        this(job, processIndex, grid, zooKeeper, layers, Optional.empty());
+    }
+
     /**
      * Reads the options {@code canopy launch} passes: CANOPY_JOB, CANOPY_PROCESS, CANOPY_CONFIG, CANOPY_ZK,
-     * and CANOPY_EMULATE_WAN=1 to emulate the file's WAN.
+     * CANOPY_EMULATE_WAN=1 to emulate the file's WAN, and CANOPY_LIVE_PLANS=1 to follow live plans.
      */
     public static JoinOptions fromEnvironment(Map<String, String> environment) {
         String job = required(environment, ENV_JOB, "the job name");
@@ -55,6 +67,14 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
         }
         GridModel grid = GridConfigs.load(Path.of(config)).orElseThrow();
         JoinOptions options = new JoinOptions(JobId.of(job), processIndex, grid, zooKeeper, TransportStack.none());
+        String livePlans = environment.get(ENV_LIVE_PLANS);
+        if (livePlans != null && !livePlans.isBlank() && !"0".equals(livePlans.strip())) {
+            if (!"1".equals(livePlans.strip())) {
+                throw new IllegalArgumentException(ENV_LIVE_PLANS + "=" + livePlans
+                        + " is neither 1 (follow live plans) nor 0 (plans from the level file only)");
+            }
+            options = options.withLivePlans(LivePlanSettings.DEFAULTS);
+        }
         if ("1".equals(environment.get(ENV_EMULATE_WAN))) {
             // One emulator per JVM; it lives as long as the process.
             WanEmulator emulator = WanEmulator.start(GridEmulation.of(grid));
@@ -64,7 +84,12 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
     }
 
     public JoinOptions withLayers(TransportStack newLayers) {
-        return new JoinOptions(job, processIndex, grid, zooKeeper, newLayers);
+        return new JoinOptions(job, processIndex, grid, zooKeeper, newLayers, livePlans);
+    }
+
+    /** Probe the network and follow the plan leader's live plans, measured and decided by {@code settings}. */
+    public JoinOptions withLivePlans(LivePlanSettings settings) {
+        return new JoinOptions(job, processIndex, grid, zooKeeper, layers, Optional.of(settings));
     }
 
     public ProcessPlacement placement() {

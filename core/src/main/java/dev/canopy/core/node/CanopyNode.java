@@ -6,6 +6,8 @@ import dev.canopy.core.membership.JobMembership;
 import dev.canopy.core.membership.MembershipEvent;
 import dev.canopy.core.membership.MembershipView;
 import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.transport.FrameDemux;
+import dev.canopy.core.transport.FrameFamily;
 import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.VertxTransport;
 import dev.canopy.gridconfig.Coordinates;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -33,6 +36,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>When membership reports that a member left, the node tells the transport ({@code peerGone}, so
  * sends to it fail fast) and the communicators (so receives waiting for it fail).
+ *
+ * <p>The transport is shared by frame family ({@link FrameDemux}): the communicators receive
+ * {@link FrameFamily#COMMUNICATION} traffic, a probe service started on {@link #measurementTransport()}
+ * receives {@link FrameFamily#MEASUREMENT} traffic.
  *
  * <p>All of the node's state lives on one Vert.x context: a new event loop when {@link #start} is
  * called from a non-Vert.x thread, the caller's context otherwise.
@@ -53,6 +60,7 @@ public final class CanopyNode {
     private final NodeOptions options;
     private final Context context;
     private final Transport transport;
+    private final FrameDemux demux;
     private final ZooKeeperSession zooKeeper;
     private final JobMembership membership;
     // Owned by the context.
@@ -69,6 +77,7 @@ public final class CanopyNode {
         this.transport = transport;
         this.zooKeeper = zooKeeper;
         this.label = NodeLogger.label(options.coordinates(), OptionalInt.empty());
+        this.demux = new FrameDemux(transport, () -> label);
         Member self = new Member(options.id(), options.coordinates(), transport.localAddress());
         this.membership = new JobMembership(context, zooKeeper.client(), options.job(), self, options.expectedSize(),
                 options.barrierTimeout());
@@ -97,7 +106,7 @@ public final class CanopyNode {
         }
         return membership.start().map(view -> {
             label = NodeLogger.label(options.coordinates(), view.rankOf(options.id()));
-            runtime = new CommunicatorRuntime(context, transport, options.job(), view, options.id(), label);
+            runtime = new CommunicatorRuntime(context, demux.port(FrameFamily.COMMUNICATION), options.job(), view, options.id(), label);
             view.departed().forEach(id -> transport.peerGone(id, "it left before this node joined"));
             return runtime;
         }).compose(CommunicatorRuntime::world).onSuccess(communicator -> {
@@ -170,6 +179,23 @@ public final class CanopyNode {
 
     public Context context() {
         return context;
+    }
+
+    /**
+     * The node's transport for network measurement: it receives only probe frames and datagrams
+     * ({@link FrameFamily#MEASUREMENT}); sends go out through the node's transport and its layers. Closing it
+     * detaches its handlers; the transport itself closes with the node.
+     */
+    public Transport measurementTransport() {
+        return demux.port(FrameFamily.MEASUREMENT);
+    }
+
+    /**
+     * The node's ZooKeeper client, for job state other modules keep next to the membership (the plan leader,
+     * its plans). The node owns it: do not close it; it closes with the node.
+     */
+    public CuratorFramework zooKeeper() {
+        return zooKeeper.client();
     }
 
     /** The ZooKeeper session (tests expire it to see how the node reacts). */

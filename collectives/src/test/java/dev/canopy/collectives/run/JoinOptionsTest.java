@@ -1,0 +1,57 @@
+package dev.canopy.collectives.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.canopy.gridconfig.GridConfigs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The environment {@code canopy launch} sets: live plans are off unless CANOPY_LIVE_PLANS=1, and a typo is an error. */
+class JoinOptionsTest {
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void livePlansAreOffByDefaultAndOnWithOne() throws Exception {
+        assertThat(JoinOptions.fromEnvironment(environment()).livePlans()).isEmpty();
+        assertThat(JoinOptions.fromEnvironment(with(JoinOptions.ENV_LIVE_PLANS, "0")).livePlans()).isEmpty();
+        assertThat(JoinOptions.fromEnvironment(with(JoinOptions.ENV_LIVE_PLANS, "1")).livePlans())
+                .contains(LivePlanSettings.DEFAULTS);
+    }
+
+    @Test
+    void anotherValueNamesTheVariableAndTheChoices() throws Exception {
+        assertThatThrownBy(() -> JoinOptions.fromEnvironment(with(JoinOptions.ENV_LIVE_PLANS, "yes")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("CANOPY_LIVE_PLANS=yes").hasMessageContaining("1 (follow live plans)");
+    }
+
+    @Test
+    void layersKeepTheLivePlanChoice() throws Exception {
+        JoinOptions live = JoinOptions.fromEnvironment(with(JoinOptions.ENV_LIVE_PLANS, "1"));
+        assertThat(live.withLayers(below -> below).livePlans()).contains(LivePlanSettings.DEFAULTS);
+    }
+
+    private Map<String, String> with(String name, String value) throws Exception {
+        Map<String, String> environment = environment();
+        environment.put(name, value);
+        return environment;
+    }
+
+    private Map<String, String> environment() throws Exception {
+        Path config = directory.resolve("two-site.rsl");
+        Files.writeString(config, GridConfigs.bundledText("two-site.rsl"));
+        Map<String, String> environment = new HashMap<>();
+        environment.put(JoinOptions.ENV_JOB, "job");
+        environment.put(JoinOptions.ENV_PROCESS, "1");
+        environment.put(JoinOptions.ENV_CONFIG, config.toString());
+        environment.put(JoinOptions.ENV_ZOOKEEPER, "127.0.0.1:2181");
+        return environment;
+    }
+}

@@ -1,0 +1,65 @@
+package dev.canopy.core.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.canopy.core.frame.Frame;
+import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.node.Member;
+import dev.canopy.core.testing.Await;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two modules share one real transport: each port receives its own family's frames and datagrams only,
+ * both send through the shared transport, and closing a port leaves the transport and the other port working.
+ */
+class FrameDemuxTest {
+
+    @Test
+    void eachPortReceivesOnlyItsFamilysTrafficOverOneTransport() {
+        try (TestNodes nodes = new TestNodes()) {
+            Transport sender = nodes.start("sender");
+            Transport receiver = nodes.start("receiver");
+            Member to = TestNodes.member("receiver", "s", receiver);
+            FrameDemux demux = new FrameDemux(receiver, () -> "s/receiver");
+            Transport communication = demux.port(FrameFamily.COMMUNICATION);
+            Transport measurement = demux.port(FrameFamily.MEASUREMENT);
+            BlockingQueue<Frame> communicationFrames = new LinkedBlockingQueue<>();
+            BlockingQueue<Frame> measurementFrames = new LinkedBlockingQueue<>();
+            BlockingQueue<Datagram> communicationDatagrams = new LinkedBlockingQueue<>();
+            BlockingQueue<Datagram> measurementDatagrams = new LinkedBlockingQueue<>();
+            communication.frameHandler(communicationFrames::add);
+            communication.datagramHandler(communicationDatagrams::add);
+            measurement.frameHandler(measurementFrames::add);
+            measurement.datagramHandler(measurementDatagrams::add);
+            // Handlers are set by tasks posted to the receiver's context; a later task runs after them.
+            Await.result(OwnerContext.call(receiver.context(), Future::<Void>succeededFuture));
+
+            Await.result(sender.send(to, frame(FrameType.BANDWIDTH_PROBE, 1)));
+            Await.result(sender.send(to, frame(FrameType.DATA, 2)));
+            Await.result(sender.send(to, frame(FrameType.COLLECTIVE, 3)));
+            Await.result(sender.sendDatagram(to, frame(FrameType.PROBE_REQUEST, 4)));
+
+            assertThat(Await.next(measurementFrames).sequence()).isEqualTo(1);
+            assertThat(Await.next(communicationFrames).sequence()).isEqualTo(2);
+            assertThat(Await.next(communicationFrames).sequence()).isEqualTo(3);
+            assertThat(Await.next(measurementDatagrams).frame().sequence()).isEqualTo(4);
+
+            Await.result(measurement.close());
+            Await.result(sender.send(to, frame(FrameType.PROBE_REPLY, 5)));
+            Await.result(sender.send(to, frame(FrameType.CONTROL, 6)));
+            assertThat(Await.next(communicationFrames).sequence()).as("communication goes on after the probes' port closed")
+                    .isEqualTo(6);
+            assertThat(measurementFrames).isEmpty();
+            assertThat(communicationDatagrams).isEmpty();
+            assertThat(measurementDatagrams).isEmpty();
+        }
+    }
+
+    private static Frame frame(FrameType type, long sequence) {
+        return new Frame(type, TestNodes.JOB, 1, 1, 0, 1, 7, sequence, Buffer.buffer("x"));
+    }
+}
