@@ -8,8 +8,10 @@ import java.util.Objects;
  * How the plan leader decides.
  *
  * @param policy when a new plan is worth publishing (fraction, hysteresis band, confirmations)
- * @param evaluationInterval how often the leader re-evaluates without a forecast change: the policy counts
- *     consecutive evaluations, and a forecast that moves once and then holds still must still be confirmed
+ * @param evaluationInterval how often the leader re-evaluates without a forecast change, and the least time
+ *     between two evaluations: the policy counts consecutive evaluations, so a better plan must hold for at
+ *     least one interval before it is published, and a forecast that moves once and then holds still is
+ *     still confirmed
  */
 public record LeaderSettings(ReplanPolicy policy, Duration evaluationInterval) {
 

@@ -23,8 +23,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One node's part in plan leadership. Every node runs one; a Curator {@link LeaderLatch} on
- * {@code /canopy/jobs/<job>/plans/leader} elects the leader. The leader evaluates on every forecast change of
- * its node and every {@link LeaderSettings#evaluationInterval()}: it snapshots the forecasts
+ * {@code /canopy/jobs/<job>/plans/leader} elects the leader. The leader evaluates on a forecast change of its
+ * node and every {@link LeaderSettings#evaluationInterval()}, but at most once per interval: a change during
+ * that cool-down is evaluated when it ends. So the consecutive evaluations the policy's hysteresis counts are
+ * at least an interval apart, and a burst of forecast changes (a cold start, a noisy second) cannot confirm a
+ * re-plan within milliseconds. An evaluation snapshots the forecasts
  * ({@link ForecastLatencies}), predicts the current plan's completion on them against a new plan's
  * ({@link PlanEvaluator}), asks the {@link dev.canopy.topology.replan.ReplanPolicy} whether the difference is
  * worth a new plan, and if so publishes it under the next epoch ({@link PlanStore}), logging why and which
@@ -78,6 +81,10 @@ public final class PlanLeader {
     private long highestEpoch;
     private ReplanState streak = ReplanState.INITIAL;
     private boolean evaluationQueued;
+    /** Less than an interval has passed since the last evaluation started. */
+    private boolean coolingDown;
+    /** A change or tick arrived while cooling down; it is evaluated when the cool-down ends. */
+    private boolean evaluationDeferred;
     /** An evaluation (prediction, decision, publication) is under way; another waits for it. */
     private boolean busy;
     private boolean evaluateAgain;
@@ -231,8 +238,12 @@ public final class PlanLeader {
         baseline = null;
     }
 
-    /** Forecast changes arrive in bursts; one evaluation covers all that are queued. */
+    /** Forecast changes arrive in bursts; one evaluation covers all that are queued, at most one per interval. */
     private void queueEvaluation() {
+        if (coolingDown) {
+            evaluationDeferred = true;
+            return;
+        }
         if (!evaluationQueued) {
             evaluationQueued = true;
             context.runOnContext(v -> {
@@ -259,6 +270,7 @@ public final class PlanLeader {
             return;
         }
         busy = true;
+        startCoolDown();
         long myTerm = term;
         PublishedPlan current = baseline;
         Future.fromCompletionStage(forecasts.all().toCompletionStage(), context)
@@ -280,6 +292,17 @@ public final class PlanLeader {
                         queueEvaluation();
                     }
                 });
+    }
+
+    private void startCoolDown() {
+        coolingDown = true;
+        context.owner().setTimer(settings.evaluationInterval().toMillis(), timer -> context.runOnContext(v -> {
+            coolingDown = false;
+            if (evaluationDeferred) {
+                evaluationDeferred = false;
+                queueEvaluation();
+            }
+        }));
     }
 
     private Future<Void> decide(PublishedPlan current, Evaluation evaluation) {

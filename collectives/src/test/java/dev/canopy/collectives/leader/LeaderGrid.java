@@ -5,6 +5,7 @@ import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.probes.Link;
 import dev.canopy.topology.graph.LatencySource;

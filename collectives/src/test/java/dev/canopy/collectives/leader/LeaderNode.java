@@ -2,6 +2,7 @@ package dev.canopy.collectives.leader;
 
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.testing.Await;
 import dev.canopy.probes.Link;
 import dev.canopy.probes.Metric;
 import dev.canopy.probes.forecast.ForecastSettings;

@@ -6,6 +6,7 @@ import static dev.canopy.collectives.leader.LeaderGrid.BC;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.core.node.JobId;
+import dev.canopy.core.testing.Await;
 import dev.canopy.topology.replan.ReplanPolicy;
 import java.time.Duration;
 import java.util.ArrayList;

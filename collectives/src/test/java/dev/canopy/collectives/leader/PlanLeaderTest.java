@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.canopy.core.node.JobId;
+import dev.canopy.core.testing.Await;
 import dev.canopy.topology.hierarchy.HierarchicalPlan;
 import dev.canopy.topology.replan.ReplanDecision;
 import dev.canopy.topology.replan.ReplanPolicy;
@@ -92,6 +93,27 @@ class PlanLeaderTest {
                 .allSatisfy(decision -> assertThat(decision.verdict()).isEqualTo(ReplanDecision.Verdict.KEEP));
         assertThat(leader.decisions.get(leader.decisions.size() - 1).reason()).startsWith("keep: new plan 20.040 ms");
         assertThat(grid.currentEpoch()).isEqualTo(1);
+    }
+
+    @Test
+    void aBurstOfForecastChangesIsEvaluatedAtMostOncePerInterval() {
+        LeaderNode leader = grid.awaitLeader();
+        grid.awaitEpoch(1);
+        int before = leader.decisions.size();
+
+        // a~c swings between 30 and 100 ms for a whole second: every sample moves the forecast. Unthrottled,
+        // the leader would evaluate after each one; the hysteresis it counts would then span milliseconds.
+        long started = System.nanoTime();
+        long window = Duration.ofSeconds(1).toNanos();
+        for (int i = 0; System.nanoTime() - started < window; i++) {
+            grid.record(AC, i % 2 == 0 ? 30 : 100, 1);
+        }
+        long elapsedMs = Duration.ofNanos(System.nanoTime() - started).toMillis();
+        int evaluations = leader.decisions.size() - before;
+
+        long interval = 100;
+        assertThat(evaluations).as("evaluations in %d ms at one per %d ms", elapsedMs, interval)
+                .isLessThanOrEqualTo((int) (elapsedMs / interval) + 2);
     }
 
     @Test

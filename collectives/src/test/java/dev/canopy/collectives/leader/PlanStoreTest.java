@@ -3,6 +3,7 @@ package dev.canopy.collectives.leader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.core.node.JobId;
+import dev.canopy.core.testing.Await;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;

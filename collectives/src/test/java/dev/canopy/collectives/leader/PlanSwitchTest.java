@@ -8,6 +8,7 @@ import dev.canopy.collectives.grid.LocalGrid;
 import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.JobId;
+import dev.canopy.core.testing.Await;
 import dev.canopy.topology.hierarchy.HierarchicalPlan;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
