@@ -21,10 +21,10 @@ final class DemoReport {
 
     void rankTable(String job, List<Member> members) {
         out.printf(Locale.ROOT, "job %s: %d members, ranked by coordinates then node id%n%n", job, members.size());
-        out.printf(Locale.ROOT, "%4s  %-8s  %-10s  %-12s  %-14s  %s%n", "rank", "node", "wan", "site", "host", "address (tcp/udp)");
+        out.printf(Locale.ROOT, "%4s  %-8s  %-10s  %-12s  %-20s  %s%n", "rank", "node", "wan", "site", "host", "address (tcp/udp)");
         for (int rank = 0; rank < members.size(); rank++) {
             Member m = members.get(rank);
-            out.printf(Locale.ROOT, "%4d  %-8s  %-10s  %-12s  %-14s  %s:%d/%d%n", rank, m.id(), m.coordinates().wanGroup(),
+            out.printf(Locale.ROOT, "%4d  %-8s  %-10s  %-12s  %-20s  %s:%d/%d%n", rank, m.id(), m.coordinates().wanGroup(),
                     m.coordinates().site(), m.coordinates().host(), m.address().host(), m.address().tcpPort(),
                     m.address().udpPort());
         }
