@@ -7,6 +7,8 @@ import dev.canopy.collectives.engine.Operation;
 import dev.canopy.collectives.engine.PairwiseExchange;
 import dev.canopy.collectives.engine.RankBlocks;
 import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.collectives.engine.SiteExchange;
+import dev.canopy.collectives.engine.Sites;
 import dev.canopy.collectives.engine.SplitGather;
 import dev.canopy.collectives.engine.SplitScatter;
 import dev.canopy.collectives.engine.TreeBarrier;
@@ -178,14 +180,34 @@ public final class Collectives {
 
     /** Rank r sends bytes {@code d*bytesPerRank ..} of {@code data} to rank d and gets the blocks for it in rank order. */
     public Future<Buffer> alltoall(Buffer data, int bytesPerRank) {
-        return start(Operation.ALLTOALL, exchange -> new PairwiseExchange(exchange, 0)
-                .run(blocksOf(data, bytesPerRank, size()))
+        return start(Operation.ALLTOALL, exchange -> allToAll(exchange, blocksOf(data, bytesPerRank, size()))
                 .map(all -> concatenate(all, bytesPerRank, Operation.ALLTOALL)));
     }
 
     /** Rank r sends {@code blocks.get(d)} to rank d and gets one block from every rank, indexed by source. */
     public Future<List<Buffer>> alltoallv(List<Buffer> blocks) {
-        return start(Operation.ALLTOALLV, exchange -> new PairwiseExchange(exchange, 0).run(blocks));
+        return start(Operation.ALLTOALLV, exchange -> allToAll(exchange, blocks));
+    }
+
+    /**
+     * Through the site coordinators ({@link SiteExchange}) when the members span several sites, so one
+     * message crosses the WAN per ordered pair of sites; directly between pairs within one site.
+     */
+    private Future<List<Buffer>> allToAll(Exchange exchange, List<Buffer> blocks) {
+        Sites sites = sites();
+        return sites.count() > 1
+                ? new SiteExchange(exchange, sites, 0).run(blocks)
+                : new PairwiseExchange(exchange, 0).run(blocks);
+    }
+
+    /** The members' sites, from their coordinates (a site is named by its wan group and its own name). */
+    private Sites sites() {
+        List<String> siteNames = new ArrayList<>(size());
+        for (int rank = 0; rank < size(); rank++) {
+            var coordinates = communicator.member(rank).coordinates();
+            siteNames.add(coordinates.wanGroup() + "/" + coordinates.site());
+        }
+        return Sites.of(siteNames);
     }
 
     /** Takes the next sequence number on the communicator's context and runs the stages there. */

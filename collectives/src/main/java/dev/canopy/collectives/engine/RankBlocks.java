@@ -80,6 +80,11 @@ public final class RankBlocks {
         return block;
     }
 
+    /** The ranks that have a block, in ascending order. */
+    public List<Integer> ranks() {
+        return List.copyOf(blocks.keySet());
+    }
+
     public int count() {
         return blocks.size();
     }
