@@ -93,6 +93,19 @@ class CollectivesCorrectnessTest {
                 ReductionChoice.RANK_ORDERED, SEED));
     }
 
+    /** Multi-site communicators (sites of 1 to 3 members here) run alltoall(v) through the site coordinators. */
+    @Test
+    void allToAllThroughSiteCoordinatorsMatchesTheReference() {
+        for (int size : List.of(2, 7, 17, 33)) {
+            for (Operation operation : List.of(Operation.ALLTOALL, Operation.ALLTOALLV)) {
+                for (SizeClass sizeClass : List.of(SizeClass.EMPTY, SizeClass.SMALL)) {
+                    run(new CollectiveCase(operation, TreeAlgorithm.HLOT, size, RootPosition.FIRST, sizeClass,
+                            ReductionChoice.RANK_ORDERED, SEED));
+                }
+            }
+        }
+    }
+
     static List<ReductionChoice> everyReduction() {
         return ReductionChoice.all();
     }
