@@ -1,5 +1,6 @@
 package dev.canopy.cli.collectives;
 
+import dev.canopy.cli.LevelFiles;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;

@@ -1,5 +1,6 @@
 package dev.canopy.cli.collectives;
 
+import dev.canopy.cli.LevelFiles;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LivePlanSettings;
 import dev.canopy.collectives.run.ProgramMain;

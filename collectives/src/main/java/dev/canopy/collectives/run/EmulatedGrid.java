@@ -5,6 +5,7 @@ import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.JobId;
+import dev.canopy.core.transport.emulation.GridWanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
@@ -38,7 +39,7 @@ public final class EmulatedGrid implements AutoCloseable {
     /** Starts and joins every process of {@code grid} as job {@code job}; blocks until WORLD exists everywhere. */
     public static EmulatedGrid start(GridModel grid, String job, long seed) {
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
-        WanEmulator emulator = WanEmulator.start(GridEmulation.of(grid));
+        WanEmulator emulator = WanEmulator.start(GridWanEmulation.of(grid));
         Vertx vertx = Vertx.vertx();
         List<CanopyNode> nodes = new ArrayList<>();
         try {

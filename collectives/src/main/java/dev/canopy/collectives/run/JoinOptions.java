@@ -4,6 +4,7 @@ import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.node.TransportStack;
+import dev.canopy.core.transport.emulation.GridWanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
@@ -77,7 +78,7 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
         }
         if ("1".equals(environment.get(ENV_EMULATE_WAN))) {
             // One emulator per JVM; it lives as long as the process.
-            WanEmulator emulator = WanEmulator.start(GridEmulation.of(grid));
+            WanEmulator emulator = WanEmulator.start(GridWanEmulation.of(grid));
             return options.withLayers(GridEmulation.layers(emulator, options.placement().coordinates(), processIndex));
         }
         return options;
