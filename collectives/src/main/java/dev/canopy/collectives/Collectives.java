@@ -5,6 +5,7 @@ import dev.canopy.collectives.engine.CompletionAgreement;
 import dev.canopy.collectives.engine.Exchange;
 import dev.canopy.collectives.engine.Operation;
 import dev.canopy.collectives.engine.PairwiseExchange;
+import dev.canopy.collectives.engine.PrefixScan;
 import dev.canopy.collectives.engine.RankBlocks;
 import dev.canopy.collectives.engine.RootedTree;
 import dev.canopy.collectives.engine.SiteExchange;
@@ -148,34 +149,53 @@ public final class Collectives {
         return start(Operation.ALLGATHERV, exchange -> gatherToAll(exchange, data));
     }
 
-    /** The root gets {@code op} applied element-wise across ranks in rank order; others get empty. */
+    /**
+     * The root gets {@code op} applied element-wise across ranks in rank order; others get empty. Long
+     * vectors are reduced in pipelined segments when the operator is element-wise.
+     */
     public Future<Optional<Buffer>> reduce(Buffer data, ElementType type, ReduceOp op, int root) {
         return start(Operation.REDUCE, root, (exchange, tree) -> upward(exchange, tree,
-                new TreeReduce(exchange, tree, 0).run(data, type, op)));
+                new TreeReduce(exchange, tree, 0).run(data, type, op, reduceSegmentBytes(data, type, op, tree))));
     }
 
-    /** Every member gets {@code op} applied element-wise across ranks in rank order. */
+    /**
+     * Every member gets {@code op} applied element-wise across ranks in rank order: a pipelined reduce
+     * to rank 0 whose segments rank 0 broadcasts down the same tree as soon as each is reduced.
+     */
     public Future<Buffer> allreduce(Buffer data, ElementType type, ReduceOp op) {
-        return start(Operation.ALLREDUCE, 0, (exchange, tree) -> new TreeReduce(exchange, tree, 0).run(data, type, op)
-                .compose(result -> broadcast(exchange, tree, 1, result.orElse(null))));
+        return start(Operation.ALLREDUCE, 0, (exchange, tree) -> {
+            int segmentBytes = reduceSegmentBytes(data, type, op, tree);
+            TreeReduce up = new TreeReduce(exchange, tree, 0);
+            TreeBroadcast down = new TreeBroadcast(exchange, tree, 1);
+            if (exchange.rank() != tree.root()) {
+                Future<Optional<Buffer>> reduced = up.run(data, type, op, segmentBytes);
+                Future<Buffer> result = down.run(null, segmentBytes);
+                return Future.all(reduced, result).map(both -> result.result());
+            }
+            TreeBroadcast.RootFeed feed = down.feed(data.length(), segmentBytes);
+            return up.run(data, type, op, segmentBytes, feed::send)
+                    .compose(result -> feed.sent().map(result.orElseThrow()));
+        });
     }
 
     /** Reduces like {@link #allreduce}, then rank r keeps {@code counts[r]} elements of the result, in order. */
     public Future<Buffer> reduceScatter(Buffer data, ElementType type, ReduceOp op, int[] counts) {
-        return start(Operation.REDUCE_SCATTER, 0, (exchange, tree) -> new TreeReduce(exchange, tree, 0).run(data, type, op)
+        return start(Operation.REDUCE_SCATTER, 0, (exchange, tree) -> new TreeReduce(exchange, tree, 0)
+                .run(data, type, op, reduceSegmentBytes(data, type, op, tree))
                 .compose(result -> new TreeScatter(exchange, tree, 1)
                         .run(result.map(all -> RankBlocks.ofRanks(split(all, counts, type))).orElse(null))));
     }
 
-    /** Rank r gets {@code op} over ranks 0..r, in rank order. */
+    /** Rank r gets {@code op} over ranks 0..r, in rank order; the WAN is crossed once (see {@link PrefixScan}). */
     public Future<Buffer> scan(Buffer data, ElementType type, ReduceOp op) {
-        return start(Operation.SCAN, exchange -> prefixes(exchange, data, type, op, Prefix.INCLUSIVE))
-                .map(Optional::orElseThrow);
+        return start(Operation.SCAN, exchange -> new PrefixScan(exchange, sites(), 0).run(data, type, op)
+                .map(PrefixScan.Prefixes::inclusive));
     }
 
     /** Rank r gets {@code op} over ranks 0..r-1, in rank order; rank 0 gets empty. */
     public Future<Optional<Buffer>> exscan(Buffer data, ElementType type, ReduceOp op) {
-        return start(Operation.EXSCAN, exchange -> prefixes(exchange, data, type, op, Prefix.EXCLUSIVE));
+        return start(Operation.EXSCAN, exchange -> new PrefixScan(exchange, sites(), 0).run(data, type, op)
+                .map(prefixes -> Optional.ofNullable(prefixes.exclusive())));
     }
 
     /** Rank r sends bytes {@code d*bytesPerRank ..} of {@code data} to rank d and gets the blocks for it in rank order. */
@@ -255,33 +275,15 @@ public final class Collectives {
         return new TreeBroadcast(exchange, tree, step).run(data, settings.pipeline().segmentBytes(bytes, tree.depth()));
     }
 
+    private int reduceSegmentBytes(Buffer data, ElementType type, ReduceOp op, RootedTree tree) {
+        return TreeReduce.segmentBytes(data.length(), settings.pipeline().segmentBytes(data.length(), tree.depth()), type, op);
+    }
+
     private Future<List<Buffer>> gatherToAll(Exchange exchange, Buffer data) {
         RootedTree tree = plan.tree(0);
         return new TreeGather(exchange, tree, 0).run(data)
                 .compose(blocks -> broadcast(exchange, tree, 1, exchange.rank() == 0 ? blocks.encode() : null))
                 .map(encoded -> inRankOrder(RankBlocks.decode(encoded)));
-    }
-
-    private enum Prefix { INCLUSIVE, EXCLUSIVE }
-
-    /** Gathers the vectors to rank 0, which folds them in rank order and scatters each rank its prefix. */
-    private Future<Optional<Buffer>> prefixes(Exchange exchange, Buffer data, ElementType type, ReduceOp op, Prefix prefix) {
-        RootedTree tree = plan.tree(0);
-        return new TreeGather(exchange, tree, 0).run(data).compose(blocks -> {
-            RankBlocks results = null;
-            if (exchange.rank() == 0) {
-                List<Buffer> perRank = new ArrayList<>(size());
-                Buffer running = null;
-                for (int rank = 0; rank < size(); rank++) {
-                    Buffer before = running;
-                    running = running == null ? blocks.block(rank) : op.combine(type, running, blocks.block(rank));
-                    Buffer result = prefix == Prefix.INCLUSIVE ? running : before;
-                    perRank.add(result == null ? Buffer.buffer() : result);
-                }
-                results = RankBlocks.ofRanks(perRank);
-            }
-            return new TreeScatter(exchange, tree, 1).run(results);
-        }).map(result -> prefix == Prefix.EXCLUSIVE && exchange.rank() == 0 ? Optional.empty() : Optional.of(result));
     }
 
     private static List<Buffer> blocksOf(Buffer data, int bytesPerRank, int ranks) {

@@ -63,17 +63,47 @@ public final class TreeBroadcast {
     }
 
     private Future<Void> sendAll(Buffer data, int segmentBytes) {
-        int segments = segmentCount(data.length(), segmentBytes);
-        List<Future<Void>> sends = new ArrayList<>();
-        for (int index = 0; index < segments; index++) {
-            int from = index * segmentBytes;
-            Buffer slice = data.getBuffer(from, Math.min(data.length(), from + segmentBytes));
-            Buffer body = index == 0
-                    ? Buffer.buffer(PREFIX + slice.length()).appendInt(data.length()).appendInt(segmentBytes).appendBuffer(slice)
-                    : slice;
+        RootFeed feed = feed(data.length(), segmentBytes);
+        for (int from = 0; from < data.length() || from == 0; from += segmentBytes) {
+            feed.send(data.getBuffer(from, Math.min(data.length(), from + segmentBytes)));
+        }
+        return feed.sent();
+    }
+
+    /**
+     * The root's side of a broadcast whose segments become ready one by one (an allreduce broadcasts
+     * each reduced segment as soon as it has it); members other than the root use {@link #run}.
+     */
+    public RootFeed feed(int totalBytes, int segmentBytes) {
+        return new RootFeed(totalBytes, segmentBytes);
+    }
+
+    /** Sends the segments of a {@code totalBytes} message, in order, to the root's children. */
+    public final class RootFeed {
+        private final int totalBytes;
+        private final int segmentBytes;
+        private final List<Future<Void>> sends = new ArrayList<>();
+        private boolean first = true;
+
+        private RootFeed(int totalBytes, int segmentBytes) {
+            this.totalBytes = totalBytes;
+            this.segmentBytes = segmentBytes;
+        }
+
+        /** Sends the next segment: {@code segmentBytes} long, the last one possibly shorter. */
+        public void send(Buffer segment) {
+            Buffer body = first
+                    ? Buffer.buffer(PREFIX + segment.length()).appendInt(totalBytes).appendInt(segmentBytes)
+                            .appendBuffer(segment)
+                    : segment;
+            first = false;
             sends.addAll(forward(body));
         }
-        return Future.all(sends).mapEmpty();
+
+        /** Completes once every segment sent so far has been handed to the transport. */
+        public Future<Void> sent() {
+            return Future.all(sends).mapEmpty();
+        }
     }
 
     private List<Future<Void>> forward(Buffer body) {

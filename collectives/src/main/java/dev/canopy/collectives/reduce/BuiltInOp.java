@@ -85,6 +85,11 @@ public enum BuiltInOp implements ReduceOp {
         return Commutativity.COMMUTATIVE;
     }
 
+    @Override
+    public boolean elementwise() {
+        return true;
+    }
+
     private static Buffer arithmetic(ElementType type, Buffer left, Buffer right,
             LongBinaryOperator integral, DoubleBinaryOperator floating) {
         return type.kind() == ElementType.ValueKind.INTEGRAL

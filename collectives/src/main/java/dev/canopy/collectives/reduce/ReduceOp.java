@@ -25,6 +25,15 @@ public interface ReduceOp {
     Commutativity commutativity();
 
     /**
+     * Whether {@code combine} works on each element alone, so a long vector may be reduced in
+     * segments that are pipelined up the tree. Operators on whole buffers (matrix products, say)
+     * are not, and are reduced in one piece.
+     */
+    default boolean elementwise() {
+        return false;
+    }
+
+    /**
      * Combines two equally long vectors of {@code type} elements. A length mismatch or an operator
      * that does not apply to {@code type} is an {@link IllegalArgumentException} naming both.
      */

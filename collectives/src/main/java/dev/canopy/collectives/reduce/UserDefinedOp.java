@@ -29,6 +29,12 @@ final class UserDefinedOp implements ReduceOp {
         return Commutativity.RANK_ORDERED;
     }
 
+    /** The typed factories apply the operator per element; {@code ofBuffers} gets whole vectors. */
+    @Override
+    public boolean elementwise() {
+        return requiredType != null;
+    }
+
     @Override
     public Buffer combine(ElementType type, Buffer left, Buffer right) {
         if (requiredType != null && requiredType != type) {

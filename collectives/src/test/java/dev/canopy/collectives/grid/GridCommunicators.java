@@ -68,7 +68,7 @@ public final class GridCommunicators {
         return bySize.get(size).get(algorithm);
     }
 
-    static TopologyPlan planFor(Communicator communicator, TreeAlgorithm algorithm) {
+    public static TopologyPlan planFor(Communicator communicator, TreeAlgorithm algorithm) {
         return new TopologyPlan(communicator.members(),
                 new HierarchicalPlanner(LevelAlgorithms.everywhere(algorithm), ConfiguredPlans.COST),
                 new SyntheticLatencies(communicator.members()), algorithm.ordinal());

@@ -99,6 +99,17 @@ public final class LocalGrid implements AutoCloseable {
         }
     }
 
+    /** Waits until {@code future} has completed, either way, and returns it. */
+    public static <T> Future<T> awaitOutcome(Future<T> future) {
+        try {
+            future.toCompletionStage().toCompletableFuture().handle((value, failure) -> null)
+                    .get(DEADLINE_SECONDS, TimeUnit.SECONDS);
+            return future;
+        } catch (Exception e) {
+            throw new IllegalStateException("local grid step did not complete within " + DEADLINE_SECONDS + " s: " + e, e);
+        }
+    }
+
     @Override
     public void close() {
         List<Future<Void>> closing = nodes.stream().map(CanopyNode::close).toList();
