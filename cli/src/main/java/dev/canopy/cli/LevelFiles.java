@@ -19,19 +19,31 @@ public final class LevelFiles {
 
     /** The validated grid, or empty after printing why it cannot be used (the command then exits 2). */
     public static Optional<GridModel> load(Path config, String command, PrintWriter err) {
+        try {
+            return Optional.of(read(config));
+        } catch (IllegalArgumentException e) {
+            err.println("canopy " + command + ": " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The validated grid of {@code config} (the bundled example when null).
+     *
+     * @throws IllegalArgumentException naming the file and every diagnostic when it cannot be used
+     */
+    public static GridModel read(Path config) {
         if (config == null) {
-            return Optional.of(GridConfigs.defaultGrid());
+            return GridConfigs.defaultGrid();
         }
         if (!Files.isRegularFile(config)) {
-            err.println("canopy " + command + ": level file " + config + " does not exist (give the path of an RSL level file, e.g. examples/grids/two-site.rsl)");
-            return Optional.empty();
+            throw new IllegalArgumentException("level file " + config + " does not exist (give the path of an RSL level"
+                    + " file, e.g. examples/grids/two-site.rsl)");
         }
         ParseResult parsed = GridConfigs.load(config);
         if (!parsed.isValid()) {
-            err.println("canopy " + command + ": " + config + " is not a valid level file:");
-            err.println(parsed.formatted());
-            return Optional.empty();
+            throw new IllegalArgumentException(config + " is not a valid level file:\n" + parsed.formatted());
         }
-        return parsed.model();
+        return parsed.orElseThrow();
     }
 }

@@ -1,8 +1,7 @@
 package dev.canopy.cli.topology;
 
+import dev.canopy.cli.LevelFiles;
 import dev.canopy.gridconfig.Coordinates;
-import dev.canopy.gridconfig.GridConfigs;
-import dev.canopy.gridconfig.ParseResult;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.ProcessPlacement;
 import dev.canopy.gridconfig.model.Subjob;
@@ -33,13 +32,9 @@ final class LevelFileNodes {
         }
     }
 
-    /** @throws IllegalArgumentException with every diagnostic when the level file is invalid */
+    /** @throws IllegalArgumentException with every diagnostic when the level file is missing or invalid */
     static LevelFileNodes load(Path file) {
-        ParseResult result = GridConfigs.load(file);
-        if (!result.isValid()) {
-            throw new IllegalArgumentException("invalid level file:\n" + result.formatted());
-        }
-        return new LevelFileNodes(result.orElseThrow());
+        return new LevelFileNodes(LevelFiles.read(file));
     }
 
     GridModel model() {

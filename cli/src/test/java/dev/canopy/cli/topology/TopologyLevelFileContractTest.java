@@ -63,7 +63,7 @@ class TopologyLevelFileContractTest {
         Path broken = Files.writeString(dir.resolve("broken.rsl"), "( &(type = grid) (name = ");
         CliRun invalid = CliRun.of("topology", "levels", "--latency", siteCsv.toString(), "--config", broken.toString());
         assertThat(invalid.exitCode()).isEqualTo(2);
-        assertThat(invalid.err()).contains("invalid level file", "broken.rsl:1:");
+        assertThat(invalid.err()).contains("broken.rsl is not a valid level file", "broken.rsl:1:");
     }
 
     private static JsonObject levels(String... options) {
