@@ -258,10 +258,11 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
                         + java.util.Arrays.stream(AllToAllRoute.values()).map(r -> r.name().toLowerCase(Locale.ROOT)).toList());
             }
         }
-        if (exchanges.stream().map(name -> routeNamed(name).orElseThrow()).distinct().count() < exchanges.size()) {
+        List<AllToAllRoute> routes = exchanges.stream().map(name -> routeNamed(name).orElseThrow()).toList();
+        if (routes.stream().distinct().count() < routes.size()) {
             return Optional.of("--exchange names a route twice: " + exchanges);
         }
-        if (!routed(operation) && !exchanges.equals(List.of("auto"))) {
+        if (!routed(operation) && !routes.equals(List.of(AllToAllRoute.AUTO))) {
             return Optional.of("--exchange applies to alltoall and alltoallv only, not " + operation.displayName());
         }
         return Optional.empty();

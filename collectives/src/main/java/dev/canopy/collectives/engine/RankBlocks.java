@@ -89,15 +89,11 @@ public final class RankBlocks {
 
     /** The length of {@link #encode()}'s result, known before encoding so that blocks nest without copies. */
     public int encodedLength() {
-        long length = COUNT_BYTES;
+        long blockBytes = 0;
         for (Buffer block : blocks.values()) {
-            length += BLOCK_HEADER_BYTES + block.length();
+            blockBytes += block.length();
         }
-        if (length > Integer.MAX_VALUE) {
-            throw new IllegalStateException(blocks.size() + " blocks encode to " + length
-                    + " bytes, more than one buffer holds (2 GiB)");
-        }
-        return (int) length;
+        return wireLength(blocks.size(), blockBytes);
     }
 
     public Buffer encode() {
@@ -117,17 +113,22 @@ public final class RankBlocks {
      * copying every inner block twice.
      */
     public static Buffer encodeNested(SortedMap<Integer, RankBlocks> nested) {
-        long length = COUNT_BYTES;
+        long blockBytes = 0;
         for (RankBlocks inner : nested.values()) {
-            length += BLOCK_HEADER_BYTES + inner.encodedLength();
+            blockBytes += inner.encodedLength();
         }
-        if (length > Integer.MAX_VALUE) {
-            throw new IllegalStateException(nested.size() + " nested rank blocks encode to " + length
-                    + " bytes, more than one buffer holds (2 GiB)");
-        }
-        Buffer out = Buffer.buffer((int) length).appendInt(nested.size());
+        Buffer out = Buffer.buffer(wireLength(nested.size(), blockBytes)).appendInt(nested.size());
         nested.forEach((rank, inner) -> inner.encodeTo(out.appendInt(rank).appendInt(inner.encodedLength())));
         return out;
+    }
+
+    private static int wireLength(int count, long blockBytes) {
+        long length = COUNT_BYTES + (long) count * BLOCK_HEADER_BYTES + blockBytes;
+        if (length > Integer.MAX_VALUE) {
+            throw new IllegalStateException(count + " blocks of " + blockBytes + " bytes in all encode to " + length
+                    + " bytes, more than one buffer holds (2 GiB)");
+        }
+        return (int) length;
     }
 
     /** Reads the wire form; every block is a buffer of its own (a copy), independent of {@code buffer}. */
