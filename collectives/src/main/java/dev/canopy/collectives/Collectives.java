@@ -210,12 +210,13 @@ public final class Collectives {
     }
 
     /**
-     * Through the site coordinators ({@link SiteExchange}) when the members span several sites, so one
-     * message crosses the WAN per ordered pair of sites; directly between pairs within one site.
+     * As the settings' {@link AllToAllRoute} says; by default through the site coordinators
+     * ({@link SiteExchange}) when the members span several sites, so one message crosses the WAN per
+     * ordered pair of sites, and directly between pairs within one site.
      */
     private Future<List<Buffer>> allToAll(Exchange exchange, List<Buffer> blocks) {
         Sites sites = sites();
-        return sites.count() > 1
+        return settings.allToAllRoute().throughSiteCoordinators(sites.count())
                 ? new SiteExchange(exchange, sites, 0).run(blocks)
                 : new PairwiseExchange(exchange, 0).run(blocks);
     }

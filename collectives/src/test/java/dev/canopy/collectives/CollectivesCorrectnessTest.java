@@ -106,6 +106,21 @@ class CollectivesCorrectnessTest {
         }
     }
 
+    /** Forced routes: pairwise across sites, and through the coordinators within one site (size 1) too. */
+    @ParameterizedTest
+    @EnumSource(value = AllToAllRoute.class, names = {"SITES", "PAIRWISE"})
+    void allToAllOnAForcedRouteMatchesTheReference(AllToAllRoute route) {
+        for (int size : List.of(1, 7, 33)) {
+            List<Collectives> members = communicators.members(size, TreeAlgorithm.HLOT).stream()
+                    .map(member -> member.withSettings(CollectiveSettings.defaults().withAllToAllRoute(route)))
+                    .toList();
+            for (Operation operation : List.of(Operation.ALLTOALL, Operation.ALLTOALLV)) {
+                run(new CollectiveCase(operation, TreeAlgorithm.HLOT, size, RootPosition.FIRST, SizeClass.SMALL,
+                        ReductionChoice.RANK_ORDERED, SEED), members);
+            }
+        }
+    }
+
     static List<ReductionChoice> everyReduction() {
         return ReductionChoice.all();
     }
@@ -128,7 +143,10 @@ class CollectivesCorrectnessTest {
     }
 
     private void run(CollectiveCase c) {
-        List<Collectives> members = communicators.members(c.size(), c.algorithm());
+        run(c, communicators.members(c.size(), c.algorithm()));
+    }
+
+    private void run(CollectiveCase c, List<Collectives> members) {
         try {
             CaseRunner.run(c, members);
         } catch (AssertionError e) {

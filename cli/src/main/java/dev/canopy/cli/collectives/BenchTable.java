@@ -2,7 +2,7 @@ package dev.canopy.cli.collectives;
 
 import io.vertx.core.json.JsonObject;
 
-/** The benchmark report as a text table, one row per algorithm and size. */
+/** The benchmark report as a text table, one row per algorithm, exchange route (alltoall(v) only) and size. */
 final class BenchTable {
 
     private BenchTable() {
@@ -13,13 +13,17 @@ final class BenchTable {
         table.append(String.format("%s from rank %d (site %s), %d processes, %d iterations, %s%n", report.getString("op"),
                 report.getInteger("root"), report.getString("root_site"), report.getInteger("processes"),
                 report.getInteger("iterations"), report.getString("date")));
-        table.append(String.format("%-10s %10s %11s %11s %14s %16s%n", "algorithm", "bytes", "median_ms", "p90_ms",
-                "predicted_ms", "lower_bound_ms"));
+        boolean routed = report.getJsonArray("results").stream().anyMatch(row -> ((JsonObject) row).containsKey("exchange"));
+        table.append(String.format("%-10s ", "algorithm")).append(routed ? String.format("%-9s ", "exchange") : "")
+                .append(String.format("%10s %11s %11s %14s %16s%n", "bytes", "median_ms", "p90_ms", "predicted_ms",
+                        "lower_bound_ms"));
         for (Object entry : report.getJsonArray("results")) {
             JsonObject row = (JsonObject) entry;
-            table.append(String.format("%-10s %10d %11.2f %11.2f %14.2f %16.2f%n", row.getString("algorithm"),
-                    row.getInteger("bytes"), row.getDouble("median_ms"), row.getDouble("p90_ms"),
-                    row.getDouble("predicted_ms"), row.getDouble("lower_bound_ms")));
+            table.append(String.format("%-10s ", row.getString("algorithm")))
+                    .append(routed ? String.format("%-9s ", row.getString("exchange")) : "")
+                    .append(String.format("%10d %11.2f %11.2f %14.2f %16.2f%n", row.getInteger("bytes"),
+                            row.getDouble("median_ms"), row.getDouble("p90_ms"), row.getDouble("predicted_ms"),
+                            row.getDouble("lower_bound_ms")));
         }
         return table.toString();
     }

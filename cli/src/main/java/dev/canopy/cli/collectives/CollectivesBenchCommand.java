@@ -1,6 +1,7 @@
 package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.LevelFiles;
+import dev.canopy.collectives.AllToAllRoute;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
@@ -34,7 +35,8 @@ import picocli.CommandLine.Spec;
  * {@code canopy bench collectives}: runs the level file's grid in this JVM (real nodes, embedded
  * ZooKeeper, the file's WAN emulated) and times one operation for each heavy-WAN algorithm and
  * message size; the other levels keep the file's choice. All algorithms run in one session, side by
- * side, so their ratios are meaningful on a noisy machine.
+ * side, so their ratios are meaningful on a noisy machine. alltoall(v) can also run on several
+ * routes ({@code --exchange}), whose iterations alternate so that the machine's drift hits each alike.
  */
 @Command(name = "collectives", mixinStandardHelpOptions = true,
         description = "Time a collective on the level file's emulated grid for each heavy-WAN algorithm and size.")
@@ -55,6 +57,11 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
     @Option(names = "--algorithms", defaultValue = "flat,binomial,mst,hlot,spt,auto", split = ",",
             description = "Heavy-WAN tree methods to compare.")
     private List<String> algorithms;
+
+    @Option(names = "--exchange", defaultValue = "auto", split = ",",
+            description = "alltoall(v) routes to compare: sites (through the site coordinators), pairwise, auto"
+                    + " (default ${DEFAULT-VALUE}: sites when the grid has several).")
+    private List<String> exchanges;
 
     @Option(names = "--iterations", defaultValue = "15", description = "Timed runs per algorithm and size.")
     private int iterations;
@@ -86,6 +93,7 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
         GridModel grid = loaded.get();
         Operation operation = Operation.valueOf(op.toUpperCase(Locale.ROOT));
         List<TreeAlgorithm> heavyWan = algorithms.stream().map(name -> TreeAlgorithm.fromConfigName(name).orElseThrow()).toList();
+        List<AllToAllRoute> routes = exchanges.stream().map(name -> routeNamed(name).orElseThrow()).toList();
         try (EmulatedGrid emulated = EmulatedGrid.start(grid, "bench-" + ProcessHandle.current().pid(), seed)) {
             List<Communicator> world = emulated.world();
             int rootRank = rootRank(world);
@@ -93,7 +101,7 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
                 err.println("canopy bench collectives: " + describeRootProblem(grid, world.size()));
                 return 2;
             }
-            JsonObject report = run(grid, world, operation, heavyWan, rootRank);
+            JsonObject report = run(grid, world, operation, heavyWan, routes, rootRank);
             PrintWriter out = spec.commandLine().getOut();
             out.println(json ? report.encodePrettily() : BenchTable.format(report));
             out.flush();
@@ -102,7 +110,7 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
     }
 
     private JsonObject run(GridModel grid, List<Communicator> world, Operation operation, List<TreeAlgorithm> heavyWan,
-            int rootRank) {
+            List<AllToAllRoute> routes, int rootRank) {
         List<Collectives> base = world.stream()
                 .map(member -> new Collectives(member, ConfiguredPlans.of(member.members(), grid), CollectiveSettings.defaults()))
                 .toList();
@@ -117,19 +125,20 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
             // The model's own copy: the members' plans belong to their event loops.
             TopologyPlan plan = ConfiguredPlans.of(world.get(0).members(), grid, levels);
             for (int bytes : sizes) {
-                time(operation, members, bytes, rootRank); // warm-up: connections, JIT
-                double[] millis = new double[iterations];
-                for (int i = 0; i < iterations; i++) {
-                    millis[i] = time(operation, members, bytes, rootRank);
+                List<double[]> millis = timeRoutes(operation, members, routes, bytes, rootRank);
+                for (int r = 0; r < routes.size(); r++) {
+                    LatencySummary summary = LatencySummary.of(millis.get(r));
+                    JsonObject row = new JsonObject().put("algorithm", algorithm.configName());
+                    if (routed(operation)) {
+                        row.put("exchange", routes.get(r).name().toLowerCase(Locale.ROOT));
+                    }
+                    results.add(row
+                            .put("bytes", bytes)
+                            .put("median_ms", round(summary.medianMs()))
+                            .put("p90_ms", round(summary.p90Ms()))
+                            .put("predicted_ms", round(model.predictedMs(plan.tree(rootRank), bytes)))
+                            .put("lower_bound_ms", round(model.lowerBoundMs(rootRank, bytes))));
                 }
-                LatencySummary summary = LatencySummary.of(millis);
-                results.add(new JsonObject()
-                        .put("algorithm", algorithm.configName())
-                        .put("bytes", bytes)
-                        .put("median_ms", round(summary.medianMs()))
-                        .put("p90_ms", round(summary.p90Ms()))
-                        .put("predicted_ms", round(model.predictedMs(plan.tree(rootRank), bytes)))
-                        .put("lower_bound_ms", round(model.lowerBoundMs(rootRank, bytes))));
             }
         }
         return new JsonObject()
@@ -141,6 +150,43 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
                 .put("iterations", iterations)
                 .put("date", Instant.now().toString())
                 .put("results", results);
+    }
+
+    /**
+     * The times of {@code iterations} runs on each route, the routes taking turns in every iteration,
+     * after one warm-up run each (connections, JIT).
+     */
+    private List<double[]> timeRoutes(Operation operation, List<Collectives> members, List<AllToAllRoute> routes, int bytes,
+            int rootRank) {
+        List<List<Collectives>> routed = new ArrayList<>();
+        for (AllToAllRoute route : routes) {
+            CollectiveSettings settings = CollectiveSettings.defaults().withAllToAllRoute(route);
+            routed.add(members.stream().map(member -> member.withSettings(settings)).toList());
+        }
+        List<double[]> millis = new ArrayList<>();
+        for (List<Collectives> onRoute : routed) {
+            time(operation, onRoute, bytes, rootRank);
+            millis.add(new double[iterations]);
+        }
+        for (int i = 0; i < iterations; i++) {
+            for (int r = 0; r < routed.size(); r++) {
+                millis.get(r)[i] = time(operation, routed.get(r), bytes, rootRank);
+            }
+        }
+        return millis;
+    }
+
+    private static boolean routed(Operation operation) {
+        return operation == Operation.ALLTOALL || operation == Operation.ALLTOALLV;
+    }
+
+    private static Optional<AllToAllRoute> routeNamed(String name) {
+        for (AllToAllRoute route : AllToAllRoute.values()) {
+            if (route.name().equalsIgnoreCase(name)) {
+                return Optional.of(route);
+            }
+        }
+        return Optional.empty();
     }
 
     /** Starts every non-root member, then the root, and waits until all completed: the completion time. */
@@ -195,11 +241,29 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
                 return Optional.of("unknown algorithm '" + name + "'; choose from " + TreeAlgorithm.names());
             }
         }
+        Operation operation;
         try {
-            Operation.valueOf(op.toUpperCase(Locale.ROOT));
+            operation = Operation.valueOf(op.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             return Optional.of("unknown operation '" + op + "'; choose from "
                     + java.util.Arrays.stream(Operation.values()).map(Operation::displayName).toList());
+        }
+        return validateExchanges(operation);
+    }
+
+    private Optional<String> validateExchanges(Operation operation) {
+        for (String name : exchanges) {
+            if (routeNamed(name).isEmpty()) {
+                return Optional.of("unknown exchange '" + name + "'; choose from "
+                        + java.util.Arrays.stream(AllToAllRoute.values()).map(r -> r.name().toLowerCase(Locale.ROOT)).toList());
+            }
+        }
+        List<AllToAllRoute> routes = exchanges.stream().map(name -> routeNamed(name).orElseThrow()).toList();
+        if (routes.stream().distinct().count() < routes.size()) {
+            return Optional.of("--exchange names a route twice: " + exchanges);
+        }
+        if (!routed(operation) && !routes.equals(List.of(AllToAllRoute.AUTO))) {
+            return Optional.of("--exchange applies to alltoall and alltoallv only, not " + operation.displayName());
         }
         return Optional.empty();
     }

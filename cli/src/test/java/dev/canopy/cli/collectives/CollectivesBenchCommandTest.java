@@ -44,12 +44,53 @@ class CollectivesBenchCommandTest {
     }
 
     @Test
+    void alltoallRunsEveryExchangeRouteOnTheSameGridSideBySide() throws Exception {
+        Path config = twoSite();
+        StringWriter out = new StringWriter();
+        int status = new CommandLine(new CanopyCommand()).setOut(new PrintWriter(out)).execute("bench", "collectives",
+                "--config", config.toString(), "--op", "alltoall", "--exchange", "sites,PAIRWISE", "--sizes", "64",
+                "--algorithms", "hlot", "--iterations", "2", "--json");
+        assertThat(status).isZero();
+        JsonObject report = new JsonObject(out.toString());
+        assertThat(report.getString("op")).isEqualTo("alltoall");
+        JsonArray results = report.getJsonArray("results");
+        assertThat(results).hasSize(2);
+        assertThat(results.stream().map(row -> ((JsonObject) row).getString("exchange"))).containsExactly("sites", "pairwise");
+        for (Object entry : results) {
+            JsonObject row = (JsonObject) entry;
+            assertThat(row.getInteger("bytes")).isEqualTo(64);
+            // Every route carries blocks across the 40 ms RTT link (20 ms one way; the emulator may run ~1 ms fast).
+            assertThat(row.getDouble("median_ms")).isGreaterThan(15);
+            assertThat(row.getDouble("p90_ms")).isGreaterThanOrEqualTo(row.getDouble("median_ms"));
+        }
+    }
+
+    @Test
+    void theTableShowsTheExchangeColumnOnlyWhenRowsHaveOne() {
+        JsonObject row = new JsonObject().put("algorithm", "hlot").put("bytes", 64).put("median_ms", 21.5).put("p90_ms", 23.0)
+                .put("predicted_ms", 20.1).put("lower_bound_ms", 20.0);
+        JsonObject report = new JsonObject().put("op", "alltoall").put("root", 0).put("root_site", "alpha").put("processes", 4)
+                .put("iterations", 2).put("date", "2026-11-22T10:00:00Z");
+        String plain = BenchTable.format(report.copy().put("results", new JsonArray().add(row)));
+        String routed = BenchTable.format(report.copy().put("results", new JsonArray().add(row.copy().put("exchange", "pairwise"))));
+        assertThat(plain).doesNotContain("exchange").contains("hlot", "21.50");
+        assertThat(routed.lines().skip(1).findFirst().orElseThrow()).matches("algorithm\\s+exchange\\s+bytes\\s+median_ms.*");
+        assertThat(routed.lines().skip(2).findFirst().orElseThrow()).matches("hlot\\s+pairwise\\s+64\\s+21\\.50\\s+23\\.00.*");
+    }
+
+    @Test
     void badArgumentsExitTwoNamingTheFix() throws Exception {
         Path config = twoSite();
         assertBadInput("unknown algorithm 'fast'", "--config", config.toString(), "--algorithms", "fast");
         assertBadInput("unknown operation 'broadcast'", "--config", config.toString(), "--op", "broadcast");
         assertBadInput("--root or --root-site, not both", "--config", config.toString(), "--root", "1", "--root-site", "beta");
         assertBadInput("does not exist", "--config", directory.resolve("missing.rsl").toString());
+        assertBadInput("unknown exchange 'tree'; choose from [auto, sites, pairwise]", "--config", config.toString(),
+                "--op", "alltoall", "--exchange", "sites,tree");
+        assertBadInput("--exchange names a route twice", "--config", config.toString(), "--op", "alltoallv",
+                "--exchange", "pairwise,Pairwise");
+        assertBadInput("--exchange applies to alltoall and alltoallv only, not bcast", "--config", config.toString(),
+                "--exchange", "pairwise");
     }
 
     private void assertBadInput(String message, String... args) {

@@ -4,14 +4,20 @@ import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
  * One block of bytes per rank, for some set of ranks: what gathers carry up and scatters carry
- * down a tree. Wire form: {@code int count}, then per block {@code int rank, int length, bytes},
+ * down a tree. Immutable; {@link #builder()} collects blocks one at a time without copying.
+ * Wire form, big-endian: {@code int count}, then per block {@code int rank, int length, bytes},
  * in ascending rank order.
  */
 public final class RankBlocks {
+
+    private static final int COUNT_BYTES = Integer.BYTES;
+    /** rank and length in front of every block */
+    private static final int BLOCK_HEADER_BYTES = 2 * Integer.BYTES;
 
     private final TreeMap<Integer, Buffer> blocks;
 
@@ -23,17 +29,17 @@ public final class RankBlocks {
         return new RankBlocks(new TreeMap<>());
     }
 
-    public static RankBlocks of(int rank, Buffer block) {
-        return empty().with(rank, block);
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** Block r of the list for rank r. */
     public static RankBlocks ofRanks(List<Buffer> blocksByRank) {
-        TreeMap<Integer, Buffer> blocks = new TreeMap<>();
+        Builder builder = builder();
         for (int rank = 0; rank < blocksByRank.size(); rank++) {
-            blocks.put(rank, blocksByRank.get(rank));
+            builder.put(rank, blocksByRank.get(rank));
         }
-        return new RankBlocks(blocks);
+        return builder.build();
     }
 
     /** The blocks of ranks 0..size-1 in rank order; a missing rank is a bug reported with the ranks present. */
@@ -45,31 +51,23 @@ public final class RankBlocks {
         return ordered;
     }
 
-    public RankBlocks with(int rank, Buffer block) {
-        TreeMap<Integer, Buffer> copy = new TreeMap<>(blocks);
-        if (copy.put(rank, block) != null) {
-            throw new IllegalStateException("rank " + rank + " contributed two blocks to one collective");
-        }
-        return new RankBlocks(copy);
-    }
-
-    public RankBlocks withAll(RankBlocks other) {
-        TreeMap<Integer, Buffer> merged = new TreeMap<>(blocks);
-        for (Map.Entry<Integer, Buffer> entry : other.blocks.entrySet()) {
-            if (merged.put(entry.getKey(), entry.getValue()) != null) {
-                throw new IllegalStateException("rank " + entry.getKey() + " contributed two blocks to one collective");
-            }
-        }
-        return new RankBlocks(merged);
-    }
-
     /** The blocks of {@code ranks} only; a missing rank is a bug in the tree or the caller. */
     public RankBlocks select(int[] ranks) {
-        TreeMap<Integer, Buffer> selected = new TreeMap<>();
+        Builder selected = builder();
         for (int rank : ranks) {
             selected.put(rank, block(rank));
         }
-        return new RankBlocks(selected);
+        return selected.build();
+    }
+
+    /**
+     * The same blocks, each copied into a buffer of its own: for handing {@link #sliced} blocks of a
+     * large message to a caller, who then keeps only its blocks alive, not the whole message.
+     */
+    public RankBlocks copied() {
+        Builder copies = builder();
+        blocks.forEach((rank, block) -> copies.put(rank, block.copy()));
+        return copies.build();
     }
 
     public Buffer block(int rank) {
@@ -89,23 +87,129 @@ public final class RankBlocks {
         return blocks.size();
     }
 
+    /** The length of {@link #encode()}'s result, known before encoding so that blocks nest without copies. */
+    public int encodedLength() {
+        long blockBytes = 0;
+        for (Buffer block : blocks.values()) {
+            blockBytes += block.length();
+        }
+        return wireLength(blocks.size(), blockBytes);
+    }
+
     public Buffer encode() {
-        Buffer out = Buffer.buffer().appendInt(blocks.size());
+        return encodeTo(Buffer.buffer(encodedLength()));
+    }
+
+    /** Appends the wire form to {@code out} and returns {@code out}; every byte of every block is copied once. */
+    public Buffer encodeTo(Buffer out) {
+        out.appendInt(blocks.size());
         blocks.forEach((rank, block) -> out.appendInt(rank).appendInt(block.length()).appendBuffer(block));
         return out;
     }
 
+    /**
+     * The wire form of rank blocks whose block for rank r is {@code nested.get(r)}'s wire form, written
+     * in one pass into one buffer: the bytes of encoding each inner one and then the outer, without
+     * copying every inner block twice.
+     */
+    public static Buffer encodeNested(SortedMap<Integer, RankBlocks> nested) {
+        long blockBytes = 0;
+        for (RankBlocks inner : nested.values()) {
+            blockBytes += inner.encodedLength();
+        }
+        Buffer out = Buffer.buffer(wireLength(nested.size(), blockBytes)).appendInt(nested.size());
+        nested.forEach((rank, inner) -> inner.encodeTo(out.appendInt(rank).appendInt(inner.encodedLength())));
+        return out;
+    }
+
+    private static int wireLength(int count, long blockBytes) {
+        long length = COUNT_BYTES + (long) count * BLOCK_HEADER_BYTES + blockBytes;
+        if (length > Integer.MAX_VALUE) {
+            throw new IllegalStateException(count + " blocks of " + blockBytes + " bytes in all encode to " + length
+                    + " bytes, more than one buffer holds (2 GiB)");
+        }
+        return (int) length;
+    }
+
+    /** Reads the wire form; every block is a buffer of its own (a copy), independent of {@code buffer}. */
     public static RankBlocks decode(Buffer buffer) {
-        TreeMap<Integer, Buffer> blocks = new TreeMap<>();
+        return read(buffer, (from, to) -> buffer.getBuffer(from, to));
+    }
+
+    /**
+     * Reads the wire form without copying a byte: every block is a {@link Buffer#slice} of {@code buffer},
+     * sharing its bytes and keeping all of it alive. For blocks that are passed on (re-encoded), or
+     * handed out when {@code buffer} holds nothing else.
+     */
+    public static RankBlocks sliced(Buffer buffer) {
+        return read(buffer, (from, to) -> buffer.slice(from, to));
+    }
+
+    private interface Cut {
+        Buffer bytes(int from, int to);
+    }
+
+    private static RankBlocks read(Buffer buffer, Cut cut) {
+        if (buffer.length() < COUNT_BYTES) {
+            throw new IllegalArgumentException("rank blocks of " + buffer.length() + " bytes lack their "
+                    + COUNT_BYTES + "-byte count");
+        }
+        Builder builder = builder();
         int count = buffer.getInt(0);
-        int offset = Integer.BYTES;
+        int offset = COUNT_BYTES;
         for (int i = 0; i < count; i++) {
+            if (offset + BLOCK_HEADER_BYTES > buffer.length()) {
+                throw new IllegalArgumentException("rank blocks end after " + i + " of " + count + " blocks ("
+                        + buffer.length() + " bytes)");
+            }
             int rank = buffer.getInt(offset);
-            int length = buffer.getInt(offset + 4);
-            offset += 8;
-            blocks.put(rank, buffer.getBuffer(offset, offset + length));
+            int length = buffer.getInt(offset + Integer.BYTES);
+            offset += BLOCK_HEADER_BYTES;
+            if (length < 0 || length > buffer.length() - offset) {
+                throw new IllegalArgumentException("block of rank " + rank + " claims " + length + " bytes at offset "
+                        + offset + " of a " + buffer.length() + "-byte buffer");
+            }
+            builder.put(rank, cut.bytes(offset, offset + length));
             offset += length;
         }
-        return new RankBlocks(blocks);
+        return builder.build();
+    }
+
+    /** Collects blocks rank by rank in one map that {@link #build()} hands over: no copy per block added. */
+    public static final class Builder {
+
+        private TreeMap<Integer, Buffer> blocks = new TreeMap<>();
+
+        private Builder() {
+        }
+
+        /** A rank given twice is a bug: one collective takes one block per rank. */
+        public Builder put(int rank, Buffer block) {
+            if (open().put(rank, block) != null) {
+                throw new IllegalStateException("rank " + rank + " contributed two blocks to one collective");
+            }
+            return this;
+        }
+
+        public Builder putAll(RankBlocks other) {
+            for (Map.Entry<Integer, Buffer> entry : other.blocks.entrySet()) {
+                put(entry.getKey(), entry.getValue());
+            }
+            return this;
+        }
+
+        /** The blocks put so far; the builder cannot be used afterwards. */
+        public RankBlocks build() {
+            RankBlocks built = new RankBlocks(open());
+            blocks = null;
+            return built;
+        }
+
+        private TreeMap<Integer, Buffer> open() {
+            if (blocks == null) {
+                throw new IllegalStateException("this RankBlocks.Builder already built its blocks");
+            }
+            return blocks;
+        }
     }
 }

@@ -5,6 +5,7 @@ import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
@@ -21,6 +22,8 @@ import java.util.TreeMap;
  *       sites for it, as {@link RankBlocks} keyed by source.</li>
  * </ol>
  * A member receives from one source in step order (FIFO per source and tag keeps them apart).
+ * Building and splitting the aggregates ({@link SiteAggregates}) is linear in the blocks and bytes
+ * they carry: a coordinator copies each byte once into the message that carries it on.
  */
 public final class SiteExchange {
 
@@ -51,25 +54,19 @@ public final class SiteExchange {
                 direct.put(peer, exchange.receive(peer, first));
             }
         }
-        RankBlocks offSite = RankBlocks.empty();
-        for (int destination = 0; destination < size; destination++) {
-            if (!sites.sameSite(me, destination)) {
-                offSite = offSite.with(destination, blocks.get(destination));
-            }
-        }
+        RankBlocks offSite = SiteAggregates.offSite(blocks, sites, me);
         Future<RankBlocks> fromOtherSites;
         if (me == coordinator) {
             fromOtherSites = coordinate(offSite, direct, sends);
         } else {
             sends.add(exchange.send(coordinator, first + 1, offSite.encode()));
-            fromOtherSites = afterDirect(direct, coordinator, first + 3).map(RankBlocks::decode);
+            // the message holds this member's blocks only: slices of it keep nothing else alive
+            fromOtherSites = afterDirect(direct, coordinator, first + 3).map(RankBlocks::sliced);
         }
         return Future.all(Future.all(sends), Future.all(List.copyOf(direct.values())), fromOtherSites).map(all -> {
-            RankBlocks received = fromOtherSites.result().with(me, blocks.get(me));
-            for (Map.Entry<Integer, Future<Buffer>> block : direct.entrySet()) {
-                received = received.with(block.getKey(), block.getValue().result());
-            }
-            return received.inRankOrder(size);
+            RankBlocks.Builder received = RankBlocks.builder().putAll(fromOtherSites.result()).put(me, blocks.get(me));
+            direct.forEach((source, block) -> received.put(source, block.result()));
+            return received.build().inRankOrder(size);
         });
     }
 
@@ -84,17 +81,19 @@ public final class SiteExchange {
             }
         }
         Future<Void> aggregated = Future.all(fromMembers).compose(all -> {
-            RankBlocks bySource = RankBlocks.of(me, mine.encode());
+            SortedMap<Integer, RankBlocks> bySource = new TreeMap<>();
+            bySource.put(me, mine);
             int[] members = sites.members(mySite);
             for (int i = 0, received = 0; i < members.length; i++) {
                 if (members[i] != me) {
-                    bySource = bySource.with(members[i], fromMembers.get(received++).result());
+                    bySource.put(members[i], RankBlocks.sliced(fromMembers.get(received++).result()));
                 }
             }
             List<Future<Void>> toCoordinators = new ArrayList<>();
             for (int site = 0; site < sites.count(); site++) {
                 if (site != mySite) {
-                    toCoordinators.add(exchange.send(sites.coordinator(site), first + 2, forSite(bySource, site).encode()));
+                    toCoordinators.add(exchange.send(sites.coordinator(site), first + 2,
+                            SiteAggregates.forSite(bySource, sites.members(site))));
                 }
             }
             return Future.all(toCoordinators).mapEmpty();
@@ -107,41 +106,21 @@ public final class SiteExchange {
             }
         }
         return Future.all(fromCoordinators).compose(all -> {
-            // destination rank -> (source rank -> block), for the members of this site
-            List<RankBlocks> forMember = new ArrayList<>();
             int[] members = sites.members(mySite);
-            for (int i = 0; i < members.length; i++) {
-                forMember.add(RankBlocks.empty());
-            }
-            for (Future<Buffer> siteMessage : fromCoordinators) {
-                RankBlocks bySource = RankBlocks.decode(siteMessage.result());
-                for (int source : bySource.ranks()) {
-                    RankBlocks byDestination = RankBlocks.decode(bySource.block(source));
-                    for (int i = 0; i < members.length; i++) {
-                        forMember.set(i, forMember.get(i).with(source, byDestination.block(members[i])));
-                    }
-                }
-            }
+            List<RankBlocks> forMember = SiteAggregates.perMember(
+                    fromCoordinators.stream().map(Future::result).toList(), members);
             List<Future<Void>> deliveries = new ArrayList<>();
             RankBlocks own = RankBlocks.empty();
             for (int i = 0; i < members.length; i++) {
                 if (members[i] == me) {
-                    own = forMember.get(i);
+                    // copies: slices would keep every other site's whole message alive
+                    own = forMember.get(i).copied();
                 } else {
                     deliveries.add(exchange.send(members[i], first + 3, forMember.get(i).encode()));
                 }
             }
             return Future.all(deliveries).map(own);
         });
-    }
-
-    /** Of the blocks keyed by source (each keyed by destination), the ones destined for {@code site}. */
-    private RankBlocks forSite(RankBlocks bySource, int site) {
-        RankBlocks selected = RankBlocks.empty();
-        for (int source : bySource.ranks()) {
-            selected = selected.with(source, RankBlocks.decode(bySource.block(source)).select(sites.members(site)).encode());
-        }
-        return selected;
     }
 
     /**

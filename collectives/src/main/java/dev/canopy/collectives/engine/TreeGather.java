@@ -29,10 +29,11 @@ public final class TreeGather {
             fromChildren.add(exchange.receive(child, step));
         }
         return Future.all(fromChildren).compose(all -> {
-            RankBlocks collected = RankBlocks.of(me, mine);
+            RankBlocks.Builder subtree = RankBlocks.builder().put(me, mine);
             for (Future<Buffer> child : fromChildren) {
-                collected = collected.withAll(RankBlocks.decode(child.result()));
+                subtree.putAll(RankBlocks.decode(child.result()));
             }
+            RankBlocks collected = subtree.build();
             if (me == tree.root()) {
                 return Future.succeededFuture(collected);
             }
