@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.collectives.grid.LocalGrid;
 import dev.canopy.core.comm.Communicator;
-import dev.canopy.core.comm.Message;
 import dev.canopy.core.comm.PointToPoint;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -35,7 +34,7 @@ class SiteExchangeTest {
             for (Communicator member : world) {
                 Promise<List<Buffer>> result = Promise.promise();
                 member.context().runOnContext(ignored -> {
-                    PointToPoint recording = new Recording(member.collectiveChannel(), sent);
+                    PointToPoint recording = new RecordingChannel(member.collectiveChannel(), sent);
                     Exchange exchange = new Exchange(recording, Operation.ALLTOALLV, 7, 0, "test#" + member.rank());
                     exchange.run(() -> new SiteExchange(exchange, sites, 0).run(blocksOf(member.rank())))
                             .onComplete(result);
@@ -63,29 +62,5 @@ class SiteExchangeTest {
             blocks.add(Buffer.buffer(source + "->" + destination));
         }
         return blocks;
-    }
-
-    /** The real channel, noting every (source, destination) it sends. */
-    private record Recording(PointToPoint channel, Queue<int[]> sent) implements PointToPoint {
-        @Override
-        public int rank() {
-            return channel.rank();
-        }
-
-        @Override
-        public int size() {
-            return channel.size();
-        }
-
-        @Override
-        public Future<Void> send(int destination, int tag, Buffer payload) {
-            sent.add(new int[] {channel.rank(), destination});
-            return channel.send(destination, tag, payload);
-        }
-
-        @Override
-        public Future<Message> receive(int source, int tag) {
-            return channel.receive(source, tag);
-        }
     }
 }
