@@ -9,6 +9,7 @@ import dev.canopy.collectives.engine.PrefixScan;
 import dev.canopy.collectives.engine.RankBlocks;
 import dev.canopy.collectives.engine.RootedTree;
 import dev.canopy.collectives.engine.SiteExchange;
+import dev.canopy.collectives.engine.SiteRoutes;
 import dev.canopy.collectives.engine.Sites;
 import dev.canopy.collectives.engine.SplitGather;
 import dev.canopy.collectives.engine.SplitScatter;
@@ -210,15 +211,27 @@ public final class Collectives {
     }
 
     /**
-     * As the settings' {@link AllToAllRoute} says; by default through the site coordinators
-     * ({@link SiteExchange}) when the members span several sites, so one message crosses the WAN per
-     * ordered pair of sites, and directly between pairs within one site.
+     * As the settings' {@link AllToAllRoute} says; by default, when the members span several sites,
+     * through the site coordinators ({@link SiteExchange}), so that only coordinators cross the WAN,
+     * each site's aggregate for another taking the fastest path the plan predicts between their
+     * coordinators; directly between pairs within one site.
      */
     private Future<List<Buffer>> allToAll(Exchange exchange, List<Buffer> blocks) {
         Sites sites = sites();
-        return settings.allToAllRoute().throughSiteCoordinators(sites.count())
-                ? new SiteExchange(exchange, sites, 0).run(blocks)
-                : new PairwiseExchange(exchange, 0).run(blocks);
+        return switch (settings.allToAllRoute().resolvedFor(sites.count())) {
+            case RELAYED -> new SiteExchange(exchange, sites, fastestRoutes(sites), 0).run(blocks);
+            case SITES -> new SiteExchange(exchange, sites, SiteRoutes.direct(sites.count()), 0).run(blocks);
+            case PAIRWISE -> new PairwiseExchange(exchange, 0).run(blocks);
+            case AUTO -> throw new IllegalStateException("AllToAllRoute.resolvedFor returned AUTO");
+        };
+    }
+
+    /**
+     * The coordinators' routes of least predicted time by the plan's latencies: the same on every
+     * member, since every member has the same plan and settings.
+     */
+    private SiteRoutes fastestRoutes(Sites sites) {
+        return SiteRoutes.fastest(sites, plan::oneWayMs, settings.relayHopMs());
     }
 
     /** The members' sites, from their coordinates (a site is named by its wan group and its own name). */

@@ -59,8 +59,9 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
     private List<String> algorithms;
 
     @Option(names = "--exchange", defaultValue = "auto", split = ",",
-            description = "alltoall(v) routes to compare: sites (through the site coordinators), pairwise, auto"
-                    + " (default ${DEFAULT-VALUE}: sites when the grid has several).")
+            description = "alltoall(v) routes to compare: relayed (through the site coordinators, along the fastest"
+                    + " paths between them), sites (through the site coordinators, each straight to every other),"
+                    + " pairwise, auto (default ${DEFAULT-VALUE}: relayed when the grid has several sites).")
     private List<String> exchanges;
 
     @Option(names = "--iterations", defaultValue = "15", description = "Timed runs per algorithm and size.")

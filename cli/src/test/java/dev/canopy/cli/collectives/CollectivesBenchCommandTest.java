@@ -48,14 +48,15 @@ class CollectivesBenchCommandTest {
         Path config = twoSite();
         StringWriter out = new StringWriter();
         int status = new CommandLine(new CanopyCommand()).setOut(new PrintWriter(out)).execute("bench", "collectives",
-                "--config", config.toString(), "--op", "alltoall", "--exchange", "sites,PAIRWISE", "--sizes", "64",
+                "--config", config.toString(), "--op", "alltoall", "--exchange", "relayed,sites,PAIRWISE", "--sizes", "64",
                 "--algorithms", "hlot", "--iterations", "2", "--json");
         assertThat(status).isZero();
         JsonObject report = new JsonObject(out.toString());
         assertThat(report.getString("op")).isEqualTo("alltoall");
         JsonArray results = report.getJsonArray("results");
-        assertThat(results).hasSize(2);
-        assertThat(results.stream().map(row -> ((JsonObject) row).getString("exchange"))).containsExactly("sites", "pairwise");
+        assertThat(results).hasSize(3);
+        assertThat(results.stream().map(row -> ((JsonObject) row).getString("exchange")))
+                .containsExactly("relayed", "sites", "pairwise");
         for (Object entry : results) {
             JsonObject row = (JsonObject) entry;
             assertThat(row.getInteger("bytes")).isEqualTo(64);
@@ -85,7 +86,7 @@ class CollectivesBenchCommandTest {
         assertBadInput("unknown operation 'broadcast'", "--config", config.toString(), "--op", "broadcast");
         assertBadInput("--root or --root-site, not both", "--config", config.toString(), "--root", "1", "--root-site", "beta");
         assertBadInput("does not exist", "--config", directory.resolve("missing.rsl").toString());
-        assertBadInput("unknown exchange 'tree'; choose from [auto, sites, pairwise]", "--config", config.toString(),
+        assertBadInput("unknown exchange 'tree'; choose from [auto, relayed, sites, pairwise]", "--config", config.toString(),
                 "--op", "alltoall", "--exchange", "sites,tree");
         assertBadInput("--exchange names a route twice", "--config", config.toString(), "--op", "alltoallv",
                 "--exchange", "pairwise,Pairwise");

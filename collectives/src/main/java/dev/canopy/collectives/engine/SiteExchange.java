@@ -9,31 +9,41 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * All-to-all across sites, MagPIe style, so that only coordinators cross the WAN and each ordered
- * pair of sites exchanges one message:
+ * All-to-all across sites, MagPIe style, so that only coordinators cross the WAN, each carrying
+ * its site's blocks for another site as one aggregate:
  * <ol>
  *   <li>step {@code first}: members of one site exchange their blocks for each other directly;</li>
  *   <li>step {@code first + 1}: every member sends its blocks for other sites to its site's
  *       coordinator ({@link Sites#coordinator}), as {@link RankBlocks} keyed by destination;</li>
- *   <li>step {@code first + 2}: every coordinator sends every other coordinator the blocks of its
- *       site's members for that site, as {@link RankBlocks} keyed by source whose blocks are
- *       {@link RankBlocks} keyed by destination;</li>
- *   <li>step {@code first + 3}: every coordinator sends each member of its site the blocks from other
+ *   <li>steps {@code first + 3} on: the coordinators pass the aggregates along {@link SiteRoutes}
+ *       ({@link CoordinatorRelay}), hop k in round k on step {@code first + 2 + k}, each message as
+ *       {@link RankBlocks} keyed by source whose blocks are {@link RankBlocks} keyed by destination.
+ *       With {@link SiteRoutes#direct} that is one round of one message per ordered pair of sites;
+ *       with {@link SiteRoutes#fastest} an aggregate may travel through other coordinators, which
+ *       combine what they send to one coordinator in one round into one message;</li>
+ *   <li>step {@code first + 2}: every coordinator sends each member of its site the blocks from other
  *       sites for it, as {@link RankBlocks} keyed by source.</li>
  * </ol>
  * A member receives from one source in step order (FIFO per source and tag keeps them apart).
- * Building and splitting the aggregates ({@link SiteAggregates}) is linear in the blocks and bytes
- * they carry: a coordinator copies each byte once into the message that carries it on.
+ * Building and splitting the aggregates ({@link SiteAggregates}, {@link RelayedBlocks}) is linear in
+ * the blocks and bytes they carry: a coordinator copies each byte once into the message that carries
+ * it on. Every member must pass the same routes.
  */
 public final class SiteExchange {
 
     private final Exchange exchange;
     private final Sites sites;
+    private final SiteRoutes routes;
     private final int first;
 
-    public SiteExchange(Exchange exchange, Sites sites, int first) {
+    public SiteExchange(Exchange exchange, Sites sites, SiteRoutes routes, int first) {
+        if (routes.siteCount() != sites.count()) {
+            throw new IllegalArgumentException("routes between " + routes.siteCount() + " sites cannot serve "
+                    + sites.count() + " sites");
+        }
         this.exchange = exchange;
         this.sites = sites;
+        this.routes = routes;
         this.first = first;
     }
 
@@ -61,7 +71,7 @@ public final class SiteExchange {
         } else {
             sends.add(exchange.send(coordinator, first + 1, offSite.encode()));
             // the message holds this member's blocks only: slices of it keep nothing else alive
-            fromOtherSites = afterDirect(direct, coordinator, first + 3).map(RankBlocks::sliced);
+            fromOtherSites = afterDirect(direct, coordinator, first + 2).map(RankBlocks::sliced);
         }
         return Future.all(Future.all(sends), Future.all(List.copyOf(direct.values())), fromOtherSites).map(all -> {
             RankBlocks.Builder received = RankBlocks.builder().putAll(fromOtherSites.result()).put(me, blocks.get(me));
@@ -70,45 +80,27 @@ public final class SiteExchange {
         });
     }
 
-    /** Coordinator's part: collects its members' off-site blocks, exchanges with the other coordinators, delivers. */
+    /** Coordinator's part: collects its members' off-site blocks, relays them with the other coordinators, delivers. */
     private Future<RankBlocks> coordinate(RankBlocks mine, Map<Integer, Future<Buffer>> direct, List<Future<Void>> sends) {
         int me = exchange.rank();
-        int mySite = sites.siteOf(me);
+        int[] members = sites.members(sites.siteOf(me));
         List<Future<Buffer>> fromMembers = new ArrayList<>();
-        for (int member : sites.members(mySite)) {
+        for (int member : members) {
             if (member != me) {
                 fromMembers.add(afterDirect(direct, member, first + 1));
             }
         }
-        Future<Void> aggregated = Future.all(fromMembers).compose(all -> {
+        Future<SortedMap<Integer, RankBlocks>> aggregates = Future.all(fromMembers).map(all -> {
             SortedMap<Integer, RankBlocks> bySource = new TreeMap<>();
             bySource.put(me, mine);
-            int[] members = sites.members(mySite);
             for (int i = 0, received = 0; i < members.length; i++) {
                 if (members[i] != me) {
                     bySource.put(members[i], RankBlocks.sliced(fromMembers.get(received++).result()));
                 }
             }
-            List<Future<Void>> toCoordinators = new ArrayList<>();
-            for (int site = 0; site < sites.count(); site++) {
-                if (site != mySite) {
-                    toCoordinators.add(exchange.send(sites.coordinator(site), first + 2,
-                            SiteAggregates.forSite(bySource, sites.members(site))));
-                }
-            }
-            return Future.all(toCoordinators).mapEmpty();
+            return bySource;
         });
-        sends.add(aggregated);
-        List<Future<Buffer>> fromCoordinators = new ArrayList<>();
-        for (int site = 0; site < sites.count(); site++) {
-            if (site != mySite) {
-                fromCoordinators.add(exchange.receive(sites.coordinator(site), first + 2));
-            }
-        }
-        return Future.all(fromCoordinators).compose(all -> {
-            int[] members = sites.members(mySite);
-            List<RankBlocks> forMember = SiteAggregates.perMember(
-                    fromCoordinators.stream().map(Future::result).toList(), members);
+        return new CoordinatorRelay(exchange, sites, routes, first + 3).run(aggregates, sends).compose(forMember -> {
             List<Future<Void>> deliveries = new ArrayList<>();
             RankBlocks own = RankBlocks.empty();
             for (int i = 0; i < members.length; i++) {
@@ -116,7 +108,7 @@ public final class SiteExchange {
                     // copies: slices would keep every other site's whole message alive
                     own = forMember.get(i).copied();
                 } else {
-                    deliveries.add(exchange.send(members[i], first + 3, forMember.get(i).encode()));
+                    deliveries.add(exchange.send(members[i], first + 2, forMember.get(i).encode()));
                 }
             }
             return Future.all(deliveries).map(own);

@@ -13,4 +13,11 @@ public interface CollectivePlan {
 
     /** The tree over all ranks of the communicator, rooted at {@code root}. */
     RootedTree tree(int root);
+
+    /**
+     * The one-way latency in ms from rank {@code from} to rank {@code to} that this plan was computed
+     * from (configured, or the leader's forecasts for a live plan); positive infinity where nothing
+     * predicts that link, 0 from a rank to itself. Equal epochs mean equal latencies on every member.
+     */
+    double oneWayMs(int from, int to);
 }

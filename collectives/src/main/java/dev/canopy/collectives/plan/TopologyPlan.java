@@ -68,6 +68,15 @@ public final class TopologyPlan implements CollectivePlan {
         return trees.computeIfAbsent(root, this::flatten);
     }
 
+    @Override
+    public double oneWayMs(int from, int to) {
+        if (from < 0 || to < 0 || from >= members.size() || to >= members.size()) {
+            throw new IllegalArgumentException("ranks " + from + " and " + to + " are not both ranks of this "
+                    + members.size() + "-member plan");
+        }
+        return from == to ? 0 : latencies.oneWayMs(nameOf(members.get(from)), nameOf(members.get(to)));
+    }
+
     /** The topology module's plan for {@code root}, with its predicted arrivals. */
     public HierarchicalPlan hierarchicalPlan(int root) {
         return plans.computeIfAbsent(root,

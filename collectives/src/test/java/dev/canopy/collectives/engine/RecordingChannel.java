@@ -6,7 +6,7 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.util.Queue;
 
-/** A member's real collective channel that notes every (source, destination) it sends to. */
+/** A member's real collective channel that notes every message it sends: {source, destination, step}. */
 record RecordingChannel(PointToPoint channel, Queue<int[]> sent) implements PointToPoint {
 
     @Override
@@ -21,7 +21,7 @@ record RecordingChannel(PointToPoint channel, Queue<int[]> sent) implements Poin
 
     @Override
     public Future<Void> send(int destination, int tag, Buffer payload) {
-        sent.add(new int[] {channel.rank(), destination});
+        sent.add(new int[] {channel.rank(), destination, CollectiveFrame.header(payload).step()});
         return channel.send(destination, tag, payload);
     }
 

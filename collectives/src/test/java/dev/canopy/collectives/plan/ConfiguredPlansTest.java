@@ -1,8 +1,12 @@
 package dev.canopy.collectives.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.collectives.engine.SiteRoutes;
+import dev.canopy.collectives.engine.Sites;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
@@ -65,6 +69,47 @@ class ConfiguredPlansTest {
         assertThat(ConfiguredPlans.of(members(), grid).epoch()).isEqualTo(ConfiguredPlans.of(members(), grid).epoch());
         assertThat(ConfiguredPlans.of(members(), grid).tree(5).toString())
                 .isEqualTo(ConfiguredPlans.of(members(), grid).tree(5).toString());
+    }
+
+    @Test
+    void latenciesBetweenRanksAreTheLevelFilesOneWayDelays() {
+        List<Member> members = members();
+        TopologyPlan plan = ConfiguredPlans.of(members, grid);
+        int yonsei = indexOfSite(members, "yonsei-a");
+        int kisti = indexOfSite(members, "kisti-a");
+        assertThat(plan.oneWayMs(yonsei, kisti)).isEqualTo(190);
+        assertThat(plan.oneWayMs(kisti, yonsei)).isEqualTo(120);
+        assertThat(plan.oneWayMs(yonsei, yonsei)).isZero();
+        assertThatThrownBy(() -> plan.oneWayMs(0, members.size())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not both ranks");
+    }
+
+    /**
+     * The alltoall relay on the 8-site example: no aggregate crosses a link slower than 30 ms one way
+     * (the Yonsei-KISTI links and the congested yonsei-b to kut-b peering take 60 to 190 ms).
+     */
+    @Test
+    void relayedAllToAllRoutesAvoidTheSlowLinksOfTheExample() {
+        List<Member> members = members();
+        TopologyPlan plan = ConfiguredPlans.of(members, grid);
+        Sites sites = Sites.of(members.stream().map(m -> m.coordinates().wanGroup() + "/" + m.coordinates().site()).toList());
+        SiteRoutes routes = SiteRoutes.fastest(sites, plan::oneWayMs, CollectiveSettings.DEFAULT_RELAY_HOP_MS);
+        assertThat(sites.count()).isEqualTo(8);
+        for (int from = 0; from < sites.count(); from++) {
+            for (int to = 0; to < sites.count(); to++) {
+                if (from != to) {
+                    int[] path = routes.path(from, to);
+                    for (int hop = 1; hop < path.length; hop++) {
+                        assertThat(plan.oneWayMs(sites.coordinator(path[hop - 1]), sites.coordinator(path[hop])))
+                                .as("hop %d of %s", hop, routes).isLessThan(30);
+                    }
+                }
+            }
+        }
+        int yonsei = sites.siteOf(indexOfSite(members, "yonsei-a"));
+        int kisti = sites.siteOf(indexOfSite(members, "kisti-a"));
+        int kut = sites.siteOf(indexOfSite(members, "kut-a"));
+        assertThat(routes.path(yonsei, kisti)).containsExactly(yonsei, kut, kisti);
     }
 
     private static int indexOfSite(List<Member> members, String site) {

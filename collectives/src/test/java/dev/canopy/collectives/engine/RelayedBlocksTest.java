@@ -1,6 +1,7 @@
 package dev.canopy.collectives.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vertx.core.buffer.Buffer;
 import java.lang.management.ManagementFactory;
@@ -11,46 +12,87 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The aggregates of {@link SiteExchange} without a network: every member gets every off-site block,
- * and a coordinator's work grows with the blocks it carries, not with their square. The cost is
- * counted as the bytes the JVM allocates on this thread (every copied byte and every map entry is
- * an allocation), not timed.
+ * The aggregates of {@link SiteExchange} without a network, every coordinator's {@link RelayedBlocks}
+ * driven round by round by its {@link RelaySchedule}: every member gets every off-site block, on
+ * direct and relayed routes; and a coordinator's work grows with the blocks it carries, not with
+ * their square. The cost is counted as the bytes the JVM allocates on this thread (every copied byte
+ * and every map entry is an allocation), not timed.
  */
-class SiteAggregatesTest {
+class RelayedBlocksTest {
 
     /** Block source->destination: int source, int destination. */
     private static Buffer block(int source, int destination) {
         return Buffer.buffer(8).appendInt(source).appendInt(destination);
     }
 
+    private static final Sites SITES = Sites.of(List.of("a", "b", "a", "c", "b", "a", "b", "d"));
+
     @Test
-    void everyMemberGetsTheBlocksOfEveryOtherSiteFromItsCoordinator() {
-        Sites sites = Sites.of(List.of("a", "b", "a", "c", "b", "a", "b"));
-        int n = 7;
-        List<List<Buffer>> incoming = new ArrayList<>();
-        for (int site = 0; site < sites.count(); site++) {
-            incoming.add(new ArrayList<>());
-        }
-        for (int site = 0; site < sites.count(); site++) {
+    void everyMemberGetsTheBlocksOfEveryOtherSiteOnDirectRoutes() {
+        assertEveryMemberGetsEveryOffSiteBlock(SiteRoutes.direct(SITES.count()));
+    }
+
+    /** Sites a and b are far apart, c relays between them and d hangs off c alone: routes of up to three hops. */
+    @Test
+    void everyMemberGetsTheBlocksOfEveryOtherSiteOnRelayedRoutes() {
+        double far = 100;
+        SiteRoutes routes = SiteRoutes.fastest(SiteRoutesTest.matrix(new double[][] {
+                {0, far, 5, far},
+                {far, 0, 5, far},
+                {5, 5, 0, 5},
+                {far, far, 5, 0}}), 1.0);
+        assertThat(routes.path(0, 1)).containsExactly(0, 2, 1);
+        assertThat(routes.path(0, 3)).containsExactly(0, 2, 3);
+        assertThat(routes.rounds()).isEqualTo(2);
+        assertEveryMemberGetsEveryOffSiteBlock(routes);
+    }
+
+    @Test
+    void aBlockOffItsRouteIsABugNamingTheRoute() {
+        SiteRoutes direct = SiteRoutes.direct(SITES.count());
+        RelayedBlocks atSiteC = new RelayedBlocks(SITES, direct, 2);
+        SortedMap<Integer, RankBlocks> misrouted = new TreeMap<>();
+        misrouted.put(0, RankBlocks.builder().put(1, block(0, 1)).build());
+        Buffer message = RankBlocks.encodeNested(misrouted);
+        assertThatThrownBy(() -> atSiteC.sortReceived(1, 0, message)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("site 2 got the block of rank 0 for rank 1 from site 0 in round 1")
+                .hasMessageContaining("[0, 1]");
+    }
+
+    /** Runs the relay of every coordinator, all messages of a round delivered before the next round starts. */
+    private static void assertEveryMemberGetsEveryOffSiteBlock(SiteRoutes routes) {
+        int n = 8;
+        List<RelayedBlocks> coordinators = new ArrayList<>();
+        for (int site = 0; site < SITES.count(); site++) {
             SortedMap<Integer, RankBlocks> bySource = new TreeMap<>();
-            for (int source : sites.members(site)) {
-                Buffer stepOne = SiteAggregates.offSite(blocksOf(source, n), sites, source).encode();
+            for (int source : SITES.members(site)) {
+                Buffer stepOne = SiteAggregates.offSite(blocksOf(source, n), SITES, source).encode();
                 bySource.put(source, RankBlocks.sliced(stepOne));
             }
-            for (int other = 0; other < sites.count(); other++) {
-                if (other != site) {
-                    incoming.get(other).add(SiteAggregates.forSite(bySource, sites.members(other)));
+            RelayedBlocks blocks = new RelayedBlocks(SITES, routes, site);
+            blocks.sortOwn(bySource);
+            coordinators.add(blocks);
+        }
+        for (int round = 1; round <= routes.rounds(); round++) {
+            List<Runnable> arrivals = new ArrayList<>();
+            for (int site = 0; site < SITES.count(); site++) {
+                for (RelaySchedule.Send send : RelaySchedule.of(routes, site).sendsIn(round)) {
+                    Buffer message = coordinators.get(site).onward(round, send.toSite());
+                    int from = site;
+                    int r = round;
+                    arrivals.add(() -> coordinators.get(send.toSite()).sortReceived(r, from, message));
                 }
             }
+            arrivals.forEach(Runnable::run);
         }
-        for (int site = 0; site < sites.count(); site++) {
-            int[] members = sites.members(site);
-            List<RankBlocks> delivered = SiteAggregates.perMember(incoming.get(site), members);
+        for (int site = 0; site < SITES.count(); site++) {
+            int[] members = SITES.members(site);
+            List<RankBlocks> delivered = coordinators.get(site).perMember();
             for (int i = 0; i < members.length; i++) {
                 RankBlocks stepThree = RankBlocks.sliced(delivered.get(i).encode());
                 List<Integer> offSiteSources = new ArrayList<>();
                 for (int source = 0; source < n; source++) {
-                    if (!sites.sameSite(source, members[i])) {
+                    if (!SITES.sameSite(source, members[i])) {
                         offSiteSources.add(source);
                         assertThat(stepThree.block(source)).isEqualTo(block(source, members[i]));
                     }
@@ -101,19 +143,25 @@ class SiteAggregatesTest {
         }
         List<Buffer> fromCoordinators = new ArrayList<>();
         for (int site = 1; site < siteCount; site++) {
-            fromCoordinators.add(SiteAggregates.forSite(toFirstSite(sites.members(site), members), members));
+            fromCoordinators.add(RankBlocks.encodeNested(toFirstSite(sites.members(site), members)));
         }
         List<Buffer> deliveries = new ArrayList<>();
+        SiteRoutes direct = SiteRoutes.direct(siteCount);
         long allocated = allocatedBytesWhile(() -> {
             SortedMap<Integer, RankBlocks> bySource = new TreeMap<>();
             bySource.put(0, SiteAggregates.offSite(mine, sites, 0));
             for (int i = 1; i < members.length; i++) {
                 bySource.put(members[i], RankBlocks.sliced(fromMembers.get(i - 1)));
             }
+            RelayedBlocks relayed = new RelayedBlocks(sites, direct, 0);
+            relayed.sortOwn(bySource);
             for (int site = 1; site < siteCount; site++) {
-                deliveries.add(SiteAggregates.forSite(bySource, sites.members(site)));
+                deliveries.add(relayed.onward(1, site));
             }
-            List<RankBlocks> forMember = SiteAggregates.perMember(fromCoordinators, members);
+            for (int site = 1; site < siteCount; site++) {
+                relayed.sortReceived(1, site, fromCoordinators.get(site - 1));
+            }
+            List<RankBlocks> forMember = relayed.perMember();
             for (int i = 1; i < members.length; i++) {
                 deliveries.add(forMember.get(i).encode());
             }
