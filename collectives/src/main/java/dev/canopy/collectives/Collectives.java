@@ -189,13 +189,13 @@ public final class Collectives {
 
     /** Rank r gets {@code op} over ranks 0..r, in rank order; the WAN is crossed once (see {@link PrefixScan}). */
     public Future<Buffer> scan(Buffer data, ElementType type, ReduceOp op) {
-        return start(Operation.SCAN, exchange -> new PrefixScan(exchange, sites(), 0).run(data, type, op)
+        return start(Operation.SCAN, exchange -> prefixScan(exchange).run(data, type, op)
                 .map(PrefixScan.Prefixes::inclusive));
     }
 
     /** Rank r gets {@code op} over ranks 0..r-1, in rank order; rank 0 gets empty. */
     public Future<Optional<Buffer>> exscan(Buffer data, ElementType type, ReduceOp op) {
-        return start(Operation.EXSCAN, exchange -> new PrefixScan(exchange, sites(), 0).run(data, type, op)
+        return start(Operation.EXSCAN, exchange -> prefixScan(exchange).run(data, type, op)
                 .map(prefixes -> Optional.ofNullable(prefixes.exclusive())));
     }
 
@@ -230,6 +230,10 @@ public final class Collectives {
      * The coordinators' routes of least predicted time by the plan's latencies: the same on every
      * member, since every member has the same plan and settings.
      */
+    private PrefixScan prefixScan(Exchange exchange) {
+        return new PrefixScan(exchange, sites(), plan::oneWayMs, settings.relayHopMs(), 0);
+    }
+
     private SiteRoutes fastestRoutes(Sites sites) {
         return SiteRoutes.fastest(sites, plan::oneWayMs, settings.relayHopMs());
     }

@@ -6,28 +6,36 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
- * Scan and exscan that cross the WAN once. The ranks fall into blocks: maximal runs of consecutive
- * ranks on one site (one block per site when ranks follow the coordinates, as in WORLD).
+ * Scan and exscan that cross the WAN once, along the fastest paths. The ranks fall into blocks:
+ * maximal runs of consecutive ranks on one site (one block per site when ranks follow the
+ * coordinates, as in WORLD).
  * <ol>
  *   <li>step {@code first}: within each block, Hillis–Steele rounds on the LAN: in round k a member
  *       sends its running prefix to the member 2^k places after it in the block and folds in the
  *       one from 2^k places before, so after ⌈log₂ n⌉ rounds every member holds the prefix of its
  *       block up to itself, and the block's last member holds the block's total;</li>
- *   <li>step {@code first + 1}: the blocks' last members exchange totals: each sends its total straight
- *       to every later block's last member (one WAN message deep), or, above
- *       {@value #DIRECT_TOTALS_LIMIT} blocks, runs the same Hillis–Steele rounds among themselves;</li>
- *   <li>step {@code first + 2}: each block's last member sends the prefix of all earlier blocks down a
- *       binomial tree over its block, and every member puts it in front of its own prefix.</li>
+ *   <li>step {@code first + 1}: the last member hands the total to the block's first member;</li>
+ *   <li>steps {@code first + 3} on: the blocks' first members send their totals to every later
+ *       block's first member along the fastest paths of the plan's latencies ({@link SiteRoutes},
+ *       relayed by {@link CoordinatorRelay} as alltoall relays its aggregates), so the WAN is crossed
+ *       once, the slowest pair taking its fastest path; above {@value #RELAYED_TOTALS_LIMIT} blocks
+ *       (a split that interleaves sites) they run the same Hillis–Steele rounds among themselves;</li>
+ *   <li>step {@code first + 2}: each block's first member sends the prefix of all earlier blocks down
+ *       a binomial tree over its block, and every member puts it in front of its own prefix.</li>
  * </ol>
  * Contributions are always combined lower ranks on the left, so operators that are not commutative
- * get the rank-ordered result. A member receives from one source in one step only.
+ * get the rank-ordered result. A member hears from one source in step order: the only source it
+ * hears from twice is a lower member of its block, whose Hillis–Steele message precedes its prefix.
  */
 public final class PrefixScan {
 
-    /** Up to this many blocks, totals go straight to every later block; beyond, in log₂ rounds. */
-    static final int DIRECT_TOTALS_LIMIT = 16;
+    /** Up to this many blocks, totals travel along the fastest paths; beyond, in log₂ rounds. */
+    static final int RELAYED_TOTALS_LIMIT = 16;
 
     /** Rank r's prefixes: over ranks 0..r, and over 0..r-1 (null at rank 0). */
     public record Prefixes(Buffer inclusive, Buffer exclusive) {
@@ -35,11 +43,19 @@ public final class PrefixScan {
 
     private final Exchange exchange;
     private final Sites sites;
+    private final RankLatencies latencies;
+    private final double relayHopMs;
     private final int first;
 
-    public PrefixScan(Exchange exchange, Sites sites, int first) {
+    /**
+     * @param latencies predicted one-way latencies between ranks (the plan's), for the totals' routes
+     * @param relayHopMs what one more hop costs a total (see {@link SiteRoutes#fastest})
+     */
+    public PrefixScan(Exchange exchange, Sites sites, RankLatencies latencies, double relayHopMs, int first) {
         this.exchange = exchange;
         this.sites = sites;
+        this.latencies = latencies;
+        this.relayHopMs = relayHopMs;
         this.first = first;
     }
 
@@ -48,63 +64,85 @@ public final class PrefixScan {
         int me = exchange.rank();
         int myBlock = blockOf(blocks, me);
         int[] members = blocks.get(myBlock);
+        int position = me - members[0];
         Combiner combine = (left, right) -> op.combine(type, left, right);
-        boolean last = members[members.length - 1] == me;
-        return hillisSteele(members, position(members, me), mine, first, combine).compose(local -> {
-            Future<Buffer> earlierBlocks = last
-                    ? blockTotals(blocks, myBlock, local.inclusive(), combine).map(Prefixes::exclusive)
-                    : Future.succeededFuture(null);
+        return hillisSteele(members, position, mine, first, combine).compose(local -> {
+            if (blocks.size() == 1) {
+                return Future.succeededFuture(local);
+            }
+            Future<Buffer> earlierBlocks = blockTotal(members, position, local.inclusive())
+                    .compose(total -> total == null ? Future.succeededFuture(null)
+                            : earlierTotals(blocks, myBlock, total, combine));
             if (myBlock == 0) {
                 return earlierBlocks.map(local);
             }
-            return earlierBlocks.compose(prefix -> distribute(members, prefix))
+            return earlierBlocks.compose(prefix -> distribute(members, position, prefix))
                     .map(prefix -> new Prefixes(combine.apply(prefix, local.inclusive()),
                             local.exclusive() == null ? prefix : combine.apply(prefix, local.exclusive())));
         });
     }
 
-    /**
-     * Every block's last member learns the combined totals of all earlier blocks (returned as the
-     * exclusive prefix); block 0's last member only sends.
-     */
-    private Future<Prefixes> blockTotals(List<int[]> blocks, int myBlock, Buffer myTotal, Combiner combine) {
-        int[] lastMembers = blocks.stream().mapToInt(block -> block[block.length - 1]).toArray();
-        if (blocks.size() > DIRECT_TOTALS_LIMIT) {
-            return hillisSteele(lastMembers, myBlock, myTotal, first + 1, combine);
+    /** The block's total at its first member (null elsewhere), handed over by the last member. */
+    private Future<Buffer> blockTotal(int[] members, int position, Buffer inclusive) {
+        int last = members.length - 1;
+        if (last == 0) {
+            return Future.succeededFuture(inclusive);
         }
-        List<Future<Void>> sends = new ArrayList<>();
-        for (int later = myBlock + 1; later < blocks.size(); later++) {
-            sends.add(exchange.send(lastMembers[later], first + 1, myTotal));
+        if (position == last) {
+            return exchange.send(members[0], first + 1, inclusive).map((Buffer) null);
         }
-        List<Future<Buffer>> earlier = new ArrayList<>();
-        for (int block = 0; block < myBlock; block++) {
-            earlier.add(exchange.receive(lastMembers[block], first + 1));
+        return position == 0 ? exchange.receive(members[last], first + 1) : Future.succeededFuture(null);
+    }
+
+    /** At a block's first member: the combined totals of all earlier blocks (null for block 0). */
+    private Future<Buffer> earlierTotals(List<int[]> blocks, int myBlock, Buffer myTotal, Combiner combine) {
+        int[] firstMembers = blocks.stream().mapToInt(block -> block[0]).toArray();
+        if (blocks.size() > RELAYED_TOTALS_LIMIT) {
+            return hillisSteele(firstMembers, myBlock, myTotal, first + 3, combine).map(Prefixes::exclusive);
         }
-        return Future.all(Future.all(sends), Future.all(earlier)).map(all -> {
-            Buffer prefix = null;
-            for (Future<Buffer> total : earlier) {
-                prefix = prefix == null ? total.result() : combine.apply(prefix, total.result());
+        List<String> blockNames = new ArrayList<>(exchange.size());
+        for (int block = 0; block < blocks.size(); block++) {
+            for (int i = 0; i < blocks.get(block).length; i++) {
+                blockNames.add("block " + block);
             }
-            return new Prefixes(myTotal, prefix);
+        }
+        Sites blockSites = Sites.of(blockNames);
+        RankBlocks.Builder toOthers = RankBlocks.builder();
+        for (int block = 0; block < blocks.size(); block++) {
+            if (block != myBlock) {
+                // Earlier blocks need nothing from this one, but every route carries a message.
+                toOthers.put(firstMembers[block], block > myBlock ? myTotal : Buffer.buffer());
+            }
+        }
+        SortedMap<Integer, RankBlocks> own = new TreeMap<>(Map.of(exchange.rank(), toOthers.build()));
+        List<Future<Void>> sends = new ArrayList<>();
+        Future<List<RankBlocks>> received = new CoordinatorRelay(exchange, blockSites,
+                SiteRoutes.fastest(blockSites, latencies, relayHopMs), first + 3).run(Future.succeededFuture(own), sends);
+        return received.compose(perMember -> Future.all(sends).map(perMember.get(0))).map(fromOthers -> {
+            Buffer prefix = null;
+            for (int block = 0; block < myBlock; block++) {
+                Buffer total = fromOthers.block(firstMembers[block]);
+                prefix = prefix == null ? total : combine.apply(prefix, total);
+            }
+            return prefix;
         });
     }
 
     /**
-     * Sends {@code prefix} from the block's last member down a binomial tree over the block (position
-     * counted back from the last member) and completes with it on every member.
+     * Sends {@code prefix} from the block's first member down a binomial tree over the block and
+     * completes with it on every member.
      */
-    private Future<Buffer> distribute(int[] members, Buffer prefix) {
+    private Future<Buffer> distribute(int[] members, int position, Buffer prefix) {
         int n = members.length;
-        int relative = n - 1 - position(members, exchange.rank());
-        int lowestBit = relative == 0 ? Integer.highestOneBit(Math.max(1, n - 1)) << 1 : Integer.lowestOneBit(relative);
-        Future<Buffer> received = relative == 0
+        int lowestBit = position == 0 ? Integer.highestOneBit(Math.max(1, n - 1)) << 1 : Integer.lowestOneBit(position);
+        Future<Buffer> received = position == 0
                 ? Future.succeededFuture(prefix)
-                : exchange.receive(members[n - 1 - (relative - lowestBit)], first + 2);
+                : exchange.receive(members[position - lowestBit], first + 2);
         return received.compose(value -> {
             List<Future<Void>> sends = new ArrayList<>();
             for (int distance = lowestBit >> 1; distance >= 1; distance >>= 1) {
-                if (relative + distance < n) {
-                    sends.add(exchange.send(members[n - 1 - (relative + distance)], first + 2, value));
+                if (position + distance < n) {
+                    sends.add(exchange.send(members[position + distance], first + 2, value));
                 }
             }
             return Future.all(sends).map(value);
@@ -161,10 +199,6 @@ public final class PrefixScan {
             }
         }
         throw new IllegalArgumentException("rank " + rank + " is in no block");
-    }
-
-    private static int position(int[] members, int rank) {
-        return rank - members[0];
     }
 
     @FunctionalInterface
