@@ -22,6 +22,7 @@ public record CollectiveSettings(PipelineSegmenter pipeline, SegmentationThresho
     public static final double DEFAULT_RELAY_HOP_MS = 1.0;
 
     public CollectiveSettings {
+        Objects.requireNonNull(pipeline, "pipeline");
         Objects.requireNonNull(allToAllRoute, "allToAllRoute");
         if (!(relayHopMs >= 0) || Double.isInfinite(relayHopMs)) {
             throw new IllegalArgumentException("relayHopMs must be a finite number of ms >= 0, got " + relayHopMs);
@@ -36,6 +37,11 @@ public record CollectiveSettings(PipelineSegmenter pipeline, SegmentationThresho
     public static CollectiveSettings defaults() {
         return new CollectiveSettings(new PipelineSegmenter(50e-6, 125e6, 8192), SegmentationThresholds.NONE,
                 Completion.LOCAL, AllToAllRoute.AUTO, DEFAULT_RELAY_HOP_MS);
+    }
+
+    /** Other pipelining, e.g. {@link PipelineSegmenter#wholeMessages()} to send every message in one piece. */
+    public CollectiveSettings withPipeline(PipelineSegmenter otherPipeline) {
+        return new CollectiveSettings(otherPipeline, thresholds, completion, allToAllRoute, relayHopMs);
     }
 
     public CollectiveSettings withThresholds(SegmentationThresholds calibrated) {

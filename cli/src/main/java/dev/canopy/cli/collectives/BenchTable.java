@@ -2,7 +2,7 @@ package dev.canopy.cli.collectives;
 
 import io.vertx.core.json.JsonObject;
 
-/** The benchmark report as a text table, one row per algorithm, exchange route (alltoall(v) only) and size. */
+/** The benchmark report as a text table, one row per algorithm, exchange route (alltoall(v) only), pipelining (when compared) and size. */
 final class BenchTable {
 
     private BenchTable() {
@@ -14,13 +14,16 @@ final class BenchTable {
                 report.getInteger("root"), report.getString("root_site"), report.getInteger("processes"),
                 report.getInteger("iterations"), report.getString("date")));
         boolean routed = report.getJsonArray("results").stream().anyMatch(row -> ((JsonObject) row).containsKey("exchange"));
+        boolean pipelined = report.getJsonArray("results").stream().anyMatch(row -> ((JsonObject) row).containsKey("pipeline"));
         table.append(String.format("%-10s ", "algorithm")).append(routed ? String.format("%-9s ", "exchange") : "")
+                .append(pipelined ? String.format("%-8s ", "pipeline") : "")
                 .append(String.format("%10s %11s %11s %14s %16s%n", "bytes", "median_ms", "p90_ms", "predicted_ms",
                         "lower_bound_ms"));
         for (Object entry : report.getJsonArray("results")) {
             JsonObject row = (JsonObject) entry;
             table.append(String.format("%-10s ", row.getString("algorithm")))
                     .append(routed ? String.format("%-9s ", row.getString("exchange")) : "")
+                    .append(pipelined ? String.format("%-8s ", row.getString("pipeline")) : "")
                     .append(String.format("%10d %11.2f %11.2f %14.2f %16.2f%n", row.getInteger("bytes"),
                             row.getDouble("median_ms"), row.getDouble("p90_ms"), row.getDouble("predicted_ms"),
                             row.getDouble("lower_bound_ms")));

@@ -10,6 +10,7 @@ import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.collectives.run.EmulatedGrid;
+import dev.canopy.collectives.segmentation.PipelineSegmenter;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.gridconfig.Level;
 import dev.canopy.gridconfig.model.GridModel;
@@ -64,6 +65,11 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
                     + " pairwise, auto (default ${DEFAULT-VALUE}: relayed when the grid has several sites).")
     private List<String> exchanges;
 
+    @Option(names = "--pipeline", split = ",",
+            description = "Pipelining of bcast and reductions to compare: on (segments sized by the cost model),"
+                    + " off (every message in one piece) (default: on).")
+    private List<String> pipelines;
+
     @Option(names = "--iterations", defaultValue = "15", description = "Timed runs per algorithm and size.")
     private int iterations;
 
@@ -94,7 +100,7 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
         GridModel grid = loaded.get();
         Operation operation = Operation.valueOf(op.toUpperCase(Locale.ROOT));
         List<TreeAlgorithm> heavyWan = algorithms.stream().map(name -> TreeAlgorithm.fromConfigName(name).orElseThrow()).toList();
-        List<AllToAllRoute> routes = exchanges.stream().map(name -> routeNamed(name).orElseThrow()).toList();
+        List<Variant> variants = variants();
         try (EmulatedGrid emulated = EmulatedGrid.start(grid, "bench-" + ProcessHandle.current().pid(), seed)) {
             List<Communicator> world = emulated.world();
             int rootRank = rootRank(world);
@@ -102,7 +108,7 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
                 err.println("canopy bench collectives: " + describeRootProblem(grid, world.size()));
                 return 2;
             }
-            JsonObject report = run(grid, world, operation, heavyWan, routes, rootRank);
+            JsonObject report = run(grid, world, operation, heavyWan, variants, rootRank);
             PrintWriter out = spec.commandLine().getOut();
             out.println(json ? report.encodePrettily() : BenchTable.format(report));
             out.flush();
@@ -111,7 +117,7 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
     }
 
     private JsonObject run(GridModel grid, List<Communicator> world, Operation operation, List<TreeAlgorithm> heavyWan,
-            List<AllToAllRoute> routes, int rootRank) {
+            List<Variant> variants, int rootRank) {
         List<Collectives> base = world.stream()
                 .map(member -> new Collectives(member, ConfiguredPlans.of(member.members(), grid), CollectiveSettings.defaults()))
                 .toList();
@@ -126,12 +132,15 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
             // The model's own copy: the members' plans belong to their event loops.
             TopologyPlan plan = ConfiguredPlans.of(world.get(0).members(), grid, levels);
             for (int bytes : sizes) {
-                List<double[]> millis = timeRoutes(operation, members, routes, bytes, rootRank);
-                for (int r = 0; r < routes.size(); r++) {
-                    LatencySummary summary = LatencySummary.of(millis.get(r));
+                List<double[]> millis = timeVariants(operation, members, variants, bytes, rootRank);
+                for (int v = 0; v < variants.size(); v++) {
+                    LatencySummary summary = LatencySummary.of(millis.get(v));
                     JsonObject row = new JsonObject().put("algorithm", algorithm.configName());
                     if (routed(operation)) {
-                        row.put("exchange", routes.get(r).name().toLowerCase(Locale.ROOT));
+                        row.put("exchange", variants.get(v).route().name().toLowerCase(Locale.ROOT));
+                    }
+                    if (pipelines != null) {
+                        row.put("pipeline", variants.get(v).pipelined() ? "on" : "off");
                     }
                     results.add(row
                             .put("bytes", bytes)
@@ -153,28 +162,53 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
                 .put("results", results);
     }
 
-    /**
-     * The times of {@code iterations} runs on each route, the routes taking turns in every iteration,
-     * after one warm-up run each (connections, JIT).
-     */
-    private List<double[]> timeRoutes(Operation operation, List<Collectives> members, List<AllToAllRoute> routes, int bytes,
-            int rootRank) {
-        List<List<Collectives>> routed = new ArrayList<>();
-        for (AllToAllRoute route : routes) {
+    /** One way of running the operation that the run compares: an alltoall route and pipelining on or off. */
+    private record Variant(AllToAllRoute route, boolean pipelined) {
+        CollectiveSettings settings() {
             CollectiveSettings settings = CollectiveSettings.defaults().withAllToAllRoute(route);
-            routed.add(members.stream().map(member -> member.withSettings(settings)).toList());
+            return pipelined ? settings : settings.withPipeline(PipelineSegmenter.wholeMessages());
+        }
+    }
+
+    private List<Variant> variants() {
+        List<Variant> variants = new ArrayList<>();
+        for (String exchange : exchanges) {
+            for (String pipeline : pipelines == null ? List.of("on") : pipelines) {
+                variants.add(new Variant(routeNamed(exchange).orElseThrow(), pipeline.equalsIgnoreCase("on")));
+            }
+        }
+        return variants;
+    }
+
+    /**
+     * The times of {@code iterations} runs of each variant, the variants taking turns in every
+     * iteration, after one warm-up run each (connections, JIT), so load on the machine hits them alike.
+     */
+    private List<double[]> timeVariants(Operation operation, List<Collectives> members, List<Variant> variants, int bytes,
+            int rootRank) {
+        List<List<Collectives>> configured = new ArrayList<>();
+        for (Variant variant : variants) {
+            CollectiveSettings settings = variant.settings();
+            configured.add(members.stream().map(member -> member.withSettings(settings)).toList());
         }
         List<double[]> millis = new ArrayList<>();
-        for (List<Collectives> onRoute : routed) {
-            time(operation, onRoute, bytes, rootRank);
+        for (List<Collectives> onVariant : configured) {
+            time(operation, onVariant, bytes, rootRank);
             millis.add(new double[iterations]);
         }
         for (int i = 0; i < iterations; i++) {
-            for (int r = 0; r < routed.size(); r++) {
-                millis.get(r)[i] = time(operation, routed.get(r), bytes, rootRank);
+            for (int v = 0; v < configured.size(); v++) {
+                millis.get(v)[i] = time(operation, configured.get(v), bytes, rootRank);
             }
         }
         return millis;
+    }
+
+    private static boolean pipelinedOperation(Operation operation) {
+        return switch (operation) {
+            case BCAST, REDUCE, ALLREDUCE, REDUCE_SCATTER -> true;
+            default -> false;
+        };
     }
 
     private static boolean routed(Operation operation) {
@@ -249,7 +283,26 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
             return Optional.of("unknown operation '" + op + "'; choose from "
                     + java.util.Arrays.stream(Operation.values()).map(Operation::displayName).toList());
         }
-        return validateExchanges(operation);
+        return validateExchanges(operation).or(() -> validatePipelines(operation));
+    }
+
+    private Optional<String> validatePipelines(Operation operation) {
+        if (pipelines == null) {
+            return Optional.empty();
+        }
+        for (String name : pipelines) {
+            if (!name.equalsIgnoreCase("on") && !name.equalsIgnoreCase("off")) {
+                return Optional.of("unknown pipeline setting '" + name + "'; choose from [on, off]");
+            }
+        }
+        if (pipelines.stream().map(name -> name.toLowerCase(Locale.ROOT)).distinct().count() < pipelines.size()) {
+            return Optional.of("--pipeline names a setting twice: " + pipelines);
+        }
+        if (!pipelinedOperation(operation)) {
+            return Optional.of("--pipeline applies to bcast, reduce, allreduce and reduce_scatter, not "
+                    + operation.displayName());
+        }
+        return Optional.empty();
     }
 
     private Optional<String> validateExchanges(Operation operation) {
@@ -259,7 +312,7 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
                         + java.util.Arrays.stream(AllToAllRoute.values()).map(r -> r.name().toLowerCase(Locale.ROOT)).toList());
             }
         }
-        List<AllToAllRoute> routes = exchanges.stream().map(name -> routeNamed(name).orElseThrow()).toList();
+        List<Variant> variants = variants();
         if (routes.stream().distinct().count() < routes.size()) {
             return Optional.of("--exchange names a route twice: " + exchanges);
         }

@@ -67,6 +67,24 @@ class CollectivesBenchCommandTest {
     }
 
     @Test
+    void allreduceRunsPipelinedAndWholeSideBySide() throws Exception {
+        Path config = twoSite();
+        StringWriter out = new StringWriter();
+        int status = new CommandLine(new CanopyCommand()).setOut(new PrintWriter(out)).execute("bench", "collectives",
+                "--config", config.toString(), "--op", "allreduce", "--pipeline", "on,OFF", "--sizes", "65536",
+                "--algorithms", "hlot", "--iterations", "2", "--json");
+        assertThat(status).isZero();
+        JsonArray results = new JsonObject(out.toString()).getJsonArray("results");
+        assertThat(results.stream().map(row -> ((JsonObject) row).getString("pipeline"))).containsExactly("on", "off");
+        for (Object entry : results) {
+            // Up and down across the 40 ms RTT link (20 ms one way; the emulator may run ~1 ms fast).
+            assertThat(((JsonObject) entry).getDouble("median_ms")).isGreaterThan(35);
+        }
+        assertThat(BenchTable.format(new JsonObject(out.toString())).lines().skip(1).findFirst().orElseThrow())
+                .matches("algorithm\\s+pipeline\\s+bytes\\s+median_ms.*");
+    }
+
+    @Test
     void theTableShowsTheExchangeColumnOnlyWhenRowsHaveOne() {
         JsonObject row = new JsonObject().put("algorithm", "hlot").put("bytes", 64).put("median_ms", 21.5).put("p90_ms", 23.0)
                 .put("predicted_ms", 20.1).put("lower_bound_ms", 20.0);
@@ -92,6 +110,11 @@ class CollectivesBenchCommandTest {
                 "--exchange", "pairwise,Pairwise");
         assertBadInput("--exchange applies to alltoall and alltoallv only, not bcast", "--config", config.toString(),
                 "--exchange", "pairwise");
+        assertBadInput("unknown pipeline setting 'segmented'; choose from [on, off]", "--config", config.toString(),
+                "--pipeline", "on,segmented");
+        assertBadInput("--pipeline names a setting twice", "--config", config.toString(), "--pipeline", "off,OFF");
+        assertBadInput("--pipeline applies to bcast, reduce, allreduce and reduce_scatter, not scan", "--config",
+                config.toString(), "--op", "scan", "--pipeline", "off");
     }
 
     private void assertBadInput(String message, String... args) {

@@ -24,6 +24,11 @@ public final class PipelineSegmenter {
         this.minimumSegmentBytes = minimumSegmentBytes;
     }
 
+    /** No pipelining: every message goes in one piece, whatever its size (to measure what pipelining gains). */
+    public static PipelineSegmenter wholeMessages() {
+        return new PipelineSegmenter(50e-6, 125e6, Integer.MAX_VALUE);
+    }
+
     /** The segment size in bytes for a message of {@code bytes} down a tree of {@code depth} hops. */
     public int segmentBytes(int bytes, int depth) {
         if (bytes <= minimumSegmentBytes || depth <= 1) {
