@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
  * ZooKeeper, the file's WAN emulated) and times one operation for each heavy-WAN algorithm and
  * message size; the other levels keep the file's choice. All algorithms run in one session, side by
  * side, so their ratios are meaningful on a noisy machine. alltoall(v) can also run on several
- * routes ({@code --exchange}), whose iterations alternate so that the machine's drift hits each alike.
+ * routes ({@code --exchange}), and bcast and reductions with and without pipelining
+ * ({@code --pipeline}); the variants' iterations alternate so that the machine's drift hits each alike.
  */
 @Command(name = "collectives", mixinStandardHelpOptions = true,
         description = "Time a collective on the level file's emulated grid for each heavy-WAN algorithm and size.")
@@ -312,7 +313,7 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
                         + java.util.Arrays.stream(AllToAllRoute.values()).map(r -> r.name().toLowerCase(Locale.ROOT)).toList());
             }
         }
-        List<Variant> variants = variants();
+        List<AllToAllRoute> routes = exchanges.stream().map(name -> routeNamed(name).orElseThrow()).toList();
         if (routes.stream().distinct().count() < routes.size()) {
             return Optional.of("--exchange names a route twice: " + exchanges);
         }
