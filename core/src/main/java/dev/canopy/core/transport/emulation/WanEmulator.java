@@ -23,8 +23,9 @@ import java.util.concurrent.ConcurrentMap;
  *
  * <p>Accuracy: the delay is counted end to end. The emulator estimates the two latencies it adds
  * on top of it, the hand-off from its timer thread to an event loop and the real loopback hop
- * (sampled from reliable frames between emulated nodes of this JVM), and starts each message that
- * much earlier, so a ping measures the configured RTT even on a loaded machine. Across JVMs the
+ * (sampled from reliable frames between emulated nodes of this JVM), each as the median of its
+ * recent samples ({@link LatencyEstimate}), and starts each message that much earlier, so a ping
+ * measures the configured RTT even on a loaded machine. Across JVMs the
  * loopback hop is not sampled and adds to the configured delay.
  */
 public final class WanEmulator implements AutoCloseable {
