@@ -83,14 +83,16 @@ public final class VertxTransport implements Transport {
         this.server = server;
         this.client = client;
         this.datagrams = datagrams;
-        this.localAddress = new NodeAddress(options.host(), server.actualPort(), datagrams.localAddress().port());
+        this.localAddress = new NodeAddress(options.advertisedHost(), server.actualPort(),
+                datagrams.localAddress().port());
         this.hello = FrameCodec.encode(new Hello(localAddress, options.nodeLabel()).toFrame());
         this.inboundPeers = new InboundPeers(context.owner());
     }
 
     /**
      * Binds the TCP server and the UDP socket on {@code options.host()} and returns the running
-     * transport. Its context is the caller's when called on a Vert.x context, a new one otherwise.
+     * transport, which peers reach at {@code options.advertisedHost()}. Its context is the caller's
+     * when called on a Vert.x context, a new one otherwise.
      */
     public static Future<Transport> start(Vertx vertx, TransportOptions options) {
         Context context = vertx.getOrCreateContext();
@@ -117,7 +119,8 @@ public final class VertxTransport implements Transport {
                     VertxTransport transport = new VertxTransport(context, options, server, client, datagrams);
                     datagrams.handler(transport::onDatagram);
                     ready.complete(transport);
-                    transport.log.info("transport listening on {}", transport.localAddress);
+                    transport.log.info("transport listening on {}{}", transport.localAddress,
+                            options.host().equals(options.advertisedHost()) ? "" : " (bound to " + options.host() + ")");
                     return (Transport) transport;
                 })
                 .onFailure(e -> {
