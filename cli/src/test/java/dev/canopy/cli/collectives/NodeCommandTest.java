@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.canopy.cli.CanopyMain;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.gridconfig.GridConfigs;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,10 +47,76 @@ class NodeCommandTest {
     }
 
     @Test
+    void processesBoundToExplicitAddressesReachEachOther() throws Exception {
+        Path config = directory.resolve("two-site.rsl");
+        Files.writeString(config, GridConfigs.bundledText("two-site.rsl"));
+        ExecutorService processes = Executors.newFixedThreadPool(4);
+        try (EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start()) {
+            List<Future<Integer>> statuses = new ArrayList<>();
+            for (int process = 0; process < 4; process++) {
+                // Three listen on 127.0.0.1; the last on every interface, advertising 127.0.0.1.
+                List<String> addressing = process < 3 ? List.of("--host", "127.0.0.1")
+                        : List.of("--host", "0.0.0.0", "--advertise", "127.0.0.1");
+                List<String> command = new ArrayList<>(List.of("node", "--config", config.toString(), "--process",
+                        Integer.toString(process), "--zk", zooKeeper.connectString(), "--job", "node-host-test",
+                        "--class", AllreduceProgram.class.getName()));
+                command.addAll(addressing);
+                statuses.add(processes.submit(() -> CanopyMain.run(command.toArray(String[]::new))));
+            }
+            for (Future<Integer> status : statuses) {
+                assertThat(status.get(120, TimeUnit.SECONDS)).isZero();
+            }
+        } finally {
+            processes.shutdownNow();
+        }
+    }
+
+    @Test
+    void anAddressThatIsNotThisMachinesIsBadInputNamingTheOptionAndTheFix() throws Exception {
+        Path config = directory.resolve("two-site.rsl");
+        Files.writeString(config, GridConfigs.bundledText("two-site.rsl"));
+        String elsewhere = anAddressOfNoInterface();
+        StringWriter err = new StringWriter();
+        int status = CanopyMain.run(new PrintWriter(new StringWriter()), new PrintWriter(err, true), "node",
+                "--config", config.toString(), "--process", "0", "--zk", "127.0.0.1:1", "--job", "j",
+                "--class", AllreduceProgram.class.getName(), "--host", elsewhere);
+
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).startsWith("canopy node: --host " + elsewhere + " is not an address of this machine")
+                .contains("127.0.0.1").contains("--advertise ADDRESS")
+                .doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    @Test
+    void listeningOnEveryInterfaceWithoutAnAdvertisedAddressIsBadInput() throws Exception {
+        Path config = directory.resolve("two-site.rsl");
+        Files.writeString(config, GridConfigs.bundledText("two-site.rsl"));
+        StringWriter err = new StringWriter();
+        int status = CanopyMain.run(new PrintWriter(new StringWriter()), new PrintWriter(err, true), "node",
+                "--config", config.toString(), "--process", "0", "--zk", "127.0.0.1:1", "--job", "j",
+                "--class", AllreduceProgram.class.getName(), "--host", "0.0.0.0");
+
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).contains("--host 0.0.0.0 listens on every interface")
+                .contains("add --advertise ADDRESS");
+    }
+
+    @Test
     void aProcessIndexOutsideTheFileIsBadInput() throws Exception {
         Path config = directory.resolve("two-site.rsl");
         Files.writeString(config, GridConfigs.bundledText("two-site.rsl"));
         assertThat(CanopyMain.run("node", "--config", config.toString(), "--process", "9", "--zk", "127.0.0.1:1",
                 "--job", "j", "--class", AllreduceProgram.class.getName())).isEqualTo(2);
+    }
+
+    /** A documentation address (RFC 5737) that no interface of this machine has; nothing is ever sent to it. */
+    private static String anAddressOfNoInterface() throws Exception {
+        for (int last = 1; last < 255; last++) {
+            InetAddress candidate = InetAddress.getByAddress(new byte[] {(byte) 198, 51, 100, (byte) last});
+            if (NetworkInterface.getByInetAddress(candidate) == null) {
+                return candidate.getHostAddress();
+            }
+        }
+        throw new IllegalStateException("every address of 198.51.100.0/24 is on this machine");
     }
 }
