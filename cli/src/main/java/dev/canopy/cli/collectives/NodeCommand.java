@@ -6,6 +6,7 @@ import dev.canopy.collectives.run.LivePlanSettings;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.TransportStack;
+import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.gridconfig.model.GridModel;
 import java.io.File;
 import java.net.URL;
@@ -24,7 +25,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code canopy node}: runs one process of a job in this JVM, e.g. on a real host of the grid: it
  * joins through the given ZooKeeper as process {@code --process} of the level file and runs the
- * program. Start one per process of the file; they meet at the start barrier.
+ * program. Start one per process of the file; they meet at the start barrier. The process listens
+ * on {@code --host} (loopback by default) and tells the others, through ZooKeeper, to reach it there,
+ * or at {@code --advertise} when {@code --host} binds every interface.
  */
 @Command(name = "node", mixinStandardHelpOptions = true,
         description = "Run one process of a job in this JVM (one per process of the level file).")
@@ -51,6 +54,15 @@ public final class NodeCommand implements Callable<Integer> {
     @Option(names = "--classpath", description = "Where the program's classes are (directories and jars).")
     private String classpath;
 
+    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = NodeAddresses.DEFAULT_HOST,
+            description = "The address to listen on and to advertise to the other processes"
+                    + " (default: ${DEFAULT-VALUE}); 0.0.0.0 listens on every interface and needs --advertise.")
+    private String host;
+
+    @Option(names = "--advertise", paramLabel = "ADDRESS",
+            description = "The address the other processes reach this one at, when --host is 0.0.0.0.")
+    private String advertise;
+
     @Option(names = "--live-plans", description = "Probe the network and follow the plan leader's live plans"
             + " (the same on every process); default: plans from the level file only.")
     private boolean livePlans;
@@ -64,7 +76,14 @@ public final class NodeCommand implements Callable<Integer> {
         if (grid.isEmpty()) {
             return 2;
         }
-        JoinOptions configured = new JoinOptions(JobId.of(job), process, grid.get(), zooKeeper, TransportStack.none());
+        NodeAddresses.Checked addresses = NodeAddresses.ofThisMachine().check(host, Optional.ofNullable(advertise));
+        if (addresses instanceof NodeAddresses.Refused refused) {
+            spec.commandLine().getErr().println("canopy node: " + refused.message());
+            return 2;
+        }
+        NodeAddresses.Usable usable = (NodeAddresses.Usable) addresses;
+        JoinOptions configured = new JoinOptions(JobId.of(job), process, grid.get(), zooKeeper, TransportStack.none())
+                .withTransport(TransportOptions.defaults().withHost(usable.bindHost(), usable.advertisedHost()));
         JoinOptions options = livePlans ? configured.withLivePlans(LivePlanSettings.DEFAULTS) : configured;
         try (URLClassLoader loader = new URLClassLoader(urls(), NodeCommand.class.getClassLoader())) {
             return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options);

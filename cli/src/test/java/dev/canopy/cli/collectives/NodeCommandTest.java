@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.canopy.cli.CanopyMain;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.gridconfig.GridConfigs;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,15 +29,54 @@ class NodeCommandTest {
 
     @Test
     void oneNodeCommandPerProcessFormsTheJobAndRunsTheProgram() throws Exception {
-        Path config = directory.resolve("two-site.rsl");
-        Files.writeString(config, GridConfigs.bundledText("two-site.rsl"));
+        runEveryProcess("node-test", process -> List.of());
+    }
+
+    @Test
+    void processesBoundToExplicitAddressesReachEachOther() throws Exception {
+        // Three listen on 127.0.0.1; the last on every interface, advertising 127.0.0.1.
+        runEveryProcess("node-host-test", process -> process < 3 ? List.of("--host", "127.0.0.1")
+                : List.of("--host", "0.0.0.0", "--advertise", "127.0.0.1"));
+    }
+
+    @Test
+    void anAddressThatIsNotThisMachinesIsBadInputNamingTheOptionAndTheFix() throws Exception {
+        String elsewhere = anAddressOfNoInterface();
+        StringWriter err = new StringWriter();
+
+        assertThat(runProcessZero(err, "--host", elsewhere)).isEqualTo(2);
+        assertThat(err.toString()).startsWith("canopy node: --host " + elsewhere + " is not an address of this machine")
+                .contains("127.0.0.1").contains("--advertise ADDRESS")
+                .doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    @Test
+    void listeningOnEveryInterfaceWithoutAnAdvertisedAddressIsBadInput() throws Exception {
+        StringWriter err = new StringWriter();
+
+        assertThat(runProcessZero(err, "--host", "0.0.0.0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--host 0.0.0.0 listens on every interface")
+                .contains("add --advertise ADDRESS");
+    }
+
+    @Test
+    void aProcessIndexOutsideTheFileIsBadInput() throws Exception {
+        assertThat(CanopyMain.run("node", "--config", twoSiteConfig().toString(), "--process", "9", "--zk",
+                "127.0.0.1:1", "--job", "j", "--class", AllreduceProgram.class.getName())).isEqualTo(2);
+    }
+
+    /** Runs {@code canopy node} for each of the four processes of the two-site grid, with {@code extra} arguments. */
+    private void runEveryProcess(String job, IntFunction<List<String>> extra) throws Exception {
+        Path config = twoSiteConfig();
         ExecutorService processes = Executors.newFixedThreadPool(4);
         try (EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start()) {
             List<Future<Integer>> statuses = new ArrayList<>();
             for (int process = 0; process < 4; process++) {
-                String index = Integer.toString(process);
-                statuses.add(processes.submit(() -> CanopyMain.run("node", "--config", config.toString(), "--process", index,
-                        "--zk", zooKeeper.connectString(), "--job", "node-test", "--class", AllreduceProgram.class.getName())));
+                List<String> command = new ArrayList<>(List.of("node", "--config", config.toString(), "--process",
+                        Integer.toString(process), "--zk", zooKeeper.connectString(), "--job", job,
+                        "--class", AllreduceProgram.class.getName()));
+                command.addAll(extra.apply(process));
+                statuses.add(processes.submit(() -> CanopyMain.run(command.toArray(String[]::new))));
             }
             for (Future<Integer> status : statuses) {
                 assertThat(status.get(120, TimeUnit.SECONDS)).isZero();
@@ -42,11 +86,29 @@ class NodeCommandTest {
         }
     }
 
-    @Test
-    void aProcessIndexOutsideTheFileIsBadInput() throws Exception {
+    /** Process 0 with {@code extra} arguments and a ZooKeeper nobody listens at; only bad input returns early. */
+    private int runProcessZero(StringWriter err, String... extra) throws Exception {
+        List<String> command = new ArrayList<>(List.of("node", "--config", twoSiteConfig().toString(), "--process",
+                "0", "--zk", "127.0.0.1:1", "--job", "j", "--class", AllreduceProgram.class.getName()));
+        command.addAll(List.of(extra));
+        return CanopyMain.run(new PrintWriter(new StringWriter()), new PrintWriter(err, true),
+                command.toArray(String[]::new));
+    }
+
+    private Path twoSiteConfig() throws Exception {
         Path config = directory.resolve("two-site.rsl");
         Files.writeString(config, GridConfigs.bundledText("two-site.rsl"));
-        assertThat(CanopyMain.run("node", "--config", config.toString(), "--process", "9", "--zk", "127.0.0.1:1",
-                "--job", "j", "--class", AllreduceProgram.class.getName())).isEqualTo(2);
+        return config;
+    }
+
+    /** A documentation address (RFC 5737) that no interface of this machine has; nothing is ever sent to it. */
+    private static String anAddressOfNoInterface() throws Exception {
+        for (int last = 1; last < 255; last++) {
+            InetAddress candidate = InetAddress.getByAddress(new byte[] {(byte) 198, 51, 100, (byte) last});
+            if (NetworkInterface.getByInetAddress(candidate) == null) {
+                return candidate.getHostAddress();
+            }
+        }
+        throw new IllegalStateException("every address of 198.51.100.0/24 is on this machine");
     }
 }

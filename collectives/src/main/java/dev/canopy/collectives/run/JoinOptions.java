@@ -4,6 +4,7 @@ import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.node.TransportStack;
+import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.core.transport.emulation.GridWanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.GridConfigs;
@@ -17,12 +18,13 @@ import java.util.Optional;
 /**
  * How one process joins a job: the job name, which process of the level file it is (its global
  * index, which gives its coordinates), the level file, ZooKeeper and the transport layers (WAN
- * emulation when the grid is emulated on one machine), and whether the session follows live plans (probes
- * and a plan leader; off unless {@link #withLivePlans} or {@code CANOPY_LIVE_PLANS=1} asks for them). Every
- * process of a job must make the same choice.
+ * emulation when the grid is emulated on one machine), whether the session follows live plans (probes
+ * and a plan leader; off unless {@link #withLivePlans} or {@code CANOPY_LIVE_PLANS=1} asks for them; every
+ * process of a job must make the same choice), and the transport's settings (by default loopback on
+ * ephemeral ports; {@link #withTransport} to bind and advertise another address).
  */
 public record JoinOptions(JobId job, int processIndex, GridModel grid, String zooKeeper, TransportStack layers,
-                          Optional<LivePlanSettings> livePlans) {
+                          Optional<LivePlanSettings> livePlans, TransportOptions transport) {
 
     /** Environment variables {@code canopy launch} and {@code canopy node} set for each process. */
     public static final String ENV_JOB = "CANOPY_JOB";
@@ -40,15 +42,16 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
         Objects.requireNonNull(zooKeeper, "zooKeeper");
         Objects.requireNonNull(layers, "layers");
         Objects.requireNonNull(livePlans, "livePlans");
+        Objects.requireNonNull(transport, "transport");
         if (processIndex < 0 || processIndex >= grid.processCount()) {
             throw new IllegalArgumentException("process index " + processIndex + " is not one of the "
                     + grid.processCount() + " processes of grid " + grid.name() + " (0 to " + (grid.processCount() - 1) + ")");
         }
     }
 
-    /** Plans from the level file only (no probes, no plan leader). */
+    /** Plans from the level file only (no probes, no plan leader), on loopback. */
     public JoinOptions(JobId job, int processIndex, GridModel grid, String zooKeeper, TransportStack layers) {
-        this(job, processIndex, grid, zooKeeper, layers, Optional.empty());
+        this(job, processIndex, grid, zooKeeper, layers, Optional.empty(), TransportOptions.defaults());
     }
 
     /**
@@ -85,21 +88,30 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
     }
 
     public JoinOptions withLayers(TransportStack newLayers) {
-        return new JoinOptions(job, processIndex, grid, zooKeeper, newLayers, livePlans);
+        return new JoinOptions(job, processIndex, grid, zooKeeper, newLayers, livePlans, transport);
     }
 
     /** Probe the network and follow the plan leader's live plans, measured and decided by {@code settings}. */
     public JoinOptions withLivePlans(LivePlanSettings settings) {
-        return new JoinOptions(job, processIndex, grid, zooKeeper, layers, Optional.of(settings));
+        return new JoinOptions(job, processIndex, grid, zooKeeper, layers, Optional.of(settings), transport);
+    }
+
+    /** The transport's settings, for example {@code TransportOptions.defaults().withHost(address)}. */
+    public JoinOptions withTransport(TransportOptions newTransport) {
+        return new JoinOptions(job, processIndex, grid, zooKeeper, layers, livePlans, newTransport);
     }
 
     public ProcessPlacement placement() {
         return grid.processes().get(processIndex);
     }
 
-    /** The node's options: id {@code p<index>}, the placement's coordinates, every process of the file expected. */
+    /**
+     * The node's options: id {@code p<index>}, the placement's coordinates, every process of the file expected,
+     * these transport settings and layers.
+     */
     public NodeOptions nodeOptions() {
         return NodeOptions.of(job, NodeId.of("p" + processIndex), placement().coordinates(), grid.processCount(), zooKeeper)
+                .withTransport(transport)
                 .withLayers(layers);
     }
 

@@ -3,6 +3,7 @@ package dev.canopy.collectives.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.gridconfig.GridConfigs;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +31,17 @@ class JoinOptionsTest {
         assertThatThrownBy(() -> JoinOptions.fromEnvironment(with(JoinOptions.ENV_LIVE_PLANS, "yes")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("CANOPY_LIVE_PLANS=yes").hasMessageContaining("1 (follow live plans)");
+    }
+
+    @Test
+    void theTransportSettingsReachTheNodeAndSurviveTheOtherChoices() throws Exception {
+        TransportOptions everywhere = TransportOptions.defaults().withHost("0.0.0.0", "127.0.0.1");
+        JoinOptions options = JoinOptions.fromEnvironment(environment()).withTransport(everywhere)
+                .withLayers(below -> below).withLivePlans(LivePlanSettings.DEFAULTS);
+
+        assertThat(options.nodeOptions().transport()).isEqualTo(everywhere);
+        assertThat(JoinOptions.fromEnvironment(environment()).nodeOptions().transport())
+                .isEqualTo(TransportOptions.defaults());
     }
 
     @Test

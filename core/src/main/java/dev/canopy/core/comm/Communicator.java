@@ -11,9 +11,10 @@ import java.util.List;
  * A group of ranks with its own message context, MPI style. Ranks are {@code 0 .. size()-1} in
  * {@link Member#RANK_ORDER} of the members (or the split key order for split communicators).
  *
- * <p>Point-to-point messages are FIFO per (source, tag). A send or receive involving a rank whose
- * node has left or failed fails with {@link RankFailedException} within the failure-detection time;
- * nothing hangs. All state of a communicator is owned by {@link #context()}; methods may be called
+ * <p>Point-to-point messages are FIFO per (source, tag). A send to a rank whose node has left or
+ * failed fails with {@link RankFailedException} as soon as membership reports it; a receive from it
+ * (or from any source) fails once the frames that node sent before leaving have all arrived, or at
+ * the latest {@code NodeOptions.departureGrace} later; nothing hangs. All state of a communicator is owned by {@link #context()}; methods may be called
  * from any thread and complete their futures on that context.
  */
 public interface Communicator extends PointToPoint {

@@ -4,16 +4,21 @@ import dev.canopy.core.membership.MembershipView;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.node.NodeLogger;
+import dev.canopy.core.transport.InboundEnd;
 import dev.canopy.core.transport.OwnerContext;
 import dev.canopy.core.transport.Transport;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
 
 /**
  * The communicators of one node in one started job: routes incoming frames to them, keeps which
@@ -26,6 +31,12 @@ import java.util.function.Supplier;
  * node ever has two communicators with one id. Creation calls (split, splitByLevel, shrink) are
  * serialised per node, and, as for MPI's blocking collectives, must be called in the same order on
  * every node of overlapping communicators.
+ *
+ * <p>A member that leaves: sends to it fail at once. Receives from it keep waiting until every frame
+ * it wrote to this node has arrived, that is until its connections to this node have closed, or for
+ * at most the departure grace (a peer that stays connected, or whose connection breaks without a
+ * close); then they fail. ZooKeeper's leave event often arrives before the last bytes the member
+ * sent before leaving; this way those frames are still delivered, and before any failure.
  *
  * <p>All state is confined to {@link #context()}; public methods may be called from any thread.
  */
@@ -41,8 +52,13 @@ public final class CommunicatorRuntime {
     private final int selfWorldRank;
     private final String nodeLabel;
     private final FrameRouter router;
+    private final Duration departureGrace;
+    private final NodeLogger log;
 
     // Owned by the context.
+    /** Members membership reported gone, and why: sends to them fail. */
+    private final Map<NodeId, String> departed = new HashMap<>();
+    /** Departed members whose last frames are in (or the grace ran out): receives from them fail. */
     private final Map<NodeId, String> failed = new HashMap<>();
     private final List<GroupCommunicator> communicators = new ArrayList<>();
     private int nextContextId = WORLD_CONTEXT + 1;
@@ -52,9 +68,10 @@ public final class CommunicatorRuntime {
     /**
      * @param world the rank table of the started job; ranks in it are the WORLD ranks frames carry
      * @param transport a started transport; this runtime becomes its frame handler
+     * @param departureGrace how long receives from a departed member wait for its connections to this node to close
      */
     public CommunicatorRuntime(Context context, Transport transport, JobId job, MembershipView world, NodeId self,
-            String nodeLabel) {
+            String nodeLabel, Duration departureGrace) {
         this.context = Objects.requireNonNull(context, "context");
         this.transport = Objects.requireNonNull(transport, "transport");
         this.job = Objects.requireNonNull(job, "job");
@@ -64,7 +81,12 @@ public final class CommunicatorRuntime {
         this.self = world.member(selfWorldRank);
         this.nodeLabel = nodeLabel;
         this.router = new FrameRouter(job.frameKey(), nodeLabel);
-        world.departed().forEach(id -> failed.put(id, "it had left before this node started its communicators"));
+        this.departureGrace = Objects.requireNonNull(departureGrace, "departureGrace");
+        this.log = new NodeLogger(LoggerFactory.getLogger(CommunicatorRuntime.class), nodeLabel);
+        for (NodeId id : world.departed()) {
+            departed.put(id, "it had left before this node started its communicators");
+            failed.put(id, "it had left before this node started its communicators");
+        }
         transport.frameHandler(router);
     }
 
@@ -74,8 +96,9 @@ public final class CommunicatorRuntime {
     }
 
     /**
-     * Membership says {@code id} left: sends to it fail, and receives waiting for it fail, on every
-     * communicator. When {@code id} is this node (its session expired), every operation fails.
+     * Membership says {@code id} left: sends to it fail at once on every communicator; receives from it
+     * (and from any source) fail once its frames to this node are all in, or after the departure grace.
+     * When {@code id} is this node (its session expired), every operation fails at once.
      */
     public void memberFailed(NodeId id, String reason) {
         if (id.equals(self.id())) {
@@ -83,8 +106,9 @@ public final class CommunicatorRuntime {
             return;
         }
         context.runOnContext(v -> {
-            if (failed.putIfAbsent(id, reason) == null) {
-                communicators.forEach(communicator -> communicator.memberFailed(id, reason));
+            if (departed.putIfAbsent(id, reason) == null) {
+                transport.awaitInboundEnd(world.member(worldRankOf(id)), departureGrace)
+                        .onComplete(end -> context.runOnContext(w -> lastFramesIn(id, reason, end)));
             }
         });
     }
@@ -129,16 +153,19 @@ public final class CommunicatorRuntime {
         return nodeLabel;
     }
 
-    /** Why {@code id} is unusable, or null when it is alive. On the context only. */
-    String failureOf(NodeId id) {
-        if (closedReason != null && id.equals(self.id())) {
-            return closedReason;
-        }
-        return failed.get(id);
+    /** Why sends to {@code id} fail, or null when they do not. On the context only. */
+    String sendFailureOf(NodeId id) {
+        return closedReason != null && id.equals(self.id()) ? closedReason : departed.get(id);
     }
 
-    boolean hasFailed(NodeId id) {
-        return failureOf(id) != null;
+    /** Why receives from {@code id} fail, or null when they may still complete. On the context only. */
+    String receiveFailureOf(NodeId id) {
+        return closedReason != null && id.equals(self.id()) ? closedReason : failed.get(id);
+    }
+
+    /** Whether membership reported {@code id} gone (or, for this node, the runtime closed). */
+    boolean hasDeparted(NodeId id) {
+        return sendFailureOf(id) != null;
     }
 
     int proposeContextId() {
@@ -169,6 +196,26 @@ public final class CommunicatorRuntime {
     /** Runs {@code action} on the context (at once when already there) and returns its future. */
     <T> Future<T> onContext(Supplier<Future<T>> action) {
         return OwnerContext.call(context, () -> guarded(action));
+    }
+
+    /** A departed member's frames are all in, or the grace ran out: receives from it fail from now. */
+    private void lastFramesIn(NodeId id, String reason, AsyncResult<InboundEnd> end) {
+        log.info("receives from {} fail from now: {}", id, describe(end));
+        if (failed.putIfAbsent(id, reason) == null) {
+            communicators.forEach(communicator -> communicator.sourceFailed(id, reason));
+        }
+    }
+
+    private String describe(AsyncResult<InboundEnd> end) {
+        if (end.failed()) {
+            return "waiting for its connections to close failed (" + end.cause() + ")";
+        }
+        return switch (end.result()) {
+            case CONNECTIONS_CLOSED -> "its connections to this node have closed, so all it sent has arrived";
+            case TIMED_OUT -> "no connection of it to this node closed within the departure grace of "
+                    + departureGrace.toMillis() + " ms (NodeOptions.departureGrace)";
+            case TRANSPORT_CLOSED -> "this node's transport closed";
+        };
     }
 
     private static <T> Future<T> guarded(Supplier<Future<T>> action) {

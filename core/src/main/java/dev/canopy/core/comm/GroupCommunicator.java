@@ -136,15 +136,21 @@ final class GroupCommunicator implements Communicator {
         return rankOfWorld.getOrDefault(worldRank, -1);
     }
 
-    /** Why rank {@code r} cannot communicate, or null when it can. On the context only. */
-    RankFailedException failureOf(int r) {
+    /** Why sends to rank {@code r} fail, or null when they do not. On the context only. */
+    RankFailedException sendFailureOf(int r) {
         NodeId id = members.get(r).id();
-        String reason = runtime.failureOf(id);
-        return reason == null ? null : new RankFailedException(r, id, reason);
+        return failure(r, id, runtime.sendFailureOf(id));
     }
 
+    /** Why receives from rank {@code r} fail, or null when they may still complete. On the context only. */
+    RankFailedException receiveFailureOf(int r) {
+        NodeId id = members.get(r).id();
+        return failure(r, id, runtime.receiveFailureOf(id));
+    }
+
+    /** Whether rank {@code r} is still a member (membership has not reported it gone). */
     boolean isAlive(int r) {
-        return !runtime.hasFailed(members.get(r).id());
+        return !runtime.hasDeparted(members.get(r).id());
     }
 
     void routeThrough(FrameRouter router) {
@@ -153,7 +159,8 @@ final class GroupCommunicator implements Communicator {
         router.register(contextId, FrameType.CONTROL, control::accept);
     }
 
-    void memberFailed(NodeId id, String reason) {
+    /** Receives from {@code id}, and from any source, fail; see {@link CommunicatorRuntime}. */
+    void sourceFailed(NodeId id, String reason) {
         for (int r = 0; r < members.size(); r++) {
             if (members.get(r).id().equals(id)) {
                 RankFailedException failure = new RankFailedException(r, id, reason);
@@ -174,5 +181,9 @@ final class GroupCommunicator implements Communicator {
     void logDropped(Frame frame, String why) {
         new NodeLogger(LoggerFactory.getLogger(GroupCommunicator.class), runtime::nodeLabel)
                 .warn("dropped {} on context {}: {}", frame, contextId, why);
+    }
+
+    private static RankFailedException failure(int r, NodeId id, String reason) {
+        return reason == null ? null : new RankFailedException(r, id, reason);
     }
 }

@@ -59,11 +59,11 @@ final class RankChannel implements PointToPoint {
                     + ": tags are 0 or more, or ANY_TAG (-1)"));
         }
         return owner.runtime().onContext(() -> {
-            RankFailedException selfFailure = owner.failureOf(owner.rank());
+            RankFailedException selfFailure = owner.receiveFailureOf(owner.rank());
             if (selfFailure != null) {
                 return Future.failedFuture(selfFailure);
             }
-            return mailbox.receive(source, tag, owner::failureOf);
+            return mailbox.receive(source, tag, owner::receiveFailureOf);
         });
     }
 
@@ -86,9 +86,9 @@ final class RankChannel implements PointToPoint {
     }
 
     private Future<Void> sendNow(int destination, int tag, Buffer payload) {
-        RankFailedException failure = owner.failureOf(owner.rank());
+        RankFailedException failure = owner.sendFailureOf(owner.rank());
         if (failure == null) {
-            failure = owner.failureOf(destination);
+            failure = owner.sendFailureOf(destination);
         }
         if (failure != null) {
             return Future.failedFuture(failure);

@@ -19,7 +19,9 @@ public record MalformedFrame(Reason reason, String detail) implements DecodeResu
         /** A datagram with bytes after its frame. */
         TRAILING_BYTES,
         /** A TCP connection whose first frame is not {@link FrameType#HELLO}. */
-        NO_HELLO
+        NO_HELLO,
+        /** A HELLO whose payload does not announce the sender's address. */
+        BAD_HELLO
     }
 
     @Override

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * {@link #close} leaves if needed, closes the transport and the session (CLOSED).
  *
  * <p>When membership reports that a member left, the node tells the transport ({@code peerGone}, so
- * sends to it fail fast) and the communicators (so receives waiting for it fail).
+ * sends to it fail fast) and the communicators (so receives waiting for it fail once the frames it
+ * sent before leaving have arrived, or after {@link NodeOptions#departureGrace()}).
  *
  * <p>The transport is shared by frame family ({@link FrameDemux}): the communicators receive
  * {@link FrameFamily#COMMUNICATION} traffic, a probe service started on {@link #measurementTransport()}
@@ -106,7 +107,8 @@ public final class CanopyNode {
         }
         return membership.start().map(view -> {
             label = NodeLogger.label(options.coordinates(), view.rankOf(options.id()));
-            runtime = new CommunicatorRuntime(context, demux.port(FrameFamily.COMMUNICATION), options.job(), view, options.id(), label);
+            runtime = new CommunicatorRuntime(context, demux.port(FrameFamily.COMMUNICATION), options.job(), view,
+                    options.id(), label, options.departureGrace());
             view.departed().forEach(id -> transport.peerGone(id, "it left before this node joined"));
             return runtime;
         }).compose(CommunicatorRuntime::world).onSuccess(communicator -> {

@@ -15,6 +15,10 @@ import java.util.Objects;
  * @param zooKeeper      the ensemble, {@code host:port,...} (the CLI starts an {@code EmbeddedZooKeeper}
  *                       and passes its address when the user gives none)
  * @param sessionTimeout the ZooKeeper session timeout: a crashed node is seen to leave after about this long
+ * @param departureGrace once a member is seen to leave, how long receives from it may still wait for the
+ *                       frames it sent before leaving: they fail as soon as its connections to this node
+ *                       have closed, and at the latest after this long (for a member that stays connected,
+ *                       never connected, or vanished without closing). Sends to it fail at once.
  * @param barrierTimeout how long to wait at the start barrier for the other nodes
  * @param transport      sockets and queue bounds; the node label is set by the node
  * @param layers         what to put over the real transport (WAN emulation, fault injection)
@@ -26,11 +30,13 @@ public record NodeOptions(
         int expectedSize,
         String zooKeeper,
         Duration sessionTimeout,
+        Duration departureGrace,
         Duration barrierTimeout,
         TransportOptions transport,
         TransportStack layers) {
 
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(4);
+    public static final Duration DEFAULT_DEPARTURE_GRACE = Duration.ofSeconds(1);
     public static final Duration DEFAULT_BARRIER_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration MIN_SESSION_TIMEOUT = Duration.ofSeconds(1);
 
@@ -40,6 +46,7 @@ public record NodeOptions(
         Objects.requireNonNull(coordinates, "coordinates");
         Objects.requireNonNull(zooKeeper, "zooKeeper");
         Objects.requireNonNull(sessionTimeout, "sessionTimeout");
+        Objects.requireNonNull(departureGrace, "departureGrace");
         Objects.requireNonNull(barrierTimeout, "barrierTimeout");
         Objects.requireNonNull(transport, "transport");
         Objects.requireNonNull(layers, "layers");
@@ -53,6 +60,10 @@ public record NodeOptions(
             throw new IllegalArgumentException("session timeout " + sessionTimeout.toMillis()
                     + " ms is below the 1000 ms ZooKeeper servers accept");
         }
+        if (departureGrace.isNegative()) {
+            throw new IllegalArgumentException("departure grace " + departureGrace + " must be 0 or more"
+                    + " (0: receives from a departed member fail at once unless its connections have closed)");
+        }
         if (barrierTimeout.isNegative() || barrierTimeout.isZero()) {
             throw new IllegalArgumentException("barrier timeout " + barrierTimeout + " must be positive");
         }
@@ -61,26 +72,31 @@ public record NodeOptions(
     /** Options with default timeouts, loopback transport on ephemeral ports and no transport layers. */
     public static NodeOptions of(JobId job, NodeId id, Coordinates coordinates, int expectedSize, String zooKeeper) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, DEFAULT_SESSION_TIMEOUT,
-                DEFAULT_BARRIER_TIMEOUT, TransportOptions.defaults(), TransportStack.none());
+                DEFAULT_DEPARTURE_GRACE, DEFAULT_BARRIER_TIMEOUT, TransportOptions.defaults(), TransportStack.none());
     }
 
     public NodeOptions withSessionTimeout(Duration newSessionTimeout) {
-        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, newSessionTimeout, barrierTimeout,
-                transport, layers);
+        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, newSessionTimeout, departureGrace,
+                barrierTimeout, transport, layers);
+    }
+
+    public NodeOptions withDepartureGrace(Duration newDepartureGrace) {
+        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, newDepartureGrace,
+                barrierTimeout, transport, layers);
     }
 
     public NodeOptions withBarrierTimeout(Duration newBarrierTimeout) {
-        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, newBarrierTimeout,
-                transport, layers);
+        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
+                newBarrierTimeout, transport, layers);
     }
 
     public NodeOptions withTransport(TransportOptions newTransport) {
-        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, barrierTimeout,
-                newTransport, layers);
+        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
+                barrierTimeout, newTransport, layers);
     }
 
     public NodeOptions withLayers(TransportStack newLayers) {
-        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, barrierTimeout,
-                transport, newLayers);
+        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
+                barrierTimeout, transport, newLayers);
     }
 }

@@ -4,36 +4,46 @@ import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameStreamDecoder;
 import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.frame.MalformedFrame;
+import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeLogger;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
-import java.nio.charset.StandardCharsets;
-import java.util.function.Consumer;
+import java.util.Optional;
 
 /**
  * A connection a peer opened to us: decodes its frames and hands them up. Its first frame must be
- * {@link FrameType#HELLO}. Malformed input closes this connection only, with the reason logged.
+ * a {@link Hello} naming the peer's address. Malformed input closes this connection only, with the
+ * reason logged.
  *
  * <p>Owned by the transport's context.
  */
 final class InboundConnection {
 
+    /** What the transport learns about the connection. */
+    interface Events {
+
+        /** The peer said who it is. */
+        void greeted(InboundConnection connection, NodeAddress peer);
+
+        /** The connection closed; {@code peer} is empty when it never said a valid HELLO. */
+        void closed(InboundConnection connection, Optional<NodeAddress> peer);
+    }
+
     private final NetSocket socket;
     private final FrameStreamDecoder decoder;
     private final Handler<Frame> upward;
-    private final Consumer<InboundConnection> onClosed;
+    private final Events events;
     private final NodeLogger log;
     private String peerName;
-    private boolean greeted;
+    private Optional<NodeAddress> peer = Optional.empty();
     private boolean rejected;
 
-    InboundConnection(NetSocket socket, int maxFrameBytes, Handler<Frame> upward, Consumer<InboundConnection> onClosed,
-            NodeLogger log) {
+    InboundConnection(NetSocket socket, int maxFrameBytes, Handler<Frame> upward, Events events, NodeLogger log) {
         this.socket = socket;
         this.decoder = new FrameStreamDecoder(maxFrameBytes);
         this.upward = upward;
-        this.onClosed = onClosed;
+        this.events = events;
         this.log = log;
         this.peerName = String.valueOf(socket.remoteAddress());
     }
@@ -46,7 +56,8 @@ final class InboundConnection {
             }
         });
         socket.exceptionHandler(e -> log.debug("connection from {}: {}", peerName, e.toString()));
-        socket.closeHandler(v -> onClosed.accept(this));
+        // Vert.x reports the close after the last bytes read have gone through onBytes.
+        socket.closeHandler(v -> events.closed(this, peer));
     }
 
     void close() {
@@ -64,16 +75,28 @@ final class InboundConnection {
         if (rejected) {
             return;
         }
-        if (greeted) {
+        if (peer.isPresent()) {
             deliver(frame);
         } else if (frame.type() == FrameType.HELLO) {
-            greeted = true;
-            peerName = frame.payload().toString(StandardCharsets.UTF_8) + "@" + socket.remoteAddress();
-            log.debug("connection from {}", peerName);
+            greet(frame);
         } else {
             reject(new MalformedFrame(MalformedFrame.Reason.NO_HELLO,
                     "first frame is " + frame.type() + ", expected HELLO"));
         }
+    }
+
+    private void greet(Frame frame) {
+        Hello hello;
+        try {
+            hello = Hello.fromPayload(frame.payload());
+        } catch (IllegalArgumentException e) {
+            reject(new MalformedFrame(MalformedFrame.Reason.BAD_HELLO, e.getMessage()));
+            return;
+        }
+        peer = Optional.of(hello.address());
+        peerName = hello + " from " + socket.remoteAddress();
+        log.debug("connection from {}", peerName);
+        events.greeted(this, hello.address());
     }
 
     private void deliver(Frame frame) {

@@ -7,6 +7,7 @@ import dev.canopy.core.node.NodeId;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import java.time.Duration;
 
 /**
  * Moves frames between nodes: reliable, ordered frames over TCP and unreliable datagrams over UDP.
@@ -59,6 +60,16 @@ public interface Transport {
 
     /** The peer has joined again: sends to it are attempted again. */
     void peerBack(NodeId peer);
+
+    /**
+     * Waits until every reliable frame {@code peer} wrote to this node has been handed to the frame
+     * handler, as far as the transport can tell: the peer had connected (its HELLO announced
+     * {@code peer.address()}) and all its connections to this node have closed or been reset. For a
+     * peer that has left, that is the moment nothing more can arrive from it. Completes with
+     * {@link InboundEnd#TIMED_OUT} after {@code atMost} when a connection stays open or the peer never
+     * connected, and at once when the connections have already closed.
+     */
+    Future<InboundEnd> awaitInboundEnd(Member peer, Duration atMost);
 
     /** Closes sockets and fails what is still queued; completes when everything is released. */
     Future<Void> close();

@@ -7,6 +7,7 @@ import dev.canopy.core.node.NodeId;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -60,6 +61,11 @@ public abstract class TransportLayer implements Transport {
     @Override
     public void peerBack(NodeId peer) {
         below.peerBack(peer);
+    }
+
+    @Override
+    public Future<InboundEnd> awaitInboundEnd(Member peer, Duration atMost) {
+        return below.awaitInboundEnd(peer, atMost);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.canopy.core.transport;
 import dev.canopy.core.frame.FrameCodec;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Settings of a {@link VertxTransport}, validated once when built. Start from {@link #defaults()}
@@ -16,7 +17,9 @@ import java.util.Objects;
  * that wait longer than {@code drainTimeout} fail with it too. So a receiver that stops reading
  * costs the sender at most {@code max(writeQueueLimitBytes, maxFrameBytes)} of heap per peer.
  *
- * @param host                     the interface to bind and to advertise (loopback by default)
+ * @param host                     the address to bind (loopback by default; {@code 0.0.0.0} binds every interface)
+ * @param advertisedHost           the address peers use to reach this node: it goes into the member znode and
+ *                                 the HELLO of every connection; {@link #host} unless set apart, never a wildcard
  * @param tcpPort                  TCP port, 0 for an ephemeral one
  * @param udpPort                  UDP port, 0 for an ephemeral one
  * @param maxFrameBytes            the largest frame sent or accepted, header included
@@ -31,6 +34,7 @@ import java.util.Objects;
  */
 public record TransportOptions(
         String host,
+        String advertisedHost,
         int tcpPort,
         int udpPort,
         int maxFrameBytes,
@@ -44,9 +48,18 @@ public record TransportOptions(
         String nodeLabel) {
 
     public static final String LOOPBACK = "127.0.0.1";
+    private static final Set<String> WILDCARDS = Set.of("0.0.0.0", "::", "0:0:0:0:0:0:0:0", "[::]");
 
     public TransportOptions {
         Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(advertisedHost, "advertisedHost");
+        if (host.isBlank() || advertisedHost.isBlank()) {
+            throw new IllegalArgumentException("the host to bind and the advertised host must not be empty");
+        }
+        if (WILDCARDS.contains(advertisedHost)) {
+            throw new IllegalArgumentException("advertised host " + advertisedHost + " is a wildcard address that peers"
+                    + " cannot connect to; advertise an address of this machine (TransportOptions.withHost(host, advertisedHost))");
+        }
         Objects.requireNonNull(drainTimeout, "drainTimeout");
         Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(reconnectBackoff, "reconnectBackoff");
@@ -78,40 +91,53 @@ public record TransportOptions(
 
     /** Loopback, ephemeral ports, 16 MiB frames, 4 MiB high water, 64 MiB per-peer limit. */
     public static TransportOptions defaults() {
-        return new TransportOptions(LOOPBACK, 0, 0, 16 * 1024 * 1024, FrameCodec.MAX_UDP_PAYLOAD,
+        return new TransportOptions(LOOPBACK, LOOPBACK, 0, 0, 16 * 1024 * 1024, FrameCodec.MAX_UDP_PAYLOAD,
                 4 * 1024 * 1024, 64L * 1024 * 1024, Duration.ofSeconds(30), Duration.ofSeconds(2), 4,
                 Duration.ofMillis(50), "transport");
     }
 
+    /** Binds {@code newHost} and advertises it. */
     public TransportOptions withHost(String newHost) {
-        return new TransportOptions(newHost, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes, writeQueueHighWaterBytes,
-                writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts, reconnectBackoff, nodeLabel);
+        return new TransportOptions(newHost, newHost, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes,
+                writeQueueHighWaterBytes, writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts,
+                reconnectBackoff, nodeLabel);
+    }
+
+    /** Binds {@code newHost} (say, {@code 0.0.0.0} for every interface) and advertises {@code newAdvertisedHost}. */
+    public TransportOptions withHost(String newHost, String newAdvertisedHost) {
+        return new TransportOptions(newHost, newAdvertisedHost, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes,
+                writeQueueHighWaterBytes, writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts,
+                reconnectBackoff, nodeLabel);
     }
 
     public TransportOptions withPorts(int newTcpPort, int newUdpPort) {
-        return new TransportOptions(host, newTcpPort, newUdpPort, maxFrameBytes, maxDatagramBytes, writeQueueHighWaterBytes,
-                writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts, reconnectBackoff, nodeLabel);
+        return new TransportOptions(host, advertisedHost, newTcpPort, newUdpPort, maxFrameBytes, maxDatagramBytes,
+                writeQueueHighWaterBytes, writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts,
+                reconnectBackoff, nodeLabel);
     }
 
     public TransportOptions withMaxFrameBytes(int newMaxFrameBytes) {
-        return new TransportOptions(host, tcpPort, udpPort, newMaxFrameBytes, maxDatagramBytes, writeQueueHighWaterBytes,
-                writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts,
+        return new TransportOptions(host, advertisedHost, tcpPort, udpPort, newMaxFrameBytes, maxDatagramBytes,
+                writeQueueHighWaterBytes, writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts,
                 reconnectBackoff, nodeLabel);
     }
 
     public TransportOptions withWriteQueue(int newHighWaterBytes, long newLimitBytes, Duration newDrainTimeout) {
-        return new TransportOptions(host, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes, newHighWaterBytes,
-                newLimitBytes, newDrainTimeout, connectTimeout, reconnectAttempts, reconnectBackoff, nodeLabel);
+        return new TransportOptions(host, advertisedHost, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes,
+                newHighWaterBytes, newLimitBytes, newDrainTimeout, connectTimeout, reconnectAttempts, reconnectBackoff,
+                nodeLabel);
     }
 
     public TransportOptions withReconnect(Duration newConnectTimeout, int newAttempts, Duration newBackoff) {
-        return new TransportOptions(host, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes, writeQueueHighWaterBytes,
-                writeQueueLimitBytes, drainTimeout, newConnectTimeout, newAttempts, newBackoff, nodeLabel);
+        return new TransportOptions(host, advertisedHost, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes,
+                writeQueueHighWaterBytes, writeQueueLimitBytes, drainTimeout, newConnectTimeout, newAttempts,
+                newBackoff, nodeLabel);
     }
 
     public TransportOptions withNodeLabel(String newNodeLabel) {
-        return new TransportOptions(host, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes, writeQueueHighWaterBytes,
-                writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts, reconnectBackoff, newNodeLabel);
+        return new TransportOptions(host, advertisedHost, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes,
+                writeQueueHighWaterBytes, writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts,
+                reconnectBackoff, newNodeLabel);
     }
 
     private static void requirePort(int port, String field) {

@@ -3,7 +3,6 @@ package dev.canopy.core.transport;
 import dev.canopy.core.frame.DecodeResult;
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameCodec;
-import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.frame.MalformedFrame;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
@@ -23,7 +22,7 @@ import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -56,6 +55,22 @@ public final class VertxTransport implements Transport {
     private final Map<NodeId, PeerConnection> peers = new HashMap<>();
     private final Map<NodeId, String> gone = new HashMap<>();
     private final Set<InboundConnection> inbound = new HashSet<>();
+    private final InboundPeers inboundPeers;
+    /** Keeps {@link #inbound} and {@link #inboundPeers} up to date with the connections peers opened to us. */
+    private final InboundConnection.Events inboundEvents = new InboundConnection.Events() {
+
+        @Override
+        public void greeted(InboundConnection connection, NodeAddress peer) {
+            inboundPeers.opened(peer);
+        }
+
+        @Override
+        public void closed(InboundConnection connection, Optional<NodeAddress> peer) {
+            inbound.remove(connection);
+            peer.ifPresent(inboundPeers::closed);
+        }
+    };
+
     private Handler<Frame> frameHandler = frame -> { };
     private Handler<Datagram> datagramHandler = datagram -> { };
     private boolean closed;
@@ -68,15 +83,16 @@ public final class VertxTransport implements Transport {
         this.server = server;
         this.client = client;
         this.datagrams = datagrams;
-        this.localAddress = new NodeAddress(options.host(), server.actualPort(), datagrams.localAddress().port());
-        this.hello = FrameCodec.encode(new Frame(FrameType.HELLO, 0, 0, 0, Frame.UNKNOWN_RANK, Frame.UNKNOWN_RANK, 0, 0,
-                Buffer.buffer(options.nodeLabel() + " " + localAddress.host() + ":" + localAddress.tcpPort(),
-                        StandardCharsets.UTF_8.name())));
+        this.localAddress = new NodeAddress(options.advertisedHost(), server.actualPort(),
+                datagrams.localAddress().port());
+        this.hello = FrameCodec.encode(new Hello(localAddress, options.nodeLabel()).toFrame());
+        this.inboundPeers = new InboundPeers(context.owner());
     }
 
     /**
      * Binds the TCP server and the UDP socket on {@code options.host()} and returns the running
-     * transport. Its context is the caller's when called on a Vert.x context, a new one otherwise.
+     * transport, which peers reach at {@code options.advertisedHost()}. Its context is the caller's
+     * when called on a Vert.x context, a new one otherwise.
      */
     public static Future<Transport> start(Vertx vertx, TransportOptions options) {
         Context context = vertx.getOrCreateContext();
@@ -103,7 +119,8 @@ public final class VertxTransport implements Transport {
                     VertxTransport transport = new VertxTransport(context, options, server, client, datagrams);
                     datagrams.handler(transport::onDatagram);
                     ready.complete(transport);
-                    transport.log.info("transport listening on {}", transport.localAddress);
+                    transport.log.info("transport listening on {}{}", transport.localAddress,
+                            options.host().equals(options.advertisedHost()) ? "" : " (bound to " + options.host() + ")");
                     return (Transport) transport;
                 })
                 .onFailure(e -> {
@@ -167,12 +184,22 @@ public final class VertxTransport implements Transport {
     }
 
     @Override
+    public Future<InboundEnd> awaitInboundEnd(Member peer, Duration atMost) {
+        if (atMost.isNegative()) {
+            return Future.failedFuture(new IllegalArgumentException("awaitInboundEnd: negative time " + atMost));
+        }
+        return onContext(() -> closed ? Future.succeededFuture(InboundEnd.TRANSPORT_CLOSED)
+                : inboundPeers.awaitEnd(peer.address(), atMost));
+    }
+
+    @Override
     public Future<Void> close() {
         return onContext(() -> {
             if (closed) {
                 return Future.succeededFuture();
             }
             closed = true;
+            inboundPeers.closeAll();
             List<Future<Void>> closing = new ArrayList<>();
             peers.forEach((id, connection) -> closing.add(connection.close(
                     new PeerUnavailableException(id, "the local transport is closing"))));
@@ -243,7 +270,7 @@ public final class VertxTransport implements Transport {
             return;
         }
         InboundConnection connection = new InboundConnection(socket, options.maxFrameBytes(),
-                frame -> frameHandler.handle(frame), inbound::remove, log);
+                frame -> frameHandler.handle(frame), inboundEvents, log);
         inbound.add(connection);
         connection.start();
     }

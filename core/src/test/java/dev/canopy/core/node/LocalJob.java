@@ -33,14 +33,26 @@ public final class LocalJob implements AutoCloseable {
         this.worlds = worlds;
     }
 
+    /** Changes the options of the node with index {@code i} (id {@code n<i>}) before it starts. */
+    @FunctionalInterface
+    public interface Tailor {
+        NodeOptions apply(int i, NodeOptions options);
+    }
+
     /** Starts and joins one node per coordinate; node ids are {@code n0, n1, ...} in the given order. */
     public static LocalJob start(String job, List<Coordinates> coordinates) {
+        return start(job, coordinates, (i, options) -> options);
+    }
+
+    /** As {@link #start(String, List)}, with each node's options changed by {@code tailor}. */
+    public static LocalJob start(String job, List<Coordinates> coordinates, Tailor tailor) {
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
         Vertx vertx = TestVertx.create();
         List<CanopyNode> nodes = new ArrayList<>();
         for (int i = 0; i < coordinates.size(); i++) {
             NodeOptions options = NodeOptions.of(JobId.of(job), NodeId.of("n" + i), coordinates.get(i),
                     coordinates.size(), zooKeeper.connectString()).withSessionTimeout(SESSION);
+            options = tailor.apply(i, options);
             nodes.add(Await.result(CanopyNode.start(vertx, options), WAIT));
         }
         List<Future<Communicator>> joins = nodes.stream().map(CanopyNode::join).toList();

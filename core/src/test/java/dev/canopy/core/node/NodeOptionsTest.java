@@ -22,6 +22,9 @@ class NodeOptionsTest {
         assertThatThrownBy(() -> options.withSessionTimeout(Duration.ofMillis(200)))
                 .hasMessageContaining("session timeout 200 ms is below the 1000 ms");
         assertThatThrownBy(() -> options.withBarrierTimeout(Duration.ZERO)).hasMessageContaining("must be positive");
+        assertThatThrownBy(() -> options.withDepartureGrace(Duration.ofMillis(-1)))
+                .hasMessageContaining("departure grace PT-0.001S must be 0 or more");
+        assertThat(options.departureGrace()).isEqualTo(NodeOptions.DEFAULT_DEPARTURE_GRACE);
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.canopy.core.testing.Await;
 import dev.canopy.core.transport.fault.DelayLayer;
 import dev.canopy.core.transport.fault.DropNextLayer;
 import dev.canopy.core.transport.fault.DuplicateLayer;
+import dev.canopy.core.transport.fault.HoldLayer;
 import dev.canopy.core.transport.fault.ReorderLayer;
 import dev.canopy.core.transport.fault.SeededLossLayer;
 import dev.canopy.core.transport.fault.Traffic;
@@ -125,6 +126,27 @@ class FaultLayersTest {
 
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(80));
         for (int i = 0; i < 20; i++) {
+            assertThat(Await.next(received).sequence()).isEqualTo(i);
+        }
+    }
+
+    @Test
+    void holdKeepsFramesUntilReleasedThenSendsThemInOrder() {
+        HoldLayer layer = new HoldLayer(sender, Traffic.FRAMES);
+        Await.result(layer.hold());
+        List<Future<Void>> held = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            held.add(layer.send(receiver, TestNodes.data(i, 8)));
+        }
+        Await.result(sender.send(receiver, TestNodes.data(99, 8)));
+        assertThat(Await.next(received).sequence()).as("only the frame sent around the layer").isEqualTo(99);
+        assertThat(held).noneMatch(Future::isComplete);
+
+        Await.result(layer.release());
+        Await.result(Future.all(held));
+        Await.result(layer.send(receiver, TestNodes.data(3, 8)));
+
+        for (int i = 0; i < 4; i++) {
             assertThat(Await.next(received).sequence()).isEqualTo(i);
         }
     }

@@ -6,6 +6,7 @@ import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameCodec;
 import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
@@ -49,8 +50,10 @@ class MalformedInputTest {
     }
 
     static Stream<Arguments> badStreams() {
-        Buffer hello = FrameCodec.encode(new Frame(FrameType.HELLO, 0, 0, 0, -1, -1, 0, 0, Buffer.buffer("raw")));
+        Buffer hello = rawHello();
         Buffer valid = FrameCodec.encode(TestNodes.data(1, 16));
+        Buffer shortHost = new Hello(new NodeAddress("127.0.0.1", 4000, 4001), "raw").toFrame().payload()
+                .setUnsignedShort(Hello.HOST_LENGTH_OFFSET, 200);
         byte[] garbage = new byte[300];
         new Random(7).nextBytes(garbage);
         return Stream.of(
@@ -61,7 +64,11 @@ class MalformedInputTest {
                 Arguments.of("oversized length", hello.copy().appendBuffer(
                         patched(valid, FrameCodec.PAYLOAD_LENGTH_OFFSET, Integer.MAX_VALUE))),
                 Arguments.of("negative length", hello.copy().appendBuffer(patched(valid, FrameCodec.PAYLOAD_LENGTH_OFFSET, -5))),
-                Arguments.of("no hello", valid.copy()));
+                Arguments.of("no hello", valid.copy()),
+                Arguments.of("hello without an address", FrameCodec.encode(
+                        new Frame(FrameType.HELLO, 0, 0, 0, -1, -1, 0, 0, Buffer.buffer("raw"))).appendBuffer(valid)),
+                Arguments.of("hello with a host longer than its payload", FrameCodec.encode(
+                        new Frame(FrameType.HELLO, 0, 0, 0, -1, -1, 0, 0, shortHost)).appendBuffer(valid)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -83,7 +90,7 @@ class MalformedInputTest {
 
     @Test
     void aStreamEndingInsideAFrameDeliversNothingOfIt() {
-        Buffer hello = FrameCodec.encode(new Frame(FrameType.HELLO, 0, 0, 0, -1, -1, 0, 0, Buffer.buffer("raw")));
+        Buffer hello = rawHello();
         Buffer whole = FrameCodec.encode(TestNodes.data(1, 1000));
         NetSocket raw = Await.result(nodes.vertx.createNetClient().connect(toServer.address().tcpPort(), "127.0.0.1"));
         Await.result(raw.write(hello.appendBuffer(whole.getBuffer(0, 500))));
@@ -110,6 +117,11 @@ class MalformedInputTest {
         } finally {
             raw.close();
         }
+    }
+
+    /** The HELLO of a raw client that announces a made-up address. */
+    private static Buffer rawHello() {
+        return FrameCodec.encode(new Hello(new NodeAddress("127.0.0.1", 4000, 4001), "raw").toFrame());
     }
 
     private static Buffer patched(Buffer frame, int offset, int value) {

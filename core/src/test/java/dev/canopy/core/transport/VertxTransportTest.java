@@ -1,6 +1,7 @@
 package dev.canopy.core.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameType;
@@ -19,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Two real transports on 127.0.0.1 exchanging frames and datagrams. */
+/** Real transports on 127.0.0.1 exchanging frames and datagrams. */
 class VertxTransportTest {
 
     private final TestNodes nodes = new TestNodes();
@@ -41,6 +42,30 @@ class VertxTransportTest {
         Await.result(a.send(TestNodes.member("b", "s", b), sent));
 
         assertThat(Await.next(received)).isEqualTo(sent);
+    }
+
+    @Test
+    void aTransportBoundToEveryInterfaceIsReachedAtTheAddressItAdvertises() {
+        Transport everywhere = nodes.start(TransportOptions.defaults()
+                .withHost("0.0.0.0", TransportOptions.LOOPBACK).withNodeLabel("everywhere"));
+        Transport sender = nodes.start("sender");
+        BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
+        everywhere.frameHandler(received::add);
+
+        assertThat(everywhere.localAddress().host()).isEqualTo("127.0.0.1");
+        Await.result(sender.send(TestNodes.member("everywhere", "s", everywhere), TestNodes.data(5, 8)));
+
+        assertThat(Await.next(received).sequence()).isEqualTo(5);
+    }
+
+    @Test
+    void aWildcardAddressIsNeverAdvertised() {
+        assertThatThrownBy(() -> TransportOptions.defaults().withHost("0.0.0.0"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("advertised host 0.0.0.0 is a wildcard")
+                .hasMessageContaining("withHost(host, advertisedHost)");
+        assertThatThrownBy(() -> TransportOptions.defaults().withHost("::", "::"))
+                .hasMessageContaining("advertised host :: is a wildcard");
     }
 
     @Test

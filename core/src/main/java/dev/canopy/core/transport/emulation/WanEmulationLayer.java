@@ -4,6 +4,7 @@ import dev.canopy.core.frame.Frame;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.transport.BackPressureException;
+import dev.canopy.core.transport.Datagram;
 import dev.canopy.core.node.NodeLogger;
 import dev.canopy.core.transport.OwnerContext;
 import dev.canopy.core.transport.PeerUnavailableException;
@@ -67,8 +68,17 @@ public final class WanEmulationLayer extends TransportLayer {
     public void frameHandler(Handler<Frame> handler) {
         NodeAddress local = below.localAddress();
         below.frameHandler(frame -> {
-            emulator.arrived(local, frame);
+            emulator.arrived(WanEmulator.Hop.FRAME, local, frame);
             handler.handle(frame);
+        });
+    }
+
+    @Override
+    public void datagramHandler(Handler<Datagram> handler) {
+        NodeAddress local = below.localAddress();
+        below.datagramHandler(datagram -> {
+            emulator.arrived(WanEmulator.Hop.DATAGRAM, local, datagram.frame());
+            handler.handle(datagram);
         });
     }
 
@@ -105,7 +115,16 @@ public final class WanEmulationLayer extends TransportLayer {
         return "WanEmulationLayer[site=" + localSite + " seed=" + seed + "] over " + below;
     }
 
-    private enum Delivery { RELIABLE, DATAGRAM }
+    private enum Delivery {
+        RELIABLE(WanEmulator.Hop.FRAME),
+        DATAGRAM(WanEmulator.Hop.DATAGRAM);
+
+        final WanEmulator.Hop hop;
+
+        Delivery(WanEmulator.Hop hop) {
+            this.hop = hop;
+        }
+    }
 
     private Future<Void> emulate(Member to, Frame frame, Delivery delivery) {
         String toSite = to.coordinates().site();
@@ -139,9 +158,9 @@ public final class WanEmulationLayer extends TransportLayer {
             // Each timer delivers the oldest frame in flight to the peer, so FIFO holds even if
             // two timers with equal deadlines fire in another order.
             inFlight.computeIfAbsent(to.id(), id -> new ArrayDeque<>()).add(frame);
-            at(arrival, WanEmulator.Hop.OVER_WIRE, () -> deliverOldest(to));
+            at(arrival, delivery.hop, () -> deliverOldest(to));
         } else {
-            at(arrival, WanEmulator.Hop.OVER_WIRE, () -> deliver(to, frame, delivery));
+            at(arrival, delivery.hop, () -> deliver(to, frame, delivery));
         }
         if (departed - emulator.clock().nanoTime() <= 0) {
             return Future.succeededFuture();
@@ -165,9 +184,7 @@ public final class WanEmulationLayer extends TransportLayer {
     }
 
     private void deliver(Member to, Frame frame, Delivery delivery) {
-        if (delivery == Delivery.RELIABLE) {
-            emulator.sending(to.address(), frame);
-        }
+        emulator.sending(delivery.hop, to.address(), frame);
         Future<Void> sent = delivery == Delivery.RELIABLE ? below.send(to, frame) : below.sendDatagram(to, frame);
         sent.onFailure(e -> log.warn("{} to {} lost after its emulated WAN delay: {}", frame, to.id(), e.getMessage()));
     }

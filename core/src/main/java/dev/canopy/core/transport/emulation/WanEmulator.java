@@ -4,6 +4,8 @@ import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.node.NodeAddress;
 import io.vertx.core.Context;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,11 +23,14 @@ import java.util.concurrent.ConcurrentMap;
  * on that link, finishing no earlier than its last bit left the uplink. It then propagates for
  * half the link's RTT (plus jitter). Thread-safe and lock-free.
  *
- * <p>Accuracy: the delay is counted end to end. The emulator estimates the two latencies it adds
- * on top of it, the hand-off from its timer thread to an event loop and the real loopback hop
- * (sampled from reliable frames between emulated nodes of this JVM), and starts each message that
- * much earlier, so a ping measures the configured RTT even on a loaded machine. Across JVMs the
- * loopback hop is not sampled and adds to the configured delay.
+ * <p>Accuracy: the delay is counted end to end. The emulator estimates the latencies it adds on
+ * top of it, the hand-off from its timer thread to an event loop and the real loopback hop, each
+ * as the median of its recent samples ({@link LatencyEstimate}), and starts each message that much
+ * earlier, so a ping measures the configured RTT even on a loaded machine. The loopback hop is
+ * sampled from messages between emulated nodes of this JVM, separately for reliable frames and for
+ * datagrams: a frame on a TCP connection can wait behind bulk data sent before it (a bandwidth
+ * probe), which a datagram never does. Across JVMs the loopback hop is not sampled and adds to the
+ * configured delay.
  */
 public final class WanEmulator implements AutoCloseable {
 
@@ -35,19 +40,20 @@ public final class WanEmulator implements AutoCloseable {
     private final ConcurrentMap<WanEmulation.DirectedLink, LinkTimeline> links = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, LinkTimeline> uplinks = new ConcurrentHashMap<>();
     private final LatencyEstimate handoff = new LatencyEstimate();
-    private final LatencyEstimate wire = new LatencyEstimate();
+    private final Map<Hop, LatencyEstimate> hops = new EnumMap<>(Map.of(
+            Hop.FRAME, new LatencyEstimate(), Hop.DATAGRAM, new LatencyEstimate()));
     private final Set<NodeAddress> receivers = ConcurrentHashMap.newKeySet();
     private final ConcurrentMap<InFlightKey, Long> sentAt = new ConcurrentHashMap<>();
 
-    /** What a message does after the emulated delay: a local step, or a real hop to another node. */
-    enum Hop { LOCAL, OVER_WIRE }
+    /** What a message does after the emulated delay: a local step, or a real hop to another node as a frame or datagram. */
+    enum Hop { LOCAL, FRAME, DATAGRAM }
 
-    /** Identifies a reliable frame between its real send and its arrival at an emulated node of this JVM. */
-    private record InFlightKey(NodeAddress to, FrameType type, long job, int context, int epoch, int source,
+    /** Identifies a message between its real send and its arrival at an emulated node of this JVM. */
+    private record InFlightKey(Hop hop, NodeAddress to, FrameType type, long job, int context, int epoch, int source,
             int destination, int tag, long sequence) {
 
-        static InFlightKey of(NodeAddress to, Frame frame) {
-            return new InFlightKey(to, frame.type(), frame.job(), frame.context(), frame.epoch(), frame.source(),
+        static InFlightKey of(Hop hop, NodeAddress to, Frame frame) {
+            return new InFlightKey(hop, to, frame.type(), frame.job(), frame.context(), frame.epoch(), frame.source(),
                     frame.destination(), frame.tag(), frame.sequence());
         }
     }
@@ -76,10 +82,10 @@ public final class WanEmulator implements AutoCloseable {
     /**
      * Runs {@code task} on {@code context} so that its effect happens at {@code deadlineNanos} of
      * the emulator's clock: it wakes early by the estimated hand-off latency to the event loop and,
-     * for a real hop to another node, by the estimated loopback latency too.
+     * for a real hop to another node, by that hop's estimated loopback latency too.
      */
     void runAt(Context context, long deadlineNanos, Hop hop, Runnable task) {
-        long target = hop == Hop.OVER_WIRE ? deadlineNanos - wire.nanos() : deadlineNanos;
+        long target = hop == Hop.LOCAL ? deadlineNanos : deadlineNanos - hops.get(hop).nanos();
         long fireAt = target - handoff.nanos();
         scheduler.schedule(fireAt, () -> context.runOnContext(v -> {
             handoff.record(clock.nanoTime() - fireAt);
@@ -96,22 +102,22 @@ public final class WanEmulator implements AutoCloseable {
         receivers.remove(address);
     }
 
-    /** A reliable frame leaves for a real hop now; if its receiver reports the arrival, the hop is sampled. */
-    void sending(NodeAddress to, Frame frame) {
+    /** A message leaves for a real {@code hop} now; if its receiver reports the arrival, the hop is sampled. */
+    void sending(Hop hop, NodeAddress to, Frame frame) {
         if (!receivers.contains(to)) {
             return;
         }
         if (sentAt.size() >= MAX_IN_FLIGHT_SAMPLES) {
-            sentAt.clear(); // frames lost with a connection never arrive; forget them
+            sentAt.clear(); // frames lost with a connection, and lost datagrams, never arrive; forget them
         }
-        sentAt.putIfAbsent(InFlightKey.of(to, frame), clock.nanoTime());
+        sentAt.putIfAbsent(InFlightKey.of(hop, to, frame), clock.nanoTime());
     }
 
-    /** A reliable frame arrived at the node listening at {@code local}. */
-    void arrived(NodeAddress local, Frame frame) {
-        Long sent = sentAt.remove(InFlightKey.of(local, frame));
+    /** A message that made a real {@code hop} arrived at the node listening at {@code local}. */
+    void arrived(Hop hop, NodeAddress local, Frame frame) {
+        Long sent = sentAt.remove(InFlightKey.of(hop, local, frame));
         if (sent != null) {
-            wire.record(clock.nanoTime() - sent);
+            hops.get(hop).record(clock.nanoTime() - sent);
         }
     }
 

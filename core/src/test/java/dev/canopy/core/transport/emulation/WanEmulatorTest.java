@@ -3,10 +3,16 @@ package dev.canopy.core.transport.emulation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.canopy.core.frame.Frame;
+import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.node.NodeAddress;
+import io.vertx.core.buffer.Buffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** The emulator's queueing arithmetic, on a clock the test moves. */
+/** The emulator's queueing arithmetic and latency compensation, on a clock the test moves. */
 class WanEmulatorTest {
 
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
@@ -92,6 +98,42 @@ class WanEmulatorTest {
         WanEmulator wan = emulator(WanEmulation.withDefaultRtt(20));
 
         assertThat(wan.transmit("a", "b", 10_000_000)).isEqualTo(now.get());
+    }
+
+    @Test
+    void framesAndDatagramsAreStartedEarlyByTheirOwnMeasuredHop() {
+        List<Long> scheduledAt = new ArrayList<>();
+        DelayScheduler capturing = new DelayScheduler() {
+            @Override
+            public void schedule(long deadlineNanos, Runnable task) {
+                scheduledAt.add(deadlineNanos); // the task is not run: only when it would fire matters here
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        WanEmulator wan = new WanEmulator(WanEmulation.withDefaultRtt(20), now::get, capturing);
+        NodeAddress receiver = new NodeAddress("127.0.0.1", 4000, 4001);
+        wan.addReceiver(receiver);
+        Frame frame = new Frame(FrameType.DATA, 1, 1, 0, 0, 1, 0, 0, Buffer.buffer());
+        for (int i = 0; i < LatencyEstimate.WINDOW; i++) {
+            Frame next = frame.withSequence(i);
+            // A frame waits behind bulk data on its connection (600 µs); a datagram goes at once (50 µs).
+            wan.sending(WanEmulator.Hop.FRAME, receiver, next);
+            wan.sending(WanEmulator.Hop.DATAGRAM, receiver, next);
+            now.addAndGet(50_000);
+            wan.arrived(WanEmulator.Hop.DATAGRAM, receiver, next);
+            now.addAndGet(550_000);
+            wan.arrived(WanEmulator.Hop.FRAME, receiver, next);
+        }
+
+        long deadline = now.get() + 10_000_000;
+        wan.runAt(null, deadline, WanEmulator.Hop.FRAME, () -> { });
+        wan.runAt(null, deadline, WanEmulator.Hop.DATAGRAM, () -> { });
+        wan.runAt(null, deadline, WanEmulator.Hop.LOCAL, () -> { });
+
+        assertThat(scheduledAt).containsExactly(deadline - 600_000, deadline - 50_000, deadline);
     }
 
     @Test
