@@ -74,6 +74,10 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
     @Option(names = "--iterations", defaultValue = "15", description = "Timed runs per algorithm and size.")
     private int iterations;
 
+    @Option(names = "--warmup", defaultValue = "3",
+            description = "Untimed runs per variant and size before the timed ones (JIT, connections; default ${DEFAULT-VALUE}).")
+    private int warmup;
+
     @Option(names = "--root", description = "Root rank (default: the first rank of the first site).")
     private Integer root;
 
@@ -183,7 +187,7 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
 
     /**
      * The times of {@code iterations} runs of each variant, the variants taking turns in every
-     * iteration, after one warm-up run each (connections, JIT), so load on the machine hits them alike.
+     * iteration, after {@code --warmup} untimed runs each (connections, JIT), so load on the machine hits them alike.
      */
     private List<double[]> timeVariants(Operation operation, List<Collectives> members, List<Variant> variants, int bytes,
             int rootRank) {
@@ -193,8 +197,12 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
             configured.add(members.stream().map(member -> member.withSettings(settings)).toList());
         }
         List<double[]> millis = new ArrayList<>();
-        for (List<Collectives> onVariant : configured) {
-            time(operation, onVariant, bytes, rootRank);
+        for (int w = 0; w < warmup; w++) {
+            for (List<Collectives> onVariant : configured) {
+                time(operation, onVariant, bytes, rootRank);
+            }
+        }
+        for (int v = 0; v < configured.size(); v++) {
             millis.add(new double[iterations]);
         }
         for (int i = 0; i < iterations; i++) {
@@ -263,6 +271,9 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
         }
         if (root != null && root < 0) {
             return Optional.of("--root must be a rank (0 or more), got " + root);
+        }
+        if (warmup < 0) {
+            return Optional.of("--warmup must be 0 or more, got " + warmup);
         }
         if (iterations < 1) {
             return Optional.of("--iterations must be at least 1, got " + iterations);
