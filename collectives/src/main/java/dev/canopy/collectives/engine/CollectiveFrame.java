@@ -1,6 +1,7 @@
 package dev.canopy.collectives.engine;
 
 import io.vertx.core.buffer.Buffer;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The header every collective message carries in front of its body, big-endian:
@@ -28,6 +29,10 @@ public final class CollectiveFrame {
     static final int SEQUENCE_OFFSET = 4;
     static final int EPOCH_OFFSET = 8;
     static final int HEADER_LENGTH = 16;
+    /** Offsets in an abort body. */
+    private static final int FAILED_RANK_OFFSET = 0;
+    private static final int ORIGIN_RANK_OFFSET = 4;
+    private static final int ABORT_REASON_OFFSET = 8;
 
     /** Who sent which message of which collective, as read from a header. */
     public record Header(Kind kind, Operation operation, int step, int sequence, long epoch) {
@@ -46,10 +51,10 @@ public final class CollectiveFrame {
     }
 
     public static Buffer abort(Header header, Abort abort) {
-        Buffer body = Buffer.buffer().appendInt(abort.failedRank()).appendInt(abort.originRank())
-                .appendString(abort.reason());
+        byte[] reason = abort.reason().getBytes(StandardCharsets.UTF_8);
         return headerBuffer(new Header(Kind.ABORT, header.operation(), header.step(), header.sequence(), header.epoch()),
-                body.length()).appendBuffer(body);
+                ABORT_REASON_OFFSET + reason.length)
+                .appendInt(abort.failedRank()).appendInt(abort.originRank()).appendBytes(reason);
     }
 
     public static Header header(Buffer frame) {
@@ -66,13 +71,29 @@ public final class CollectiveFrame {
                 frame.getUnsignedShort(STEP_OFFSET), frame.getInt(SEQUENCE_OFFSET), frame.getLong(EPOCH_OFFSET));
     }
 
+    /**
+     * The body, copied once into a buffer of its own. Not a slice, although nothing writes to a
+     * received frame: bodies travel on as they are (an all-to-all or an exclusive scan returns the
+     * buffer it received to the user, {@link Exchange} appends continued chunks to the first), and a
+     * Vert.x slice cannot grow ({@code appendBuffer} throws). Use {@link #bodyView} where the bytes
+     * are copied before anything else sees them.
+     */
     public static Buffer body(Buffer frame) {
-        return frame.getBuffer(HEADER_LENGTH, frame.length());
+        int length = frame.length() - HEADER_LENGTH;
+        return Buffer.buffer(length).appendBuffer(frame, HEADER_LENGTH, length);
+    }
+
+    /**
+     * The body as a slice of {@code frame}: no copy, so only valid while {@code frame} does not
+     * change, and it cannot grow. For readers that copy what they keep.
+     */
+    static Buffer bodyView(Buffer frame) {
+        return frame.slice(HEADER_LENGTH, frame.length());
     }
 
     public static Abort abortBody(Buffer frame) {
-        Buffer body = body(frame);
-        return new Abort(body.getInt(0), body.getInt(4), body.getString(8, body.length()));
+        return new Abort(frame.getInt(HEADER_LENGTH + FAILED_RANK_OFFSET), frame.getInt(HEADER_LENGTH + ORIGIN_RANK_OFFSET),
+                frame.getString(HEADER_LENGTH + ABORT_REASON_OFFSET, frame.length()));
     }
 
     private static Buffer headerBuffer(Header header, int bodyLength) {

@@ -71,17 +71,26 @@ public final class Exchange {
         for (int from = 0; from < body.length(); from += CHUNK_BYTES) {
             int to = Math.min(body.length(), from + CHUNK_BYTES);
             CollectiveFrame.Kind kind = to == body.length() ? CollectiveFrame.Kind.DATA : CollectiveFrame.Kind.CONTINUED;
-            chunks.add(channel.send(destination, tag, CollectiveFrame.data(header(kind, step), body.getBuffer(from, to))));
+            // A slice, not a copy: data() copies it into the frame at once.
+            chunks.add(channel.send(destination, tag, CollectiveFrame.data(header(kind, step), body.slice(from, to))));
         }
         return Future.all(chunks).mapEmpty();
     }
 
-    /** The body of the next message from {@code source}; fails on an abort or a mismatched header. */
+    /**
+     * The body of the next message from {@code source}, in a buffer of its own; fails on an abort or
+     * a mismatched header.
+     */
     public Future<Buffer> receive(int source, int step) {
-        return receiveChunks(source, step, null);
+        return receiveChunks(source, step, new ArrayList<>());
     }
 
-    private Future<Buffer> receiveChunks(int source, int step, Buffer before) {
+    /**
+     * {@code chunks} collects the bodies of the continued chunks received so far, as views of their
+     * frames (which nothing else holds), so a chunked message is copied once, into a buffer of its
+     * total size.
+     */
+    private Future<Buffer> receiveChunks(int source, int step, List<Buffer> chunks) {
         return channel.receive(source, tag).compose(message -> {
             CollectiveFrame.Header received = CollectiveFrame.header(message.payload());
             if (received.kind() == CollectiveFrame.Kind.ABORT) {
@@ -94,12 +103,24 @@ public final class Exchange {
                         + " while rank " + rank() + " expected " + describe(expected)
                         + ": members must start the same collectives in the same order with the same plan");
             }
-            Buffer body = CollectiveFrame.body(message.payload());
-            Buffer sofar = before == null ? body : before.appendBuffer(body);
+            if (chunks.isEmpty() && received.kind() == CollectiveFrame.Kind.DATA) {
+                return Future.succeededFuture(CollectiveFrame.body(message.payload()));
+            }
+            chunks.add(CollectiveFrame.bodyView(message.payload()));
             return received.kind() == CollectiveFrame.Kind.CONTINUED
-                    ? receiveChunks(source, step, sofar)
-                    : Future.succeededFuture(sofar);
+                    ? receiveChunks(source, step, chunks)
+                    : Future.succeededFuture(concatenate(chunks));
         });
+    }
+
+    private static Buffer concatenate(List<Buffer> chunks) {
+        int length = 0;
+        for (Buffer chunk : chunks) {
+            length += chunk.length();
+        }
+        Buffer whole = Buffer.buffer(length);
+        chunks.forEach(whole::appendBuffer);
+        return whole;
     }
 
     /**

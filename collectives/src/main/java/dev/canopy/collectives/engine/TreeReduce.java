@@ -125,13 +125,17 @@ public final class TreeReduce {
             this.segmentBytes = segmentBytes;
         }
 
+        /**
+         * A slice of the member's vector, which must not change while the reduction runs; what
+         * outlives the reduction (the result, the encodings sent) is copied from it.
+         */
         Buffer segment(int index) {
             int from = Math.min(data.length(), index * segmentBytes);
-            return data.getBuffer(from, Math.min(data.length(), from + segmentBytes));
+            return data.slice(from, Math.min(data.length(), from + segmentBytes));
         }
 
         Buffer toParent(PartialReduction partial) {
-            return Buffer.buffer().appendInt(data.length()).appendBuffer(partial.encode());
+            return partial.encodeTo(Buffer.buffer(Integer.BYTES + partial.encodedLength()).appendInt(data.length()));
         }
 
         PartialReduction fromChild(int child, Buffer body) {
@@ -141,7 +145,8 @@ public final class TreeReduce {
                         + " reduces a vector of " + childBytes + " bytes where rank " + exchange.rank() + " has "
                         + data.length() + "; every member must pass vectors of one length");
             }
-            return PartialReduction.decode(body.getBuffer(Integer.BYTES, body.length()));
+            // The body is this reduction's own copy and nothing changes it: decode it in place.
+            return PartialReduction.decode(body.slice(Integer.BYTES, body.length()));
         }
     }
 }

@@ -2,8 +2,6 @@ package dev.canopy.collectives.reduce;
 
 import dev.canopy.collectives.data.ElementType;
 import io.vertx.core.buffer.Buffer;
-import java.util.function.DoubleBinaryOperator;
-import java.util.function.LongBinaryOperator;
 
 /**
  * MPI's predefined reductions. Arithmetic and comparison operators apply to every plain element
@@ -11,74 +9,37 @@ import java.util.function.LongBinaryOperator;
  * (value, index) types, keeping the lowest index on ties.
  */
 public enum BuiltInOp implements ReduceOp {
-    SUM {
-        @Override
-        public Buffer combine(ElementType type, Buffer left, Buffer right) {
-            return arithmetic(type, left, right, Long::sum, Double::sum);
-        }
-    },
-    PROD {
-        @Override
-        public Buffer combine(ElementType type, Buffer left, Buffer right) {
-            return arithmetic(type, left, right, (a, b) -> a * b, (a, b) -> a * b);
-        }
-    },
-    MIN {
-        @Override
-        public Buffer combine(ElementType type, Buffer left, Buffer right) {
-            return arithmetic(type, left, right, Math::min, Math::min);
-        }
-    },
-    MAX {
-        @Override
-        public Buffer combine(ElementType type, Buffer left, Buffer right) {
-            return arithmetic(type, left, right, Math::max, Math::max);
-        }
-    },
-    LAND {
-        @Override
-        public Buffer combine(ElementType type, Buffer left, Buffer right) {
-            return ElementwiseKernel.integral(type, left, right, (a, b) -> a != 0 && b != 0 ? 1 : 0);
-        }
-    },
-    LOR {
-        @Override
-        public Buffer combine(ElementType type, Buffer left, Buffer right) {
-            return ElementwiseKernel.integral(type, left, right, (a, b) -> a != 0 || b != 0 ? 1 : 0);
-        }
-    },
-    BAND {
-        @Override
-        public Buffer combine(ElementType type, Buffer left, Buffer right) {
-            return ElementwiseKernel.integral(type, left, right, (a, b) -> a & b);
-        }
-    },
-    BOR {
-        @Override
-        public Buffer combine(ElementType type, Buffer left, Buffer right) {
-            return ElementwiseKernel.integral(type, left, right, (a, b) -> a | b);
-        }
-    },
-    BXOR {
-        @Override
-        public Buffer combine(ElementType type, Buffer left, Buffer right) {
-            return ElementwiseKernel.integral(type, left, right, (a, b) -> a ^ b);
-        }
-    },
-    MINLOC {
-        @Override
-        public Buffer combine(ElementType type, Buffer left, Buffer right) {
-            return ElementwiseKernel.pairs(type, left, right,
-                    (comparison, leftIndex, rightIndex) -> comparison < 0 || comparison == 0 && rightIndex < leftIndex);
-        }
-    },
-    MAXLOC {
-        @Override
-        public Buffer combine(ElementType type, Buffer left, Buffer right) {
-            return ElementwiseKernel.pairs(type, left, right,
-                    (comparison, leftIndex, rightIndex) -> comparison > 0 || comparison == 0 && rightIndex < leftIndex);
-        }
-    };
+    SUM(Arithmetic.SUM),
+    PROD(Arithmetic.PROD),
+    MIN(Arithmetic.MIN),
+    MAX(Arithmetic.MAX),
+    LAND(Arithmetic.LAND),
+    LOR(Arithmetic.LOR),
+    BAND(Arithmetic.BAND),
+    BOR(Arithmetic.BOR),
+    BXOR(Arithmetic.BXOR),
+    /** Per element, the (value, index) pair with the lower value. */
+    MINLOC(Arithmetic.MIN),
+    /** Per element, the (value, index) pair with the higher value. */
+    MAXLOC(Arithmetic.MAX);
+
+    /** What this operator computes on a pair of values (for minloc and maxloc: which value it keeps). */
+    private final Arithmetic arithmetic;
+
+    BuiltInOp(Arithmetic arithmetic) {
+        this.arithmetic = arithmetic;
+    }
+
+    @Override
+    public Buffer combine(ElementType type, Buffer left, Buffer right) {
+        return switch (this) {
+            case MINLOC, MAXLOC -> ElementwiseKernel.pairs(type, left, right, arithmetic);
+            case SUM, PROD, MIN, MAX -> type.kind() == ElementType.ValueKind.FLOATING
+                    ? ElementwiseKernel.floating(type, left, right, arithmetic)
+                    : ElementwiseKernel.integral(type, left, right, arithmetic);
+            case LAND, LOR, BAND, BOR, BXOR -> ElementwiseKernel.integral(type, left, right, arithmetic);
+        };
+    }
 
     @Override
     public Commutativity commutativity() {
@@ -88,12 +49,5 @@ public enum BuiltInOp implements ReduceOp {
     @Override
     public boolean elementwise() {
         return true;
-    }
-
-    private static Buffer arithmetic(ElementType type, Buffer left, Buffer right,
-            LongBinaryOperator integral, DoubleBinaryOperator floating) {
-        return type.kind() == ElementType.ValueKind.INTEGRAL
-                ? ElementwiseKernel.integral(type, left, right, integral)
-                : ElementwiseKernel.floating(type, left, right, floating);
     }
 }

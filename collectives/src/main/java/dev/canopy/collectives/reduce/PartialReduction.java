@@ -21,6 +21,9 @@ public final class PartialReduction {
     public record Run(int firstRank, int lastRank, Buffer value) {
     }
 
+    /** {@code int firstRank, int lastRank, int length} in front of each run's bytes. */
+    private static final int RUN_HEADER_BYTES = 3 * Integer.BYTES;
+
     private final List<Run> runs;
 
     private PartialReduction(List<Run> runs) {
@@ -55,7 +58,9 @@ public final class PartialReduction {
 
     /**
      * The final value; every rank must be folded into one run by now. Anything else means the tree
-     * did not span the communicator, a bug reported with the runs that were left.
+     * did not span the communicator, a bug reported with the runs that were left. A value that
+     * {@link #decode} read and no operator combined since is a slice of the decoded buffer: copy it
+     * to keep it beyond that buffer or to append to it.
      */
     public Buffer result() {
         if (runs.size() != 1) {
@@ -65,8 +70,26 @@ public final class PartialReduction {
         return runs.get(0).value();
     }
 
+    /** Bytes of the wire form. */
+    public int encodedLength() {
+        int length = Integer.BYTES;
+        for (Run run : runs) {
+            length += RUN_HEADER_BYTES + run.value().length();
+        }
+        return length;
+    }
+
+    /** The wire form, in one buffer of exactly {@link #encodedLength()} bytes. */
     public Buffer encode() {
-        Buffer out = Buffer.buffer().appendInt(runs.size());
+        return encodeTo(Buffer.buffer(encodedLength()));
+    }
+
+    /**
+     * Appends the wire form to {@code out} and returns {@code out}; give it room for
+     * {@link #encodedLength()} more bytes, or it grows.
+     */
+    public Buffer encodeTo(Buffer out) {
+        out.appendInt(runs.size());
         for (Run run : runs) {
             out.appendInt(run.firstRank()).appendInt(run.lastRank()).appendInt(run.value().length())
                     .appendBuffer(run.value());
@@ -74,16 +97,22 @@ public final class PartialReduction {
         return out;
     }
 
+    /**
+     * Reads the wire form without copying the values: each run's value is a {@link Buffer#slice} of
+     * {@code buffer}. That suits a buffer received for this purpose, which nobody changes afterwards;
+     * the values are only read (operators must not modify their arguments) or copied on: into the
+     * next encoding, or into the result. A caller that will change {@code buffer} must decode a copy.
+     */
     public static PartialReduction decode(Buffer buffer) {
         int count = buffer.getInt(0);
         List<Run> runs = new ArrayList<>(count);
         int offset = Integer.BYTES;
         for (int i = 0; i < count; i++) {
             int first = buffer.getInt(offset);
-            int last = buffer.getInt(offset + 4);
-            int length = buffer.getInt(offset + 8);
-            offset += 12;
-            runs.add(new Run(first, last, buffer.getBuffer(offset, offset + length)));
+            int last = buffer.getInt(offset + Integer.BYTES);
+            int length = buffer.getInt(offset + 2 * Integer.BYTES);
+            offset += RUN_HEADER_BYTES;
+            runs.add(new Run(first, last, buffer.slice(offset, offset + length)));
             offset += length;
         }
         return new PartialReduction(Collections.unmodifiableList(runs));

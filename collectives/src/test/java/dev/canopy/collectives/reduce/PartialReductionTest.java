@@ -39,6 +39,21 @@ class PartialReductionTest {
     }
 
     @Test
+    void theWireFormHasTheAnnouncedLengthAndFollowsAPrefix() {
+        PartialReduction partial = PartialReduction.of(0, Buffer.buffer("ab"))
+                .merge(PartialReduction.of(2, Buffer.buffer("cde")), CONCAT, ElementType.BYTE);
+        int length = Integer.BYTES + 2 * 3 * Integer.BYTES + 5;
+
+        assertThat(partial.encodedLength()).isEqualTo(length);
+        assertThat(partial.encode().length()).isEqualTo(length);
+        Buffer prefixed = partial.encodeTo(Buffer.buffer().appendInt(42));
+        assertThat(prefixed.getInt(0)).isEqualTo(42);
+        PartialReduction decoded = PartialReduction.decode(prefixed.slice(Integer.BYTES, prefixed.length()));
+        assertThat(decoded.runs()).extracting(PartialReduction.Run::firstRank).containsExactly(0, 2);
+        assertThat(decoded.runs()).extracting(run -> run.value().toString()).containsExactly("ab", "cde");
+    }
+
+    @Test
     void separateRunsAreABugNamingTheRuns() {
         PartialReduction gap = PartialReduction.of(0, Buffer.buffer("a"))
                 .merge(PartialReduction.of(2, Buffer.buffer("c")), CONCAT, ElementType.BYTE);

@@ -153,11 +153,21 @@ public final class FrameCodec {
         return null;
     }
 
-    /** Reads a frame whose header passed {@link #checkHeader} and whose payload is complete. */
+    /**
+     * Reads a frame whose header passed {@link #checkHeader} and whose payload is complete.
+     *
+     * <p>The payload is copied once, into a buffer of exactly its size that the frame owns. A slice
+     * of {@code buffer} would save that copy but leave the payload in memory the caller owns: it
+     * would change if the transport reused or refilled its read buffer, it would keep the whole read
+     * (often many frames) alive while one small frame waits in a receive queue, and it could not
+     * grow (a Vert.x slice rejects {@code appendBuffer}), although receivers treat payloads as
+     * ordinary buffers. ({@code Buffer.getBuffer} would copy twice: into a byte array, then into a
+     * new buffer.)
+     */
     static Frame readFrame(Buffer buffer, int offset) {
-        int payloadStart = offset + HEADER_LENGTH;
         int payloadLength = buffer.getInt(offset + PAYLOAD_LENGTH_OFFSET);
-        return readHeader(buffer, offset, buffer.getBuffer(payloadStart, payloadStart + payloadLength));
+        Buffer payload = Buffer.buffer(payloadLength).appendBuffer(buffer, offset + HEADER_LENGTH, payloadLength);
+        return readHeader(buffer, offset, payload);
     }
 
     /** The frame whose header (which passed {@link #checkHeader}) is at {@code offset}, with {@code payload}. */

@@ -9,9 +9,11 @@ import java.util.function.Consumer;
  * keeps the unfinished frame between calls. After the first malformed frame it is spent: the
  * connection must be closed, because nothing after the bad bytes can be trusted.
  *
- * <p>A frame complete within one read is decoded straight from it. A frame spread over reads is
- * assembled into one payload buffer allocated once at its exact size when the header is complete,
- * so a 1 MB frame costs one 1 MB allocation, not a growing buffer copied at every doubling.
+ * <p>A frame complete within one read is decoded straight from it, its payload copied once into a
+ * buffer of its own (see {@link FrameCodec#readFrame}: the caller may reuse the read). A frame
+ * spread over reads is assembled into one payload buffer allocated once at its exact size when the
+ * header is complete, so a 1 MB frame costs one 1 MB allocation, not a growing buffer copied at
+ * every doubling.
  *
  * <p>One decoder per connection, used from the connection's context only.
  */

@@ -48,6 +48,27 @@ class FrameCodecTest {
     }
 
     @Example
+    void aDecodedPayloadOwnsItsBytes() {
+        Buffer wire = FrameCodec.encode(new Frame(FrameType.DATA, 1, 2, 3, 4, 5, 6, 7, Buffer.buffer("payload")));
+        Buffer datagram = wire.copy();
+        Buffer read = Buffer.buffer().appendBuffer(wire).appendBuffer(wire);
+        List<Frame> fromStream = new ArrayList<>();
+        new FrameStreamDecoder(MAX).feed(read, fromStream::add);
+        Buffer fromDatagram = ((DecodeResult.Decoded) FrameCodec.decodeDatagram(datagram, MAX)).frame().payload();
+
+        // The transport reuses its read buffers: overwrite them, then append to the payloads.
+        for (int i = 0; i < read.length(); i++) {
+            read.setByte(i, (byte) 'x');
+        }
+        datagram.setBytes(0, new byte[datagram.length()]);
+        fromDatagram.appendBuffer(Buffer.buffer("!"));
+        fromStream.get(1).payload().appendBuffer(Buffer.buffer("?"));
+
+        assertThat(fromDatagram.toString()).isEqualTo("payload!");
+        assertThat(fromStream).extracting(frame -> frame.payload().toString()).containsExactly("payload", "payload?");
+    }
+
+    @Example
     void theHeaderIsBigEndianAtTheDocumentedOffsets() {
         Frame frame = new Frame(FrameType.PROBE_REPLY, 0x0102030405060708L, 9, 10, 11, 12, 13, 0x1415161718191A1BL,
                 Buffer.buffer(new byte[] {42}));
