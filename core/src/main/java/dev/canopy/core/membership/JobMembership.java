@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
@@ -26,9 +27,11 @@ import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.x.async.AsyncCuratorFramework;
+import org.apache.curator.x.async.AsyncStage;
 import org.apache.curator.x.async.api.CreateOption;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.LoggerFactory;
 
@@ -159,7 +162,32 @@ public final class JobMembership {
                 .forCreates(onContext(this::created))
                 .forDeletes(onContext(this::deleted))
                 .build());
-        cache.start();
+        membersParent().onComplete(ready -> {
+            if (ready.failed()) {
+                failStart(new IllegalStateException("cannot create the members znode of job " + job + " in ZooKeeper: "
+                        + cause(ready.cause()).getMessage(), ready.cause()));
+            } else if (state.get() == State.STARTED) {
+                cache.start();
+                createOwnZnode();
+            }
+        });
+    }
+
+    /**
+     * Creates the job's members znode before the cache starts watching: a member created while the
+     * cache's root is itself still being created can be missed by the cache, and then never be seen
+     * to leave.
+     */
+    private Future<Void> membersParent() {
+        return Future.fromCompletionStage(zooKeeper.create().withOptions(EnumSet.of(CreateOption.createParentsIfNeeded))
+                        .forPath(MEMBERS), context)
+                .<Void>mapEmpty()
+                .recover(e -> cause(e) instanceof KeeperException.NodeExistsException
+                        ? Future.succeededFuture()
+                        : Future.failedFuture(e));
+    }
+
+    private void createOwnZnode() {
         Stat stat = new Stat();
         Future.fromCompletionStage(zooKeeper.create()
                         .withOptions(EnumSet.of(CreateOption.createParentsAsContainers), CreateMode.EPHEMERAL, null, stat)
@@ -259,14 +287,30 @@ public final class JobMembership {
                 .forEach(this::departIfGone);
     }
 
-    /** A member of the start record whose znode this node never saw: check it still exists. */
+    /**
+     * A member of the start record whose znode this node never saw: check it still exists, and watch
+     * it, so that its leave is seen even if the cache never reports that znode.
+     */
     private void departIfGone(Member member) {
-        Future.fromCompletionStage(zooKeeper.checkExists().forPath(memberPath(member.id())), context)
-                .onSuccess(stat -> {
-                    if (stat == null && view.isAlive(member.id())) {
-                        depart(member.id(), "its member znode was gone when the job started");
+        AsyncStage<Stat> exists = zooKeeper.watched().checkExists().forPath(memberPath(member.id()));
+        Future.fromCompletionStage(exists, context).onSuccess(stat -> {
+            if (stat == null && view.isAlive(member.id())) {
+                depart(member.id(), "its member znode was gone when the job started");
+            }
+        });
+        exists.event().thenAccept(event -> {
+            if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
+                context.runOnContext(v -> {
+                    if (view.isAlive(member.id())) {
+                        depart(member.id(), "its member znode was deleted (it closed, or its ZooKeeper session expired)");
                     }
                 });
+            }
+        });
+    }
+
+    private static Throwable cause(Throwable e) {
+        return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
     }
 
     private void connectionChanged(ConnectionState newState) {
