@@ -122,7 +122,8 @@ public final class PrefixScan {
             Buffer prefix = null;
             for (int block = 0; block < myBlock; block++) {
                 Buffer total = fromOthers.block(firstMembers[block]);
-                prefix = prefix == null ? total : combine.apply(prefix, total);
+                // A total is a slice of a relay message: copied, as it may become a result.
+                prefix = prefix == null ? total.copy() : combine.apply(prefix, total);
             }
             return prefix;
         });
@@ -154,7 +155,9 @@ public final class PrefixScan {
      * with this member's prefix over members 0..position and 0..position-1 (null at position 0).
      */
     private Future<Prefixes> hillisSteele(int[] members, int position, Buffer mine, int step, Combiner combine) {
-        return round(members, position, 1, new Prefixes(mine, null), step, combine);
+        // A copy: at the first position the inclusive prefix is the caller's own buffer, which must not
+        // become the result.
+        return round(members, position, 1, new Prefixes(mine.copy(), null), step, combine);
     }
 
     private Future<Prefixes> round(int[] members, int position, int distance, Prefixes sofar, int step,

@@ -71,7 +71,8 @@ public final class SiteExchange {
         } else {
             sends.add(exchange.send(coordinator, first + 1, offSite.encode()));
             // the message holds this member's blocks only: slices of it keep nothing else alive
-            fromOtherSites = afterDirect(direct, coordinator, first + 2).map(RankBlocks::sliced);
+            // Copied: these blocks are handed to the caller, who may grow them (slices cannot grow).
+            fromOtherSites = afterDirect(direct, coordinator, first + 2).map(RankBlocks::decode);
         }
         return Future.all(Future.all(sends), Future.all(List.copyOf(direct.values())), fromOtherSites).map(all -> {
             RankBlocks.Builder received = RankBlocks.builder().putAll(fromOtherSites.result()).put(me, blocks.get(me));

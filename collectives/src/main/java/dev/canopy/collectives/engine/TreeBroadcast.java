@@ -58,7 +58,7 @@ public final class TreeBroadcast {
             }
             assembled.appendBuffer(received.result());
             sends.addAll(forward(received.result()));
-            receiveRest(index + 1, segments, assembled, sends, done);
+            SegmentLoop.continueWith(index + 1, () -> receiveRest(index + 1, segments, assembled, sends, done));
         });
     }
 

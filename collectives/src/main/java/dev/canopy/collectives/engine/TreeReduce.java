@@ -103,7 +103,8 @@ public final class TreeReduce {
                 reduced.fail(e);
                 return;
             }
-            reduceSegment(index + 1, segments, vector, result, reducedSegment, sends, reduced);
+            SegmentLoop.continueWith(index + 1,
+                    () -> reduceSegment(index + 1, segments, vector, result, reducedSegment, sends, reduced));
         });
     }
 

@@ -33,7 +33,9 @@ final class BufferBytes {
     static BufferBytes of(Buffer buffer) {
         if (buffer instanceof BufferInternal internal) {
             ByteBuf bytes = internal.getByteBuf();
-            if (bytes.hasArray()) {
+            // The view starts at the wrapped buffer's reader index, the Buffer's index 0 at its start:
+            // they agree only when everything from index 0 is readable.
+            if (bytes.hasArray() && bytes.readableBytes() == buffer.length()) {
                 return new BufferBytes(buffer, bytes.array(), bytes.arrayOffset() + bytes.readerIndex(), Origin.VIEW);
             }
         }

@@ -57,14 +57,7 @@ class TreeReduceTest {
         Queue<int[]> sent = new ConcurrentLinkedQueue<>();
         List<Optional<Buffer>> results = reduce(sent, rank -> vectorOf(rank, ELEMENTS));
 
-        Buffer expected = Buffer.buffer();
-        for (int element = 0; element < ELEMENTS; element++) {
-            long value = 0;
-            for (int rank = 0; rank < SIZE && value == 0; rank++) {
-                value = vectorOf(rank, ELEMENTS).getLong(element * Long.BYTES);
-            }
-            expected.appendLong(value);
-        }
+        Buffer expected = firstNonZeroOfAll(ELEMENTS);
         for (int rank = 0; rank < SIZE; rank++) {
             assertThat(results.get(rank)).as("result at rank %d", rank)
                     .isEqualTo(rank == ROOT ? Optional.of(expected) : Optional.empty());
@@ -75,6 +68,15 @@ class TreeReduceTest {
             assertThat(sent.stream().filter(pair -> pair[0] == sender && pair[1] == tree.parent(sender)).count())
                     .as("segments rank %d sent its parent", rank).isEqualTo(rank == ROOT ? 0 : segments);
         }
+    }
+
+    /** Found in review: a leaf's segments complete inline, and one stack frame set per segment overflowed. */
+    @Test
+    void thousandsOfSegmentsDoNotGrowTheStack() {
+        int elements = 4_096;
+        List<Optional<Buffer>> results = start(new ConcurrentLinkedQueue<>(), rank -> vectorOf(rank, elements), Long.BYTES)
+                .stream().map(LocalGrid::await).toList();
+        assertThat(results.get(ROOT)).contains(firstNonZeroOfAll(elements));
     }
 
     /** Leaves may have finished (MPI's local completion); the root and every rank above rank 5 fail and say why. */
@@ -110,6 +112,10 @@ class TreeReduceTest {
     }
 
     private List<Future<Optional<Buffer>>> start(Queue<int[]> sent, IntFunction<Buffer> vectors) {
+        return start(sent, vectors, SEGMENT_BYTES);
+    }
+
+    private List<Future<Optional<Buffer>>> start(Queue<int[]> sent, IntFunction<Buffer> vectors, int segmentBytes) {
         List<Future<Optional<Buffer>>> results = new ArrayList<>();
         int collective = sequence.incrementAndGet();
         for (Communicator member : grid.world()) {
@@ -118,12 +124,25 @@ class TreeReduceTest {
                 Exchange exchange = new Exchange(new RecordingChannel(member.collectiveChannel(), sent), Operation.REDUCE,
                         collective, 0, "test#" + member.rank());
                 exchange.run(() -> new TreeReduce(exchange, tree, 0)
-                        .run(vectors.apply(member.rank()), ElementType.LONG, FIRST_NON_ZERO, SEGMENT_BYTES))
+                        .run(vectors.apply(member.rank()), ElementType.LONG, FIRST_NON_ZERO, segmentBytes))
                         .onComplete(result);
             });
             results.add(result.future());
         }
         return results;
+    }
+
+    /** The sequential reference: per element, the first non-zero value in rank order. */
+    private static Buffer firstNonZeroOfAll(int elements) {
+        Buffer expected = Buffer.buffer();
+        for (int element = 0; element < elements; element++) {
+            long value = 0;
+            for (int rank = 0; rank < SIZE && value == 0; rank++) {
+                value = vectorOf(rank, elements).getLong(element * Long.BYTES);
+            }
+            expected.appendLong(value);
+        }
+        return expected;
     }
 
     /** Rank r contributes r + 1 where (element + r) is a multiple of 7, zero elsewhere. */
