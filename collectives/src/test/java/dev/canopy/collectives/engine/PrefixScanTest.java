@@ -117,6 +117,13 @@ class PrefixScanTest {
             assertThat(result.inclusive().toString()).as("inclusive prefix of rank %d", rank)
                     .isEqualTo(expected.toString());
         }
+        // The caller owns its results: it can grow them (a slice of a message could not).
+        for (PrefixScan.Prefixes result : prefixes) {
+            result.inclusive().appendByte((byte) '!');
+            if (result.exclusive() != null) {
+                result.exclusive().appendByte((byte) '!');
+            }
+        }
     }
 
     private static Buffer token(int rank) {

@@ -111,7 +111,10 @@ class SiteExchangeTest {
     private static void assertEveryRankGetsEveryBlock(List<List<Buffer>> received) {
         for (int rank = 0; rank < SIZE; rank++) {
             for (int source = 0; source < SIZE; source++) {
-                assertThat(received.get(rank).get(source).toString()).isEqualTo(source + "->" + rank);
+                Buffer block = received.get(rank).get(source);
+                assertThat(block.toString()).isEqualTo(source + "->" + rank);
+                // The caller owns its result: it can grow it (a slice of a message could not).
+                assertThat(block.appendByte((byte) '!').toString()).isEqualTo(source + "->" + rank + "!");
             }
         }
     }
