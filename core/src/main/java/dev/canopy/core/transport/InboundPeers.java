@@ -29,28 +29,44 @@ final class InboundPeers {
     /** Peers that have had a connection to us; bounded by the peers this node ever heard from. */
     private final Set<NodeAddress> greeted = new HashSet<>();
     private final Map<NodeAddress, List<Waiter>> waiting = new HashMap<>();
+    /**
+     * Connections accepted that have not said HELLO yet. Any of them may be a departed peer's
+     * reconnection carrying its last frames, so no peer counts as ended while one is pending.
+     */
+    private int unidentified;
 
     InboundPeers(Vertx vertx) {
         this.vertx = vertx;
     }
 
+    /** A connection was accepted; it will say HELLO ({@link #opened}) or close first ({@link #closedUnidentified}). */
+    void accepted() {
+        unidentified++;
+    }
+
     /** A connection from {@code peer} said HELLO. */
     void opened(NodeAddress peer) {
+        unidentified--;
         greeted.add(peer);
         open.merge(peer, 1, Integer::sum);
+        settleEndedPeers();
+    }
+
+    /** A connection closed before it said who it was from. */
+    void closedUnidentified() {
+        unidentified--;
+        settleEndedPeers();
     }
 
     /** A connection from {@code peer} that had said HELLO closed. */
     void closed(NodeAddress peer) {
-        Integer left = open.computeIfPresent(peer, (address, count) -> count > 1 ? count - 1 : null);
-        if (left == null) {
-            finish(peer, InboundEnd.CONNECTIONS_CLOSED);
-        }
+        open.computeIfPresent(peer, (address, count) -> count > 1 ? count - 1 : null);
+        settleEndedPeers();
     }
 
     /** See {@link Transport#awaitInboundEnd}. */
     Future<InboundEnd> awaitEnd(NodeAddress peer, Duration atMost) {
-        if (greeted.contains(peer) && !open.containsKey(peer)) {
+        if (ended(peer)) {
             return Future.succeededFuture(InboundEnd.CONNECTIONS_CLOSED);
         }
         if (atMost.isZero()) {
@@ -65,6 +81,15 @@ final class InboundPeers {
     /** The transport closes: nothing more will arrive from anyone. */
     void closeAll() {
         List.copyOf(waiting.keySet()).forEach(peer -> finish(peer, InboundEnd.TRANSPORT_CLOSED));
+    }
+
+    private boolean ended(NodeAddress peer) {
+        return greeted.contains(peer) && !open.containsKey(peer) && unidentified == 0;
+    }
+
+    private void settleEndedPeers() {
+        List.copyOf(waiting.keySet()).stream().filter(this::ended)
+                .forEach(peer -> finish(peer, InboundEnd.CONNECTIONS_CLOSED));
     }
 
     private void finish(NodeAddress peer, InboundEnd end) {

@@ -67,7 +67,7 @@ public final class VertxTransport implements Transport {
         @Override
         public void closed(InboundConnection connection, Optional<NodeAddress> peer) {
             inbound.remove(connection);
-            peer.ifPresent(inboundPeers::closed);
+            peer.ifPresentOrElse(inboundPeers::closed, inboundPeers::closedUnidentified);
         }
     };
 
@@ -272,6 +272,7 @@ public final class VertxTransport implements Transport {
         InboundConnection connection = new InboundConnection(socket, options.maxFrameBytes(),
                 frame -> frameHandler.handle(frame), inboundEvents, log);
         inbound.add(connection);
+        inboundPeers.accepted();
         connection.start();
     }
 
