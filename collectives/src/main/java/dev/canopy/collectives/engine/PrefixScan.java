@@ -22,7 +22,8 @@ import java.util.TreeMap;
  *   <li>step {@code first + 1}: the last member hands the total to the block's first member;</li>
  *   <li>steps {@code first + 3} on: the blocks' first members send their totals to every later
  *       block's first member along the fastest paths of the plan's latencies ({@link SiteRoutes},
- *       relayed by {@link CoordinatorRelay} as alltoall relays its aggregates), so the WAN is crossed
+ *       forward pairs only), relayed by {@link CoordinatorRelay} as alltoall relays its aggregates;
+ *       so the WAN is crossed
  *       once, the slowest pair taking its fastest path; above {@value #RELAYED_TOTALS_LIMIT} blocks
  *       (a split that interleaves sites) they run the same Hillis–Steele rounds among themselves;</li>
  *   <li>step {@code first + 2}: each block's first member sends the prefix of all earlier blocks down
@@ -107,17 +108,15 @@ public final class PrefixScan {
             }
         }
         Sites blockSites = Sites.of(blockNames);
-        RankBlocks.Builder toOthers = RankBlocks.builder();
-        for (int block = 0; block < blocks.size(); block++) {
-            if (block != myBlock) {
-                // Earlier blocks need nothing from this one, but every route carries a message.
-                toOthers.put(firstMembers[block], block > myBlock ? myTotal : Buffer.buffer());
-            }
+        RankBlocks.Builder toLater = RankBlocks.builder();
+        for (int block = myBlock + 1; block < blocks.size(); block++) {
+            toLater.put(firstMembers[block], myTotal);
         }
-        SortedMap<Integer, RankBlocks> own = new TreeMap<>(Map.of(exchange.rank(), toOthers.build()));
+        SortedMap<Integer, RankBlocks> own = new TreeMap<>(Map.of(exchange.rank(), toLater.build()));
         List<Future<Void>> sends = new ArrayList<>();
-        Future<List<RankBlocks>> received = new CoordinatorRelay(exchange, blockSites,
-                SiteRoutes.fastest(blockSites, latencies, relayHopMs), first + 3).run(Future.succeededFuture(own), sends);
+        SiteRoutes forward = SiteRoutes.fastest(blockSites, latencies, relayHopMs).forwardOnly();
+        Future<List<RankBlocks>> received = new CoordinatorRelay(exchange, blockSites, forward, first + 3)
+                .run(Future.succeededFuture(own), sends);
         return received.compose(perMember -> Future.all(sends).map(perMember.get(0))).map(fromOthers -> {
             Buffer prefix = null;
             for (int block = 0; block < myBlock; block++) {

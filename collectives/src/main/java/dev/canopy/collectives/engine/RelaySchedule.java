@@ -45,7 +45,7 @@ final class RelaySchedule {
         }
         for (int from = 0; from < routes.siteCount(); from++) {
             for (int to = 0; to < routes.siteCount(); to++) {
-                if (from != to) {
+                if (routes.carries(from, to)) {
                     int[] path = routes.path(from, to);
                     for (int hop = 1; hop < path.length; hop++) {
                         if (path[hop] == site) {

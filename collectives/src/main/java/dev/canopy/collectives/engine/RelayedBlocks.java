@@ -57,6 +57,7 @@ final class RelayedBlocks {
                 throw new IllegalStateException("the coordinator of site " + site + " got the block of rank " + source
                         + " for rank " + destination + " from site " + fromSite + " in round " + round
                         + ", off its route " + (origin == destinationSite ? "(both ranks are of one site)"
+                                : !routes.carries(origin, destinationSite) ? "(no route carries that pair)"
                                 : Arrays.toString(routes.path(origin, destinationSite))));
             }
             Buffer block = byDestination.block(destination);
@@ -73,7 +74,7 @@ final class RelayedBlocks {
 
     /** Whether hop {@code round} of the route from {@code origin} to {@code destinationSite} came from {@code fromSite} to here. */
     private boolean onRoute(int round, int fromSite, int origin, int destinationSite) {
-        return origin != destinationSite && round <= routes.hops(origin, destinationSite)
+        return routes.carries(origin, destinationSite) && round <= routes.hops(origin, destinationSite)
                 && routes.siteAfter(origin, destinationSite, round) == site
                 && (round == 0 || routes.siteAfter(origin, destinationSite, round - 1) == fromSite);
     }

@@ -106,6 +106,26 @@ public final class SiteRoutes {
         return siteCount;
     }
 
+    /**
+     * These routes for the pairs from a site to a later one only; the other pairs carry nothing (a
+     * scan's totals flow towards higher ranks only).
+     */
+    public SiteRoutes forwardOnly() {
+        int[][] forward = paths.clone();
+        for (int from = 0; from < siteCount; from++) {
+            for (int to = 0; to <= from; to++) {
+                forward[from * siteCount + to] = null;
+            }
+        }
+        return new SiteRoutes(siteCount, forward);
+    }
+
+    /** Whether an aggregate travels from {@code from} to {@code to} at all. */
+    public boolean carries(int from, int to) {
+        return from != to && from >= 0 && to >= 0 && from < siteCount && to < siteCount
+                && paths[from * siteCount + to] != null;
+    }
+
     /** The sites on the route from {@code from} to {@code to}, both included (a copy). */
     public int[] path(int from, int to) {
         return route(from, to).clone();
@@ -126,7 +146,7 @@ public final class SiteRoutes {
         int rounds = 0;
         for (int from = 0; from < siteCount; from++) {
             for (int to = 0; to < siteCount; to++) {
-                if (from != to) {
+                if (carries(from, to)) {
                     rounds = Math.max(rounds, hops(from, to));
                 }
             }
@@ -135,7 +155,7 @@ public final class SiteRoutes {
     }
 
     private int[] route(int from, int to) {
-        if (from == to || from < 0 || to < 0 || from >= siteCount || to >= siteCount) {
+        if (!carries(from, to)) {
             throw new IllegalArgumentException("no route from site " + from + " to site " + to + " among "
                     + siteCount + " sites");
         }
@@ -148,7 +168,7 @@ public final class SiteRoutes {
         StringBuilder text = new StringBuilder();
         for (int from = 0; from < siteCount; from++) {
             for (int to = 0; to < siteCount; to++) {
-                if (from != to) {
+                if (carries(from, to)) {
                     text.append(Arrays.stream(route(from, to)).mapToObj(String::valueOf)
                             .collect(Collectors.joining(" -> "))).append('\n');
                 }
