@@ -4,7 +4,9 @@ import dev.canopy.core.frame.Frame;
 import dev.canopy.core.node.NodeLogger;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
@@ -16,13 +18,18 @@ import org.slf4j.LoggerFactory;
  * its handlers receive only its family's traffic, sends go out through the shared transport, and
  * closing it only detaches its handlers (the node closes the shared transport).
  *
- * <p>Traffic of a family whose module has set no handler (probes at a node that does not probe, a
- * frame before the communicators exist) is dropped and logged at debug level; a frame of no family
- * is logged as a warning.
+ * <p>Frames of a family whose module has not set its handler yet wait for it when the family
+ * {@link FrameFamily#waitsForItsModule() says so} (a peer that passed the start barrier first may
+ * send before this node's communicators exist), up to {@value #MAX_WAITING_BYTES} bytes of payload
+ * per family, beyond which they are dropped with an error in the log. Other traffic of a family
+ * without a handler (probes at a node that does not probe) and everything after a port closed is
+ * dropped and logged at debug level; a frame of no family is logged as a warning.
  *
  * <p>Handlers are owned by the shared transport's context, where they also run.
  */
 public final class FrameDemux {
+
+    static final int MAX_WAITING_BYTES = 64 << 20;
 
     private final Transport shared;
     private final NodeLogger log;
@@ -44,13 +51,24 @@ public final class FrameDemux {
         return ports.get(family);
     }
 
+    /** How many frames of {@code family} wait for its module's handler; call on the shared transport's context. */
+    int waitingFrames(FrameFamily family) {
+        return ports.get(family).waiting.size();
+    }
+
     private void onFrame(Frame frame) {
         FrameFamily.of(frame.type()).ifPresentOrElse(family -> {
-            Handler<Frame> handler = ports.get(family).frames;
-            if (handler != null) {
-                handler.handle(frame);
-            } else {
+            Port port = ports.get(family);
+            if (port.frames != null) {
+                port.frames.handle(frame);
+            } else if (port.closed || !family.waitsForItsModule()) {
                 log.debug("dropped {}: no {} module takes frames on this node", frame, family);
+            } else if (port.waitingBytes + frame.payload().length() <= MAX_WAITING_BYTES) {
+                port.waiting.add(frame);
+                port.waitingBytes += frame.payload().length();
+            } else {
+                log.error("dropped {}: {} bytes of {} frames already wait for this node's module to start", frame,
+                        port.waitingBytes, family);
             }
         }, () -> log.warn("dropped {}: no module of this node handles frames of type {}", frame, frame.type()));
     }
@@ -75,6 +93,10 @@ public final class FrameDemux {
         // Owned by the shared transport's context.
         private Handler<Frame> frames;
         private Handler<Datagram> datagrams;
+        /** Frames that arrived before {@link #frames} was set, in arrival order. */
+        private final List<Frame> waiting = new ArrayList<>();
+        private long waitingBytes;
+        private boolean closed;
 
         Port(Transport shared, FrameFamily family) {
             super(shared);
@@ -83,7 +105,15 @@ public final class FrameDemux {
 
         @Override
         public void frameHandler(Handler<Frame> handler) {
-            context().runOnContext(v -> frames = handler);
+            context().runOnContext(v -> {
+                frames = handler;
+                if (handler != null && !waiting.isEmpty()) {
+                    List<Frame> early = List.copyOf(waiting);
+                    waiting.clear();
+                    waitingBytes = 0;
+                    early.forEach(handler::handle);
+                }
+            });
         }
 
         @Override
@@ -97,6 +127,9 @@ public final class FrameDemux {
             return OwnerContext.call(context(), () -> {
                 frames = null;
                 datagrams = null;
+                closed = true;
+                waiting.clear();
+                waitingBytes = 0;
                 return Future.succeededFuture();
             });
         }

@@ -59,6 +59,36 @@ class FrameDemuxTest {
         }
     }
 
+    /** Found by CI: a peer that passed the start barrier first sent before this node's communicators existed. */
+    @Test
+    void communicationFramesThatArriveBeforeTheirModuleWaitForIt() {
+        try (TestNodes nodes = new TestNodes()) {
+            Transport sender = nodes.start("sender");
+            Transport receiver = nodes.start("receiver");
+            Member to = TestNodes.member("receiver", "s", receiver);
+            FrameDemux demux = new FrameDemux(receiver, () -> "s/receiver");
+            Await.result(OwnerContext.call(receiver.context(), Future::<Void>succeededFuture));
+
+            Await.result(sender.send(to, frame(FrameType.COLLECTIVE, 1)));
+            Await.result(sender.send(to, frame(FrameType.DATA, 2)));
+            Await.result(sender.send(to, frame(FrameType.BANDWIDTH_PROBE, 3)));
+            Await.result(sender.send(to, frame(FrameType.CONTROL, 4)));
+            Await.until(() -> Await.result(OwnerContext.call(receiver.context(),
+                    () -> Future.succeededFuture(demux.waitingFrames(FrameFamily.COMMUNICATION)))) == 3,
+                    () -> "three communication frames waiting");
+            BlockingQueue<Frame> communicationFrames = new LinkedBlockingQueue<>();
+            BlockingQueue<Frame> measurementFrames = new LinkedBlockingQueue<>();
+            demux.port(FrameFamily.COMMUNICATION).frameHandler(communicationFrames::add);
+            demux.port(FrameFamily.MEASUREMENT).frameHandler(measurementFrames::add);
+
+            assertThat(Await.next(communicationFrames).sequence()).isEqualTo(1);
+            assertThat(Await.next(communicationFrames).sequence()).isEqualTo(2);
+            assertThat(Await.next(communicationFrames).sequence()).isEqualTo(4);
+            Await.result(OwnerContext.call(receiver.context(), Future::<Void>succeededFuture));
+            assertThat(measurementFrames).as("a probe that found no prober is lost").isEmpty();
+        }
+    }
+
     private static Frame frame(FrameType type, long sequence) {
         return new Frame(type, TestNodes.JOB, 1, 1, 0, 1, 7, sequence, Buffer.buffer("x"));
     }
