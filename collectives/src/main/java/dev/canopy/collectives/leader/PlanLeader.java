@@ -355,6 +355,9 @@ public final class PlanLeader {
                 case PUBLISHED -> {
                     baseline = plan;
                     highestEpoch = plan.epoch();
+                    store.pruneBefore(plan.epoch() - PlanStore.RETAINED_EPOCHS + 1).onFailure(e -> log.debug(
+                            "could not prune plan epochs before {}: {}", plan.epoch() - PlanStore.RETAINED_EPOCHS + 1,
+                            e.toString()));
                 }
                 case EPOCH_TAKEN -> takeOver("plan epoch " + plan.epoch() + " was published by another leader");
                 case NOT_LEADER -> stepDown("its latch znode is gone, so it is no longer leader");

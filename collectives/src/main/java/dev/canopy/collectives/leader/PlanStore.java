@@ -4,8 +4,10 @@ import dev.canopy.core.node.JobId;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletionException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.x.async.AsyncCuratorFramework;
@@ -20,9 +22,12 @@ import org.apache.zookeeper.KeeperException;
  *   <li>{@code leader}: the plan leaders' latch.</li>
  * </ul>
  * A publication is one ZooKeeper transaction: check that the publisher's latch znode still exists (a
- * leader whose session expired cannot publish), create the epoch's znode (an epoch is never written
- * twice) and move {@code current}. Every call is asynchronous through Curator's async API; futures
- * complete on the given context.
+ * leader whose session expired cannot publish), create the epoch's znode and move {@code current}
+ * only if its data version is the epoch before ({@code current} is written by publications alone,
+ * so its version is the current epoch): epochs go up by one and are never written twice, even after
+ * old epoch znodes are pruned. Only the last {@value #RETAINED_EPOCHS} epochs are kept
+ * ({@link #pruneBefore}). Every call is asynchronous through Curator's async API; futures complete
+ * on the given context.
  */
 public final class PlanStore {
 
@@ -35,7 +40,11 @@ public final class PlanStore {
         NOT_LEADER
     }
 
+    /** Epoch znodes kept after a publication: a member that lags this many plans behind is long gone. */
+    public static final int RETAINED_EPOCHS = 16;
+
     static final String PLANS = "/plans";
+    private static final String EPOCH_PREFIX = "epoch-";
     static final String CURRENT = PLANS + "/current";
     static final String LEADER_LATCH = PLANS + "/leader";
 
@@ -56,7 +65,7 @@ public final class PlanStore {
     }
 
     static String epochPath(long epoch) {
-        return String.format("%s/epoch-%010d", PLANS, epoch);
+        return String.format("%s/%s%010d", PLANS, EPOCH_PREFIX, epoch);
     }
 
     /** Creates {@code plans/current} with epoch 0 unless it exists. */
@@ -98,11 +107,13 @@ public final class PlanStore {
         return Future.fromCompletionStage(zooKeeper.transaction().forOperations(List.of(
                         zooKeeper.transactionOp().check().forPath(fencePath),
                         zooKeeper.transactionOp().create().forPath(path, PlanCodec.encode(plan)),
-                        zooKeeper.transactionOp().setData().forPath(CURRENT, encodeEpoch(plan.epoch())))), context)
+                        zooKeeper.transactionOp().setData().withVersion(Math.toIntExact(plan.epoch() - 1))
+                                .forPath(CURRENT, encodeEpoch(plan.epoch())))), context)
                 .map(results -> PublishOutcome.PUBLISHED)
                 .recover(e -> {
                     Throwable cause = cause(e);
-                    if (cause instanceof KeeperException.NodeExistsException) {
+                    if (cause instanceof KeeperException.NodeExistsException
+                            || cause instanceof KeeperException.BadVersionException) {
                         return Future.succeededFuture(PublishOutcome.EPOCH_TAKEN);
                     }
                     if (cause instanceof KeeperException.NoNodeException) {
@@ -111,6 +122,38 @@ public final class PlanStore {
                     return Future.failedFuture(new IllegalStateException("publishing plan epoch " + plan.epoch()
                             + " at " + jobPath + path + " failed: " + cause, cause));
                 });
+    }
+
+    /**
+     * Deletes the znodes of epochs below {@code epoch} (best effort: one already gone is skipped);
+     * completes with how many it deleted.
+     */
+    public Future<Integer> pruneBefore(long epoch) {
+        return Future.fromCompletionStage(zooKeeper.getChildren().forPath(PLANS), context).compose(children -> {
+            List<Future<Void>> deletions = new ArrayList<>();
+            for (String child : children) {
+                OptionalLong old = epochOf(child);
+                if (old.isPresent() && old.getAsLong() < epoch) {
+                    deletions.add(Future.fromCompletionStage(zooKeeper.delete().forPath(epochPath(old.getAsLong())), context)
+                            .<Void>mapEmpty()
+                            .recover(e -> cause(e) instanceof KeeperException.NoNodeException
+                                    ? Future.succeededFuture()
+                                    : Future.failedFuture(e)));
+                }
+            }
+            return Future.all(deletions).map(all -> deletions.size());
+        });
+    }
+
+    private static OptionalLong epochOf(String child) {
+        if (!child.startsWith(EPOCH_PREFIX)) {
+            return OptionalLong.empty();
+        }
+        try {
+            return OptionalLong.of(Long.parseLong(child.substring(EPOCH_PREFIX.length())));
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty();
+        }
     }
 
     static byte[] encodeEpoch(long epoch) {

@@ -60,6 +60,25 @@ class PlanStoreTest {
     }
 
     @Test
+    void epochsGoUpByOneAndAPrunedEpochIsNeverWrittenAgain() throws Exception {
+        assertThat(Await.result(store.publish(plan(2, 15), FENCE))).as("skipping epoch 1")
+                .isEqualTo(PlanStore.PublishOutcome.EPOCH_TAKEN);
+        for (long epoch = 1; epoch <= 20; epoch++) {
+            assertThat(Await.result(store.publish(plan(epoch, 15), FENCE))).isEqualTo(PlanStore.PublishOutcome.PUBLISHED);
+        }
+
+        assertThat(Await.result(store.pruneBefore(20 - PlanStore.RETAINED_EPOCHS + 1))).isEqualTo(4);
+
+        assertThat(PlanStore.namespaced(client, JOB).getChildren().forPath(PlanStore.PLANS))
+                .filteredOn(child -> child.startsWith("epoch-")).hasSize(PlanStore.RETAINED_EPOCHS)
+                .doesNotContain("epoch-0000000004").contains("epoch-0000000005", "epoch-0000000020");
+        assertThat(Await.result(store.publish(plan(3, 99), FENCE))).as("a stale leader re-using pruned epoch 3")
+                .isEqualTo(PlanStore.PublishOutcome.EPOCH_TAKEN);
+        assertThat(PlanStore.namespaced(client, JOB).checkExists().forPath(PlanStore.epochPath(3))).isNull();
+        assertThat(Await.result(store.currentEpoch())).isEqualTo(20);
+    }
+
+    @Test
     void aPublisherWhoseFenceIsGoneCannotPublish() throws Exception {
         PlanStore.namespaced(client, JOB).delete().forPath(FENCE);
 
@@ -70,11 +89,11 @@ class PlanStoreTest {
 
     @Test
     void aPlanSurvivesTheRoundTripWithUnmeasuredLinks() {
-        PublishedPlan withHole = new PublishedPlan(7, new LatencySnapshot(List.of("a", "b"),
+        PublishedPlan withHole = new PublishedPlan(1, new LatencySnapshot(List.of("a", "b"),
                 new double[] {0, Double.POSITIVE_INFINITY, 12.5, 0}), 12.5, "reason with \"quotes\"");
         Await.result(store.publish(withHole, FENCE));
 
-        assertThat(Await.result(store.read(7))).isEqualTo(withHole);
+        assertThat(Await.result(store.read(1))).isEqualTo(withHole);
     }
 
     @Test
