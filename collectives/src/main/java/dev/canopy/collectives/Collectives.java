@@ -240,12 +240,7 @@ public final class Collectives {
 
     /** The members' sites, from their coordinates (a site is named by its wan group and its own name). */
     private Sites sites() {
-        List<String> siteNames = new ArrayList<>(size());
-        for (int rank = 0; rank < size(); rank++) {
-            var coordinates = communicator.member(rank).coordinates();
-            siteNames.add(coordinates.wanGroup() + "/" + coordinates.site());
-        }
-        return Sites.of(siteNames);
+        return Sites.ofMembers(communicator.members());
     }
 
     /** Takes the next sequence number on the communicator's context and runs the stages there. */

@@ -1,5 +1,7 @@
 package dev.canopy.collectives.engine;
 
+import dev.canopy.core.node.Member;
+import dev.canopy.gridconfig.Coordinates;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +37,16 @@ public final class Sites {
             membersOfSite.add(ranks.stream().mapToInt(Integer::intValue).toArray());
         }
         return new Sites(siteOfRank, List.copyOf(membersOfSite));
+    }
+
+    /** The sites of a communicator's {@code members}, indexed by rank. */
+    public static Sites ofMembers(List<Member> members) {
+        return of(members.stream().map(member -> nameOf(member.coordinates())).toList());
+    }
+
+    /** How collectives name a site: wan group and site, since site names may repeat across wan groups. */
+    public static String nameOf(Coordinates coordinates) {
+        return coordinates.wanGroup() + "/" + coordinates.site();
     }
 
     public int count() {

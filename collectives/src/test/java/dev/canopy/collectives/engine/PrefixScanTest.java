@@ -131,11 +131,6 @@ class PrefixScanTest {
     }
 
     private static Sites sitesOf(Communicator communicator) {
-        List<String> names = new ArrayList<>();
-        for (int rank = 0; rank < communicator.size(); rank++) {
-            var coordinates = communicator.member(rank).coordinates();
-            names.add(coordinates.wanGroup() + "/" + coordinates.site());
-        }
-        return Sites.of(names);
+        return Sites.ofMembers(communicator.members());
     }
 }

@@ -8,7 +8,6 @@ import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.comm.PointToPoint;
 import dev.canopy.core.node.Member;
-import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.topology.graph.LatencySource;
 import dev.canopy.topology.hierarchy.HierarchicalPlanner;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
@@ -42,11 +41,7 @@ class SiteExchangeTest {
     @BeforeAll
     void startGrid() {
         grid = LocalGrid.start("site-exchange", SIZE);
-        List<String> siteNames = new ArrayList<>();
-        for (int rank = 0; rank < SIZE; rank++) {
-            siteNames.add(siteOf(grid.world().get(0).member(rank).coordinates()));
-        }
-        sites = Sites.of(siteNames);
+        sites = Sites.ofMembers(grid.world().get(0).members());
     }
 
     @AfterAll
@@ -132,10 +127,10 @@ class SiteExchangeTest {
     private static LatencySource slowBetweenSitesOf(Communicator world, int a, int b) {
         Map<String, String> siteByName = new HashMap<>();
         for (Member member : world.members()) {
-            siteByName.put(TopologyPlan.nameOf(member), siteOf(member.coordinates()));
+            siteByName.put(TopologyPlan.nameOf(member), Sites.nameOf(member.coordinates()));
         }
-        String slowA = siteOf(world.member(a).coordinates());
-        String slowB = siteOf(world.member(b).coordinates());
+        String slowA = Sites.nameOf(world.member(a).coordinates());
+        String slowB = Sites.nameOf(world.member(b).coordinates());
         return (from, to) -> {
             String fromSite = siteByName.get(from);
             String toSite = siteByName.get(to);
@@ -145,10 +140,6 @@ class SiteExchangeTest {
             boolean slow = fromSite.equals(slowA) && toSite.equals(slowB) || fromSite.equals(slowB) && toSite.equals(slowA);
             return slow ? 200 : 10;
         };
-    }
-
-    private static String siteOf(Coordinates coordinates) {
-        return coordinates.wanGroup() + "/" + coordinates.site();
     }
 
     private static List<Buffer> blocksOf(int source) {

@@ -92,7 +92,7 @@ class ConfiguredPlansTest {
     void relayedAllToAllRoutesAvoidTheSlowLinksOfTheExample() {
         List<Member> members = members();
         TopologyPlan plan = ConfiguredPlans.of(members, grid);
-        Sites sites = Sites.of(members.stream().map(m -> m.coordinates().wanGroup() + "/" + m.coordinates().site()).toList());
+        Sites sites = Sites.ofMembers(members);
         SiteRoutes routes = SiteRoutes.fastest(sites, plan::oneWayMs, CollectiveSettings.DEFAULT_RELAY_HOP_MS);
         assertThat(sites.count()).isEqualTo(8);
         for (int from = 0; from < sites.count(); from++) {
