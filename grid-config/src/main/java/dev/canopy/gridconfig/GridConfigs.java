@@ -3,13 +3,18 @@ package dev.canopy.gridconfig;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.print.RslPrinter;
 import dev.canopy.gridconfig.validate.GridFileReader;
+import dev.canopy.gridconfig.input.BoundedInput;
+import dev.canopy.gridconfig.input.InputStalledException;
+import dev.canopy.gridconfig.input.InputTooLargeException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -25,7 +30,7 @@ public final class GridConfigs {
     public static final List<String> BUNDLED_EXAMPLES = List.of(DEFAULT_EXAMPLE, "two-site.rsl", "mpich-g2.rsl");
 
     /** Larger files are surely not level files; reading them whole would only waste memory. */
-    static final long MAX_FILE_BYTES = 4L * 1024 * 1024;
+    public static final long MAX_FILE_BYTES = 4L * 1024 * 1024;
 
     private static final String EXAMPLES_RESOURCE = "examples/";
 
@@ -39,22 +44,36 @@ public final class GridConfigs {
 
     /** Reads the level file at {@code file} (UTF-8); a missing or unreadable file is a diagnostic too. */
     public static ParseResult load(Path file) {
+        return load(file, BoundedInput.DEFAULT_IDLE_TIMEOUT);
+    }
+
+    /**
+     * Reads the level file at {@code file}, reading at most {@link #MAX_FILE_BYTES} whatever it is
+     * (a regular file, a pipe, a device) and giving up when no byte arrives for {@code idleTimeout}.
+     */
+    public static ParseResult load(Path file, Duration idleTimeout) {
         String name = file.toString();
         try {
             if (Files.isDirectory(file)) {
-                return ParseResult.invalid(List.of(Diagnostic.ofFile(name, "is a directory, not a level file")));
+                return invalidFile(name, "is a directory, not a level file");
             }
-            if (Files.size(file) > MAX_FILE_BYTES) {
-                return ParseResult.invalid(List.of(Diagnostic.ofFile(name, "is larger than " + MAX_FILE_BYTES + " bytes; not a level file")));
-            }
-            return parse(Files.readString(file, StandardCharsets.UTF_8), name);
+            byte[] bytes = BoundedInput.readAll(file, MAX_FILE_BYTES, idleTimeout);
+            return parse(StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString(), name);
         } catch (NoSuchFileException e) {
-            return ParseResult.invalid(List.of(Diagnostic.ofFile(name, "no such file")));
+            return invalidFile(name, "no such file");
         } catch (CharacterCodingException e) {
-            return ParseResult.invalid(List.of(Diagnostic.ofFile(name, "is not UTF-8 text")));
+            return invalidFile(name, "is not UTF-8 text");
+        } catch (InputTooLargeException e) {
+            return invalidFile(name, "is larger than " + MAX_FILE_BYTES + " bytes; not a level file");
+        } catch (InputStalledException e) {
+            return invalidFile(name, e.getMessage());
         } catch (IOException e) {
-            return ParseResult.invalid(List.of(Diagnostic.ofFile(name, "cannot be read: " + e)));
+            return invalidFile(name, "cannot be read: " + Excerpt.of(String.valueOf(e.getMessage())));
         }
+    }
+
+    private static ParseResult invalidFile(String name, String message) {
+        return ParseResult.invalid(List.of(Diagnostic.ofFile(name, message)));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.canopy.gridconfig.rsl;
 
+import dev.canopy.gridconfig.Excerpt;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -17,7 +18,10 @@ public final class Parser {
     private final List<Token> tokens;
     private final Diagnostics diagnostics;
     private int next;
+    /** Parentheses open at the current token; only differences matter, for recovery (stray ')' can make it negative). */
     private int openDepth;
+    /** Value lists open around the current one, counted by {@link #sequence} itself so that no stray token can lift the limit. */
+    private int valueNesting;
 
     private Parser(List<Token> tokens, Diagnostics diagnostics) {
         this.tokens = tokens;
@@ -128,7 +132,7 @@ public final class Parser {
                 ? Operator.fromSymbol(operatorToken.text()) : Optional.empty();
         if (operator.isEmpty()) {
             diagnostics.error(operatorToken.position(),
-                    "expected '=' after attribute \"" + name.text() + "\", found " + operatorToken.describe());
+                    "expected '=' after attribute " + Excerpt.quoted(name.text()) + ", found " + operatorToken.describe());
             recoverTo(outer);
             return damage.withAttribute(name.text());
         }
@@ -143,15 +147,15 @@ public final class Parser {
             values.add(value.get());
         }
         if (peek().kind() != TokenKind.CLOSE) {
-            String problem = values.isEmpty() ? "attribute \"" + name.text() + "\" has no value"
-                    : "expected ')' to close the relation \"" + name.text() + "\" opened at " + open.position();
+            String problem = values.isEmpty() ? "attribute " + Excerpt.quoted(name.text()) + " has no value"
+                    : "expected ')' to close the relation " + Excerpt.quoted(name.text()) + " opened at " + open.position();
             diagnostics.error(peek().position(), problem + ", found " + peek().describe());
             recoverTo(outer);
             return damage.withAttribute(name.text());
         }
         take();
         if (values.isEmpty()) {
-            diagnostics.error(operatorToken.position(), "attribute \"" + name.text() + "\" has no value after '" + operatorToken.text() + "'");
+            diagnostics.error(operatorToken.position(), "attribute " + Excerpt.quoted(name.text()) + " has no value after '" + operatorToken.text() + "'");
             return damage.withAttribute(name.text());
         }
         relations.add(new Relation(open.position(), name.text(), name.position(), operator.get(),
@@ -159,21 +163,26 @@ public final class Parser {
         return damage;
     }
 
+    /** A primary, or primaries joined by '#': one flat {@link ValueExpr.Concatenation}, however long the chain. */
     private Optional<ValueExpr> value() {
-        Optional<ValueExpr> left = primary();
-        while (left.isPresent() && peek().kind() == TokenKind.HASH) {
+        Optional<ValueExpr> first = primary();
+        if (first.isEmpty() || peek().kind() != TokenKind.HASH) {
+            return first;
+        }
+        List<ValueExpr> parts = new ArrayList<>(List.of(first.get()));
+        while (peek().kind() == TokenKind.HASH) {
             Token hash = take();
             if (!startsValue(peek())) {
                 diagnostics.error(hash.position(), "'#' must be followed by a value to join, found " + peek().describe());
                 return Optional.empty();
             }
-            Optional<ValueExpr> right = primary();
-            if (right.isEmpty()) {
+            Optional<ValueExpr> next = primary();
+            if (next.isEmpty()) {
                 return Optional.empty();
             }
-            left = Optional.of(new ValueExpr.Concatenation(left.get().position(), left.get(), right.get()));
+            parts.add(next.get());
         }
-        return left;
+        return Optional.of(new ValueExpr.Concatenation(first.get().position(), parts));
     }
 
     private Optional<ValueExpr> primary() {
@@ -191,10 +200,19 @@ public final class Parser {
 
     private Optional<ValueExpr> sequence() {
         Token open = take();
-        if (openDepth > MAX_NESTING) {
+        if (valueNesting >= MAX_NESTING) {
             diagnostics.error(open.position(), "values are nested more than " + MAX_NESTING + " levels deep");
             return Optional.empty();
         }
+        valueNesting++;
+        try {
+            return sequenceItems(open);
+        } finally {
+            valueNesting--;
+        }
+    }
+
+    private Optional<ValueExpr> sequenceItems(Token open) {
         List<ValueExpr> items = new ArrayList<>();
         while (startsValue(peek())) {
             Optional<ValueExpr> item = value();
@@ -230,7 +248,7 @@ public final class Parser {
         }
         take();
         if (peek().kind() != TokenKind.CLOSE) {
-            diagnostics.error(peek().position(), "expected ')' after variable name \"" + name.text() + "\", found " + peek().describe());
+            diagnostics.error(peek().position(), "expected ')' after variable name " + Excerpt.quoted(name.text()) + ", found " + peek().describe());
             return Optional.empty();
         }
         take();

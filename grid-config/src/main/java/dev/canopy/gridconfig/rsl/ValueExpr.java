@@ -23,7 +23,13 @@ public sealed interface ValueExpr {
     record VariableRef(Position position, String name) implements ValueExpr {
     }
 
-    /** {@code left # right}: the two values joined with nothing between them. */
-    record Concatenation(Position position, ValueExpr left, ValueExpr right) implements ValueExpr {
+    /** {@code a # b # ...}: two or more values joined with nothing between them, kept flat however long the chain. */
+    record Concatenation(Position position, List<ValueExpr> parts) implements ValueExpr {
+        public Concatenation {
+            parts = List.copyOf(parts);
+            if (parts.size() < 2) {
+                throw new IllegalArgumentException("a concatenation joins at least two values, got " + parts.size());
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.canopy.gridconfig.validate;
 
+import dev.canopy.gridconfig.Excerpt;
 import dev.canopy.gridconfig.rsl.Diagnostics;
 import dev.canopy.gridconfig.rsl.Damage;
 import dev.canopy.gridconfig.rsl.Operator;
@@ -32,7 +33,7 @@ final class AttributeTable {
         for (Attribute attribute : section.attributes()) {
             Optional<String> known = kind.attribute(attribute.written());
             if (known.isEmpty()) {
-                diagnostics.error(attribute.namePosition(), "unknown attribute \"" + attribute.written() + "\" in a "
+                diagnostics.error(attribute.namePosition(), "unknown attribute " + Excerpt.quoted(attribute.written()) + " in a "
                         + kind.configName() + " section", SpellingHint.closest(attribute.written(), kind.attributeNames()));
                 continue;
             }

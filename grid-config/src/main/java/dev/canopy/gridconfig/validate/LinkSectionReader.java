@@ -1,5 +1,6 @@
 package dev.canopy.gridconfig.validate;
 
+import dev.canopy.gridconfig.Excerpt;
 import dev.canopy.gridconfig.Keyword;
 import dev.canopy.gridconfig.model.Link;
 import dev.canopy.gridconfig.model.LinkDirection;
@@ -39,7 +40,7 @@ final class LinkSectionReader {
         Resolved.Text first = sites.get().get(0);
         Resolved.Text second = sites.get().get(1);
         if (first.text().equals(second.text())) {
-            diagnostics.error(second.position(), "a link joins two different sites, but both are \"" + first.text() + "\"");
+            diagnostics.error(second.position(), "a link joins two different sites, but both are " + Excerpt.quoted(first.text()));
             return Optional.empty();
         }
         Link link = new Link(first.text(), second.text(),

@@ -1,5 +1,6 @@
 package dev.canopy.gridconfig.validate;
 
+import dev.canopy.gridconfig.Excerpt;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.Link;
 import dev.canopy.gridconfig.model.LinkDirection;
@@ -9,11 +10,13 @@ import dev.canopy.gridconfig.rsl.Integrity;
 import dev.canopy.gridconfig.rsl.Position;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -62,7 +65,7 @@ final class ModelAssembler {
                 Position at = draft.section().positionOf(attribute);
                 Position earlier = first.putIfAbsent(value, at);
                 if (earlier != null) {
-                    diagnostics.error(at, what + " \"" + value + "\" is used twice; the first is at " + earlier);
+                    diagnostics.error(at, what + " " + Excerpt.quoted(value) + " is used twice; the first is at " + earlier);
                 }
             });
         }
@@ -89,16 +92,16 @@ final class ModelAssembler {
             SubjobDraft first = firstOfSite.putIfAbsent(subjob.site(), draft);
             boolean wanGroupsCertain = first != null && !first.section().mayLack("wan_group") && !draft.section().mayLack("wan_group");
             if (wanGroupsCertain && !first.subjob().wanGroup().equals(subjob.wanGroup())) {
-                diagnostics.error(draft.section().positionOf("wan_group"), "site \"" + subjob.site() + "\" is in wan_group \""
-                        + first.subjob().wanGroup() + "\" (subjob \"" + first.subjob().label() + "\") but subjob \"" + subjob.label()
-                        + "\" puts it in \"" + subjob.wanGroup() + "\"; a site belongs to one wan_group");
+                diagnostics.error(draft.section().positionOf("wan_group"), "site " + Excerpt.quoted(subjob.site()) + " is in wan_group "
+                        + Excerpt.quoted(first.subjob().wanGroup()) + " (subjob " + Excerpt.quoted(first.subjob().label()) + ") but subjob "
+                        + Excerpt.quoted(subjob.label()) + " puts it in " + Excerpt.quoted(subjob.wanGroup()) + "; a site belongs to one wan_group");
             }
             if (draft.section().get("uplink_mbps").isPresent() && subjob.uplinkMbps().isPresent()) {
                 SubjobDraft earlier = uplinkOfSite.putIfAbsent(subjob.site(), draft);
                 if (earlier != null && !earlier.subjob().uplinkMbps().equals(subjob.uplinkMbps())) {
-                    diagnostics.error(draft.section().positionOf("uplink_mbps"), "site \"" + subjob.site()
-                            + "\" has one uplink shared by its subjobs, but this uplink_mbps differs from subjob \""
-                            + earlier.subjob().label() + "\"'s");
+                    diagnostics.error(draft.section().positionOf("uplink_mbps"), "site " + Excerpt.quoted(subjob.site())
+                            + " has one uplink shared by its subjobs, but this uplink_mbps differs from subjob "
+                            + Excerpt.quoted(earlier.subjob().label()) + "'s");
                 }
             }
         }
@@ -109,11 +112,12 @@ final class ModelAssembler {
     }
 
     private void checkLinkSites(List<LinkDraft> links, List<String> sites) {
+        Set<String> known = new HashSet<>(sites);
         for (LinkDraft link : links) {
             for (Resolved.Text site : List.of(link.first(), link.second())) {
-                if (!sites.contains(site.text())) {
-                    diagnostics.error(site.position(), "link names unknown site \"" + site.text() + "\"; sites are "
-                            + String.join(", ", sites), SpellingHint.closest(site.text(), sites));
+                if (!known.contains(site.text())) {
+                    diagnostics.error(site.position(), "link names unknown site " + Excerpt.quoted(site.text()) + "; sites are "
+                            + Excerpt.list(sites), SpellingHint.closest(site.text(), sites));
                 }
             }
         }
@@ -131,8 +135,8 @@ final class ModelAssembler {
             for (List<String> direction : directions) {
                 Position earlier = described.putIfAbsent(direction, draft.first().position());
                 if (earlier != null) {
-                    diagnostics.error(draft.first().position(), "traffic from \"" + direction.get(0) + "\" to \"" + direction.get(1)
-                            + "\" is already described by the link at " + earlier);
+                    diagnostics.error(draft.first().position(), "traffic from " + Excerpt.quoted(direction.get(0)) + " to " + Excerpt.quoted(direction.get(1))
+                            + " is already described by the link at " + earlier);
                     break;
                 }
             }

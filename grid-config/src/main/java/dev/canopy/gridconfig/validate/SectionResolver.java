@@ -1,5 +1,6 @@
 package dev.canopy.gridconfig.validate;
 
+import dev.canopy.gridconfig.Excerpt;
 import dev.canopy.gridconfig.Keyword;
 import dev.canopy.gridconfig.rsl.Conjunction;
 import dev.canopy.gridconfig.rsl.Diagnostics;
@@ -71,7 +72,7 @@ final class SectionResolver {
                 if (resolved instanceof Resolved.Text text) {
                     variables.put(name.text(), text.text());
                 } else {
-                    diagnostics.error(resolved.position(), "variable \"" + name.text() + "\" must have a plain value, not a list");
+                    diagnostics.error(resolved.position(), "variable " + Excerpt.quoted(name.text()) + " must have a plain value, not a list");
                 }
             });
         }
@@ -98,28 +99,35 @@ final class SectionResolver {
         if (value instanceof ValueExpr.VariableRef ref) {
             String text = variables.get(ref.name());
             if (text == null) {
-                String define = "define it with (rsl_substitution = (" + ref.name()
+                String define = "define it with (rsl_substitution = (" + Excerpt.of(ref.name())
                         + " value)) in the grid section or earlier in this section";
-                diagnostics.error(ref.position(), "undefined variable \"" + ref.name() + "\"",
+                diagnostics.error(ref.position(), "undefined variable " + Excerpt.quoted(ref.name()),
                         SpellingHint.closest(ref.name(), variables.keySet()).or(() -> Optional.of(define)));
                 return Optional.empty();
             }
             return Optional.of(new Resolved.Text(ref.position(), text));
         }
-        ValueExpr.Concatenation concatenation = (ValueExpr.Concatenation) value;
-        Optional<Resolved> left = resolve(concatenation.left());
-        Optional<Resolved> right = resolve(concatenation.right());
-        if (left.isEmpty() || right.isEmpty()) {
+        return join((ValueExpr.Concatenation) value);
+    }
+
+    /** Joins the parts in one pass: no recursion over a long chain, no quadratic copying, at most {@link #MAX_TEXT} characters. */
+    private Optional<Resolved> join(ValueExpr.Concatenation concatenation) {
+        Optional<List<Resolved>> parts = resolveAll(concatenation.parts());
+        if (parts.isEmpty()) {
             return Optional.empty();
         }
-        if (left.get() instanceof Resolved.Text l && right.get() instanceof Resolved.Text r) {
-            if (l.text().length() + r.text().length() > MAX_TEXT) {
+        StringBuilder joined = new StringBuilder();
+        for (Resolved part : parts.get()) {
+            if (!(part instanceof Resolved.Text text)) {
+                diagnostics.error(concatenation.position(), "'#' joins two plain values, not lists");
+                return Optional.empty();
+            }
+            if (joined.length() + text.text().length() > MAX_TEXT) {
                 diagnostics.error(concatenation.position(), "joined value is longer than " + MAX_TEXT + " characters");
                 return Optional.empty();
             }
-            return Optional.of(new Resolved.Text(concatenation.position(), l.text() + r.text()));
+            joined.append(text.text());
         }
-        diagnostics.error(concatenation.position(), "'#' joins two plain values, not lists");
-        return Optional.empty();
+        return Optional.of(new Resolved.Text(concatenation.position(), joined.toString()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.canopy.gridconfig.validate;
 
+import dev.canopy.gridconfig.Excerpt;
 import dev.canopy.gridconfig.Keyword;
 import java.util.Collection;
 import java.util.Comparator;
@@ -7,6 +8,12 @@ import java.util.Optional;
 
 /** Suggests the known word closest to a misspelled one, by edit distance of the canonical spellings. */
 final class SpellingHint {
+
+    /** Beyond this many known words a hint costs more than it helps (a hostile file can name 100,000 sites). */
+    static final int MAX_CANDIDATES = 1000;
+
+    /** Longer words are no typos of a keyword, and their distance table would cost length squared. */
+    static final int MAX_WORD = 64;
 
     private SpellingHint() {
     }
@@ -17,6 +24,9 @@ final class SpellingHint {
      */
     static Optional<String> closest(String written, Collection<String> candidates) {
         String canonical = Keyword.canonical(written);
+        if (candidates.size() > MAX_CANDIDATES || canonical.length() > MAX_WORD) {
+            return Optional.empty();
+        }
         Optional<String> completion = canonical.length() < 3 ? Optional.empty() : candidates.stream()
                 .filter(candidate -> Keyword.canonical(candidate).startsWith(canonical) && !candidate.equals(written))
                 .findFirst();
@@ -26,6 +36,8 @@ final class SpellingHint {
         int allowed = Math.max(1, Math.min(3, canonical.length() / 3));
         return candidates.stream()
                 .filter(candidate -> !candidate.equals(written))
+                // the distance is at least the difference in length: skip the table for words that cannot be close
+                .filter(candidate -> Math.abs(Keyword.canonical(candidate).length() - canonical.length()) <= allowed)
                 .min(Comparator.comparingInt(candidate -> distance(canonical, Keyword.canonical(candidate))))
                 .filter(best -> {
                     int distance = distance(canonical, Keyword.canonical(best));
@@ -36,7 +48,7 @@ final class SpellingHint {
     }
 
     private static String question(String candidate) {
-        return "did you mean \"" + candidate + "\"?";
+        return "did you mean " + Excerpt.quoted(candidate) + "?";
     }
 
     /** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */

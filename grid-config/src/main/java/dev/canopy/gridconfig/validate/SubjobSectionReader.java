@@ -1,5 +1,6 @@
 package dev.canopy.gridconfig.validate;
 
+import dev.canopy.gridconfig.Excerpt;
 import dev.canopy.gridconfig.Keyword;
 import dev.canopy.gridconfig.model.Fabric;
 import dev.canopy.gridconfig.model.GlobusEnvironment;
@@ -70,8 +71,8 @@ final class SubjobSectionReader {
         Optional<String> explicit = section.get("lan_id").flatMap(values::name);
         Optional<Resolved.Text> fromEnvironment = Optional.ofNullable(environment.get(LAN_ID_VARIABLE));
         if (explicit.isPresent() && fromEnvironment.isPresent() && !explicit.get().equals(fromEnvironment.get().text())) {
-            diagnostics.error(fromEnvironment.get().position(), LAN_ID_VARIABLE + " \"" + fromEnvironment.get().text()
-                    + "\" disagrees with lan_id \"" + explicit.get() + "\"; they name the same LAN, keep one of them");
+            diagnostics.error(fromEnvironment.get().position(), LAN_ID_VARIABLE + " " + Excerpt.quoted(fromEnvironment.get().text())
+                    + " disagrees with lan_id " + Excerpt.quoted(explicit.get()) + "; they name the same LAN, keep one of them");
         }
         if (fromEnvironment.isPresent() && fromEnvironment.get().text().isBlank()) {
             diagnostics.error(fromEnvironment.get().position(), LAN_ID_VARIABLE + " must not be blank");
@@ -87,7 +88,7 @@ final class SubjobSectionReader {
             if (name.isBlank()) {
                 diagnostics.error(pair.key().position(), "environment variable name must not be blank");
             } else if (environment.putIfAbsent(name, pair.value()) != null) {
-                diagnostics.error(pair.key().position(), "environment variable " + name + " is set twice");
+                diagnostics.error(pair.key().position(), "environment variable " + Excerpt.of(name) + " is set twice");
             }
         }
         return environment;
@@ -98,7 +99,7 @@ final class SubjobSectionReader {
         return values.single(attribute).flatMap(text -> {
             Optional<String> host = GramAttributes.contactHost(text.text());
             if (host.isEmpty()) {
-                diagnostics.error(text.position(), CONTACT + " \"" + text.text() + "\" names no host; write \"host[:port][/service]\"");
+                diagnostics.error(text.position(), CONTACT + " " + Excerpt.quoted(text.text()) + " names no host; write \"host[:port][/service]\"");
             }
             return host;
         });
@@ -117,8 +118,8 @@ final class SubjobSectionReader {
                 return Optional.empty();
             }
             if (!names.add(host.get().name())) {
-                diagnostics.error(text.position(), "host " + host.get().name() + " is listed twice; give it more slots instead, e.g. \""
-                        + host.get().name() + ":2\"");
+                diagnostics.error(text.position(), "host " + Excerpt.of(host.get().name()) + " is listed twice; give it more slots instead, e.g. "
+                        + Excerpt.quoted(host.get().name() + ":2"));
                 return Optional.empty();
             }
             hosts.add(host.get());
@@ -131,7 +132,7 @@ final class SubjobSectionReader {
         int colon = text.text().lastIndexOf(':');
         String name = colon < 0 ? text.text() : text.text().substring(0, colon);
         if (name.isBlank()) {
-            diagnostics.error(text.position(), "host \"" + text.text() + "\" has no name; write \"name\" or \"name:slots\"");
+            diagnostics.error(text.position(), "host " + Excerpt.quoted(text.text()) + " has no name; write \"name\" or \"name:slots\"");
             return Optional.empty();
         }
         if (colon < 0) {

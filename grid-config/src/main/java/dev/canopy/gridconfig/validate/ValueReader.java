@@ -1,5 +1,6 @@
 package dev.canopy.gridconfig.validate;
 
+import dev.canopy.gridconfig.Excerpt;
 import dev.canopy.gridconfig.rsl.Diagnostics;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +26,8 @@ final class ValueReader {
     /** Exactly one plain value, e.g. {@code (label = "kut")}. */
     Optional<Resolved.Text> single(Attribute attribute) {
         if (attribute.values().size() != 1) {
-            diagnostics.error(attribute.values().get(1).position(), "attribute \"" + attribute.written()
-                    + "\" takes one value, found " + attribute.values().size());
+            diagnostics.error(attribute.values().get(1).position(), "attribute " + Excerpt.quoted(attribute.written())
+                    + " takes one value, found " + attribute.values().size());
             return Optional.empty();
         }
         return plain(attribute.values().get(0), attribute.written());
@@ -36,7 +37,7 @@ final class ValueReader {
     Optional<String> name(Attribute attribute) {
         return single(attribute).flatMap(text -> {
             if (text.text().isBlank()) {
-                diagnostics.error(text.position(), "attribute \"" + attribute.written() + "\" must not be blank");
+                diagnostics.error(text.position(), "attribute " + Excerpt.quoted(attribute.written()) + " must not be blank");
                 return Optional.empty();
             }
             return Optional.of(text.text());
@@ -64,8 +65,8 @@ final class ValueReader {
                     && items.items().get(0) instanceof Resolved.Text key && items.items().get(1) instanceof Resolved.Text text) {
                 pairs.add(new Pair(key, text));
             } else {
-                diagnostics.error(value.position(), "attribute \"" + attribute.written()
-                        + "\" takes pairs of plain values in parentheses, e.g. (" + attribute.written() + " = (NAME value))");
+                diagnostics.error(value.position(), "attribute " + Excerpt.quoted(attribute.written())
+                        + " takes pairs of plain values in parentheses, e.g. (" + Excerpt.of(attribute.written()) + " = (NAME value))");
             }
         }
         return pairs;
@@ -78,13 +79,13 @@ final class ValueReader {
     Optional<Integer> wholeNumber(Resolved.Text text, String what, int min, int max) {
         if (!WHOLE.matcher(text.text()).matches()) {
             String problem = text.text().matches("\\d+") ? "is too large" : "must be a whole number";
-            diagnostics.error(text.position(), what + " " + problem + ", got \"" + text.text() + "\"");
+            diagnostics.error(text.position(), Excerpt.of(what) + " " + problem + ", got " + Excerpt.quoted(text.text()));
             return Optional.empty();
         }
         int value = Integer.parseInt(text.text());
         if (value < min || value > max) {
             String bounds = value < min ? "at least " + min : "at most " + max;
-            diagnostics.error(text.position(), what + " must be " + bounds + ", got " + value);
+            diagnostics.error(text.position(), Excerpt.of(what) + " must be " + bounds + ", got " + value);
             return Optional.empty();
         }
         return Optional.of(value);
@@ -96,16 +97,16 @@ final class ValueReader {
 
     Optional<Double> number(Resolved.Text text, String what, NumberRange range) {
         if (!DECIMAL.matcher(text.text()).matches()) {
-            diagnostics.error(text.position(), what + " must be a number, got \"" + text.text() + "\"");
+            diagnostics.error(text.position(), Excerpt.of(what) + " must be a number, got " + Excerpt.quoted(text.text()));
             return Optional.empty();
         }
         double value = Double.parseDouble(text.text());
         if (!Double.isFinite(value)) {
-            diagnostics.error(text.position(), what + " is too large, got " + text.text());
+            diagnostics.error(text.position(), Excerpt.of(what) + " is too large, got " + Excerpt.of(text.text()));
             return Optional.empty();
         }
         if (!range.contains(value)) {
-            diagnostics.error(text.position(), what + " must be " + range.description() + ", got " + text.text());
+            diagnostics.error(text.position(), Excerpt.of(what) + " must be " + range.description() + ", got " + Excerpt.of(text.text()));
             return Optional.empty();
         }
         return Optional.of(value);
@@ -118,7 +119,7 @@ final class ValueReader {
     <E> Optional<E> keyword(Resolved.Text text, String what, Function<String, Optional<E>> parse, List<String> choices) {
         Optional<E> parsed = parse.apply(text.text());
         if (parsed.isEmpty()) {
-            diagnostics.error(text.position(), "unknown " + what + " \"" + text.text() + "\"; expected one of "
+            diagnostics.error(text.position(), "unknown " + what + " " + Excerpt.quoted(text.text()) + "; expected one of "
                     + String.join(", ", choices), SpellingHint.closest(text.text(), choices));
         }
         return parsed;
@@ -128,7 +129,7 @@ final class ValueReader {
         if (value instanceof Resolved.Text text) {
             return Optional.of(text);
         }
-        diagnostics.error(value.position(), "attribute \"" + attribute + "\" takes plain values, not a list in parentheses");
+        diagnostics.error(value.position(), "attribute " + Excerpt.quoted(attribute) + " takes plain values, not a list in parentheses");
         return Optional.empty();
     }
 }

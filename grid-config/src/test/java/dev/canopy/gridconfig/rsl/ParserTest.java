@@ -43,8 +43,8 @@ class ParserTest {
         assertThat(relation.values().get(0)).isInstanceOf(ValueExpr.Sequence.class);
         assertThat(((ValueExpr.Sequence) relation.values().get(1)).items().get(1)).isInstanceOf(ValueExpr.Sequence.class);
         ValueExpr.Concatenation concatenation = (ValueExpr.Concatenation) relation.values().get(2);
-        assertThat(concatenation.left()).isInstanceOf(ValueExpr.Concatenation.class);
-        assertThat(((ValueExpr.Concatenation) concatenation.left()).left()).isEqualTo(new ValueExpr.VariableRef(new Position(1, 39), "A"));
+        assertThat(concatenation.parts()).containsExactly(new ValueExpr.VariableRef(new Position(1, 39), "A"),
+                new ValueExpr.Literal(new Position(1, 44), "/b"), new ValueExpr.Literal(new Position(1, 49), "c"));
         assertThat(errors()).isEmpty();
     }
 
