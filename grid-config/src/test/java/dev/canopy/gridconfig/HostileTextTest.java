@@ -83,4 +83,20 @@ class HostileTextTest {
 
         assertThat(errors(text)).extracting(Diagnostic::message).singleElement().asString().startsWith("undefined variable");
     }
+
+    @Test
+    void tensOfThousandsOfSitesAndLinksAreCheckedInLinearTime() {
+        StringBuilder text = new StringBuilder("+\n");
+        for (int i = 0; i < 20_000; i++) {
+            text.append("( &(type = subjob) (site = s").append(i).append(") )\n");
+        }
+        for (int i = 0; i < 20_000; i++) {
+            text.append("( &(type = link) (between = s").append(i).append(" x").append(i).append(") (rtt_ms = 1) )\n");
+        }
+
+        List<Diagnostic> diagnostics = errors(text.toString());
+
+        assertThat(diagnostics.get(0).message()).isEqualTo("link names unknown site \"x0\"; sites are s0, s1, s2, s3, s4, s5, s6, s7,"
+                + " s8, s9, ... (20000 in all)");
+    }
 }

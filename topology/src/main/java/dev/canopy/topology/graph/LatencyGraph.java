@@ -27,6 +27,9 @@ import org.jgrapht.graph.SimpleDirectedWeightedGraph;
  */
 public final class LatencyGraph implements LatencySource {
 
+    /** The most nodes {@link #toMatrix()} puts in a dense matrix: 10,000 nodes take 800 MB. */
+    public static final int MAX_DENSE_NODES = 10_000;
+
     private final List<String> nodes;
     private final Map<String, Integer> indexOf;
     private final LinkTable oneWay;
@@ -75,13 +78,31 @@ public final class LatencyGraph implements LatencySource {
         return Double.isNaN(ms) ? UNMEASURED : ms;
     }
 
-    /** The dense view over all nodes, in {@link #nodes()} order. */
+    /**
+     * The dense view over all nodes, in {@link #nodes()} order: one {@code n * n} array, built once
+     * per call and handed to the matrix without a copy.
+     *
+     * @throws IllegalArgumentException when there are more than {@link #MAX_DENSE_NODES} nodes
+     */
     public LatencyMatrix toMatrix() {
         int n = nodes.size();
+        if (n > MAX_DENSE_NODES) {
+            throw new IllegalArgumentException(n + " nodes are too many for a dense latency matrix (at most " + MAX_DENSE_NODES
+                    + ", which take " + (8L * MAX_DENSE_NODES * MAX_DENSE_NODES >> 20) + " MiB); plan them hierarchically,"
+                    + " one smaller matrix per group");
+        }
         double[] values = new double[n * n];
         Arrays.fill(values, UNMEASURED);
+        for (int i = 0; i < n; i++) {
+            values[i * n + i] = 0.0;
+        }
         oneWay.forEach((from, to, ms) -> values[from * n + to] = ms);
-        return LatencyMatrix.ofRowMajor(nodes, values);
+        return LatencyMatrix.adopt(nodes, values);
+    }
+
+    /** Bytes the dense view of {@code nodes} nodes takes. */
+    public static long denseBytes(int nodes) {
+        return 8L * nodes * nodes;
     }
 
     @Override
@@ -124,6 +145,16 @@ public final class LatencyGraph implements LatencySource {
                 throw new IllegalArgumentException("pair " + from + " -> " + to + " is measured twice");
             }
             return this;
+        }
+
+        /** Whether {@code node} was declared or named in a recorded pair. */
+        public boolean contains(String node) {
+            return indexOf.containsKey(node);
+        }
+
+        /** The number of distinct nodes so far. */
+        public int nodeCount() {
+            return indexOf.size();
         }
 
         /** True when {@code from -> to} was recorded. */

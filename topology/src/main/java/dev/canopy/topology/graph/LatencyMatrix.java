@@ -70,6 +70,21 @@ public final class LatencyMatrix {
         return new LatencyMatrix(copy, values);
     }
 
+    /**
+     * Wraps {@code oneWayMs} without copying it, for a caller that built it for this matrix alone and
+     * already checked it (non-negative or {@link LatencySource#UNMEASURED}, 0 on the diagonal): a
+     * 5,000-node matrix is 200 MB, which a copy would double.
+     */
+    static LatencyMatrix adopt(List<String> nodes, double[] oneWayMs) {
+        List<String> copy = List.copyOf(nodes);
+        requireDenseSize(copy.size());
+        if (oneWayMs.length != copy.size() * copy.size()) {
+            throw new IllegalArgumentException("expected " + copy.size() * copy.size() + " latencies for " + copy.size()
+                    + " nodes, got " + oneWayMs.length);
+        }
+        return new LatencyMatrix(copy, oneWayMs);
+    }
+
     private static void requireDenseSize(int n) {
         if (n > MAX_NODES) {
             throw new IllegalArgumentException(n + " nodes are too many for a dense latency matrix (at most " + MAX_NODES
