@@ -2,6 +2,8 @@ package dev.canopy.cli;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -24,8 +26,21 @@ import picocli.CommandLine.Spec;
         })
 public final class CanopyCommand implements Runnable {
 
+    /** The option that adds stack traces to error messages; every subcommand takes it. */
+    static final String VERBOSE = "--verbose";
+
     @Spec
     private CommandSpec spec;
+
+    /**
+     * Also read by programs that {@code canopy node} runs in this JVM (their failures go through
+     * {@code ProgramMain}, below the CLI); picocli sets it on every parse, so it never outlives one.
+     */
+    @Option(names = {"-v", VERBOSE}, scope = ScopeType.INHERIT, defaultValue = "false",
+            description = "On an error, print its stack trace after the one-line message.")
+    void verbose(boolean on) {
+        System.setProperty("canopy.verbose", Boolean.toString(on));
+    }
 
     @Override
     public void run() {

@@ -36,9 +36,14 @@ public final class LevelFiles {
         if (config == null) {
             return GridConfigs.defaultGrid();
         }
-        if (!Files.isRegularFile(config)) {
+        if (!Files.exists(config)) {
             throw new IllegalArgumentException("level file " + config + " does not exist (give the path of an RSL level"
                     + " file, e.g. examples/grids/two-site.rsl)");
+        }
+        if (!Files.isRegularFile(config)) {
+            // every process of a job reads the file again: a pipe or a device would give each something else
+            throw new IllegalArgumentException("level file " + config + " is not a regular file (a directory, device or pipe);"
+                    + " give the path of an RSL level file, e.g. examples/grids/two-site.rsl");
         }
         ParseResult parsed = GridConfigs.load(config);
         if (!parsed.isValid()) {

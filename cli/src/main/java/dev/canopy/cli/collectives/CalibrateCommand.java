@@ -23,6 +23,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -63,6 +64,10 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print JSON instead of tables.")
     private boolean json;
 
+    @Option(names = "--zk-timeout", defaultValue = "15", paramLabel = "SECONDS",
+            description = "How long to wait for ZooKeeper before measuring anything (default ${DEFAULT-VALUE} s).")
+    private double zooKeeperTimeoutSeconds;
+
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
@@ -70,19 +75,40 @@ public final class CalibrateCommand implements Callable<Integer> {
             err.println("canopy calibrate: give at least 3 sizes of 1 B to 16 MiB and --repetitions of 2 or more");
             return 2;
         }
+        if (!(zooKeeperTimeoutSeconds > 0 && zooKeeperTimeoutSeconds <= 3600)) {
+            err.println("canopy calibrate: --zk-timeout must be more than 0 and at most 3600 seconds, got " + zooKeeperTimeoutSeconds);
+            return 2;
+        }
         Optional<GridModel> loaded = LevelFiles.load(config, "calibrate", err);
         if (loaded.isEmpty()) {
             return 2;
         }
         GridModel grid = loaded.get();
-        JsonObject report;
+        if (zooKeeper == null) {
+            print(measure(grid));
+            return 0;
+        }
+        Vertx vertx = Vertx.vertx();
+        try {
+            // connect first: a ZooKeeper that is down should not cost the user a whole calibration
+            ZooKeeperSession session = connect(vertx);
+            JsonObject report = measure(grid);
+            Blocking.await(new SegmentationStore(vertx, session.client()).save(grid.name(), report).eventually(session::close));
+            print(report);
+            return 0;
+        } finally {
+            Blocking.await(vertx.close());
+        }
+    }
+
+    private JsonObject measure(GridModel grid) {
         try (EmulatedGrid emulated = EmulatedGrid.start(grid, "calibrate-" + ProcessHandle.current().pid(), 1)) {
             List<Collectives> nativeOps = emulated.world().stream()
                     .map(member -> new Collectives(member, ConfiguredPlans.of(member.members(), grid,
                             LevelAlgorithms.everywhere(TreeAlgorithm.FLAT)), CollectiveSettings.defaults()))
                     .toList();
             Calibration.Result before = Calibration.run(nativeOps, 0, sizes, repetitions);
-            report = new JsonObject().put("grid", grid.name()).put("processes", nativeOps.size())
+            JsonObject report = new JsonObject().put("grid", grid.name()).put("processes", nativeOps.size())
                     .put("detected", before.thresholds().toJson())
                     .put("thresholds", before.thresholds().toJson())
                     .put("before", curves(before));
@@ -93,25 +119,28 @@ public final class CalibrateCommand implements Callable<Integer> {
                 report.put("after", curves(after))
                         .put("thresholds", Calibration.keepImprovements(before, after).toJson());
             }
+            return report;
         }
-        if (zooKeeper != null) {
-            store(grid.name(), report);
+    }
+
+    /** The session, or an {@link IllegalStateException} that says how long this command actually waited. */
+    private ZooKeeperSession connect(Vertx vertx) {
+        long start = System.nanoTime();
+        try {
+            return Blocking.await(ZooKeeperSession.open(vertx, zooKeeper, NodeOptions.DEFAULT_SESSION_TIMEOUT,
+                    Duration.ofMillis(Math.round(zooKeeperTimeoutSeconds * 1000))));
+        } catch (IllegalArgumentException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(String.format(Locale.ROOT, "%s; waited %.1f s for ZooKeeper, measured nothing",
+                    e.getMessage(), (System.nanoTime() - start) / 1e9), e);
         }
+    }
+
+    private void print(JsonObject report) {
         PrintWriter out = spec.commandLine().getOut();
         out.println(json ? report.encodePrettily() : CalibrationTable.format(report, zooKeeper));
         out.flush();
-        return 0;
-    }
-
-    private void store(String gridName, JsonObject report) {
-        Vertx vertx = Vertx.vertx();
-        try {
-            Blocking.await(ZooKeeperSession.open(vertx, zooKeeper, NodeOptions.DEFAULT_SESSION_TIMEOUT, Duration.ofSeconds(15))
-                    .compose(session -> new SegmentationStore(vertx, session.client()).save(gridName, report)
-                            .eventually(session::close)));
-        } finally {
-            Blocking.await(vertx.close());
-        }
     }
 
     private static JsonObject curves(Calibration.Result result) {

@@ -7,7 +7,10 @@ import dev.canopy.collectives.calibration.SegmentationStore;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.gridconfig.GridConfigs;
 import io.vertx.core.json.JsonObject;
+import dev.canopy.cli.CanopyMain;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -56,5 +59,27 @@ class CalibrateCommandTest {
                 .execute("calibrate", "--config", config.toString(), "--sizes", "1024");
         assertThat(status).isEqualTo(2);
         assertThat(err.toString()).contains("at least 3 sizes");
+    }
+
+    @Test
+    void anUnreachableZooKeeperFailsFirstInOneLineSayingHowLongItWaited() throws Exception {
+        Path config = directory.resolve("two-site.rsl");
+        Files.writeString(config, GridConfigs.bundledText("two-site.rsl"));
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int status = CanopyMain.run(new PrintWriter(out, true), new PrintWriter(err, true), "calibrate", "--config",
+                config.toString(), "--zk", "127.0.0.1:" + closedPort, "--zk-timeout", "1", "--sizes", "256,1024,4096",
+                "--repetitions", "2");
+
+        assertThat(status).isEqualTo(1);
+        assertThat(err.toString().lines()).singleElement().asString()
+                .startsWith("canopy calibrate: no ZooKeeper server answered at 127.0.0.1:" + closedPort)
+                .matches(".*; waited [1-9]\\.\\d s for ZooKeeper, measured nothing \\(-v shows the stack trace\\)");
+        assertThat(out.toString()).as("nothing measured, nothing printed").isEmpty();
     }
 }

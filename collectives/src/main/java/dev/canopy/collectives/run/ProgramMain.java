@@ -68,13 +68,18 @@ public final class ProgramMain {
                     + " with public static void main(String[])");
             return 2;
         } catch (InvocationTargetException e) {
-            System.err.println(className + " failed: " + e.getCause());
-            e.getCause().printStackTrace(System.err);
-            return 1;
+            return failed(className, e.getCause());
         } catch (Exception e) {
-            System.err.println(className + " failed: " + e);
-            e.printStackTrace(System.err);
-            return 1;
+            return failed(className, e);
         }
+    }
+
+    /** One line naming the failure; its stack trace only with {@code CANOPY_DEBUG=1} or {@code -Dcanopy.verbose=true}. */
+    private static int failed(String className, Throwable failure) {
+        System.err.println(className + " failed: " + failure);
+        if ("1".equals(System.getenv("CANOPY_DEBUG")) || Boolean.getBoolean("canopy.verbose")) {
+            failure.printStackTrace(System.err);
+        }
+        return 1;
     }
 }
