@@ -1,5 +1,6 @@
 package dev.canopy.cli.topology;
 
+import dev.canopy.gridconfig.Excerpt;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.Site;
 import dev.canopy.topology.graph.LatencyCsvReader;
@@ -31,6 +32,12 @@ final class TopologyLinksCommand implements Callable<Integer> {
         return BadInput.run(spec, () -> {
             GridModel model = LevelFileNodes.load(config).model();
             List<String> sites = model.sites().stream().map(Site::name).toList();
+            for (String site : sites) {
+                if (!fitsCsv(site)) {
+                    throw new IllegalArgumentException(config + ": site " + Excerpt.quoted(site) + " cannot be a latency CSV name"
+                            + " (no commas, line breaks or surrounding spaces, at most " + LatencyCsvReader.MAX_NAME_CHARS + " characters); rename it");
+                }
+            }
             PrintWriter out = spec.commandLine().getOut();
             out.println(LatencyCsvReader.HEADER);
             for (String from : sites) {
@@ -43,5 +50,11 @@ final class TopologyLinksCommand implements Callable<Integer> {
             out.flush();
             return BadInput.EXIT_OK;
         });
+    }
+
+    /** Whether {@link LatencyCsvReader} reads {@code site} back as the same name. */
+    private static boolean fitsCsv(String site) {
+        return site.length() <= LatencyCsvReader.MAX_NAME_CHARS && site.strip().equals(site)
+                && site.chars().noneMatch(c -> c == ',' || c == '\n' || c == '\r' || c == '\uFFFD');
     }
 }
