@@ -121,4 +121,21 @@ class UserFacingErrorsTest {
         assertThat(status).isEqualTo(2);
         assertThat(err.toString()).contains("/dev/zero: error: is larger than 4194304 bytes; not a level file");
     }
+
+    @Test
+    void configCheckCountsEveryErrorThoughItShowsTheFirstHundred() throws Exception {
+        Path file = Files.createTempFile("bangs", ".rsl");
+        try {
+            Files.writeString(file, "!\n".repeat(500)); // 500 lexer errors, then "no sections" and "no subjob section"
+            StringWriter err = new StringWriter();
+
+            int status = CanopyMain.run(new PrintWriter(new StringWriter(), true), new PrintWriter(err, true), "config", "check",
+                    file.toString());
+
+            assertThat(status).isEqualTo(2);
+            assertThat(err.toString().lines()).hasSize(102).last().isEqualTo("502 errors in " + file);
+        } finally {
+            Files.delete(file);
+        }
+    }
 }

@@ -68,7 +68,10 @@ class HostileTextTest {
 
     @Test
     void aMillionErrorsAreCountedNotKept() {
-        List<Diagnostic> diagnostics = errors("!".repeat(4_000_000));
+        ParseResult result = GridConfigs.parse("!".repeat(4_000_000), "h.rsl");
+        List<Diagnostic> diagnostics = result.diagnostics();
+
+        assertThat(result.errorCount()).isEqualTo(100 + Long.parseLong(diagnostics.get(100).message().split(" ")[0]));
 
         assertThat(diagnostics).hasSize(101);
         assertThat(diagnostics.get(100).message())

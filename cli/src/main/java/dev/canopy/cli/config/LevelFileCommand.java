@@ -35,7 +35,7 @@ abstract class LevelFileCommand implements Callable<Integer> {
         if (!result.isValid()) {
             PrintWriter err = spec.commandLine().getErr();
             result.diagnostics().stream().map(Diagnostic::format).forEach(err::println);
-            int count = result.diagnostics().size();
+            long count = result.errorCount();
             err.println(count + (count == 1 ? " error" : " errors") + " in " + file);
             err.flush();
             return EXIT_BAD_INPUT;

@@ -46,6 +46,11 @@ public final class Diagnostics {
         }
     }
 
+    /** Every problem found, kept or not. */
+    public long count() {
+        return kept.size() + dropped;
+    }
+
     public boolean isEmpty() {
         return kept.isEmpty();
     }

@@ -83,7 +83,7 @@ public final class GridFileReader {
         Optional<GridModel> model = new ModelAssembler(diagnostics)
                 .assemble(settings.name().orElse(defaultName), settings, subjobs, linkDrafts, sectionKinds);
         return model.filter(m -> diagnostics.isEmpty()).map(ParseResult::valid)
-                .orElseGet(() -> ParseResult.invalid(diagnostics.sorted()));
+                .orElseGet(() -> ParseResult.invalid(diagnostics.sorted(), diagnostics.count()));
     }
 
     /** Whether a section says {@code (type = grid)} in plain words, before any variable is known. */
