@@ -16,7 +16,17 @@ public final class MalformedMessageException extends IllegalArgumentException {
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Without a stack trace: the message says what and where, the trace of the failed collective is
+     * in its {@code CollectiveFailedException}, and a peer sending garbage should not make each
+     * rejection cost a stack walk.
+     */
     public MalformedMessageException(String message) {
         super(message);
+    }
+
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+        return this;
     }
 }

@@ -154,7 +154,13 @@ public final class CollectiveFrame {
                     + "; ranks are >= 0 (-1: no rank failed)");
         }
         String reason = frame.getString(HEADER_LENGTH + ABORT_REASON_OFFSET, frame.length(), "UTF-8");
-        return new Abort(failedRank, originRank, reason.replaceAll("\\p{Cntrl}", "?"));
+        return new Abort(failedRank, originRank, withoutControlCharacters(reason));
+    }
+
+    private static String withoutControlCharacters(String text) {
+        StringBuilder clean = new StringBuilder(text.length());
+        text.chars().forEach(c -> clean.append(Character.isISOControl(c) ? '?' : (char) c));
+        return clean.toString();
     }
 
     private static Buffer headerBuffer(Header header, int bodyLength) {

@@ -42,8 +42,10 @@ public final class MalformedZnodeException extends IllegalArgumentException {
 
     /** {@code value} as text for an error message, cut to {@value #QUOTED_CHARS} characters, control characters as '?'. */
     public static String quote(Object value) {
-        String text = String.valueOf(value).replaceAll("\\p{Cntrl}", "?");
-        return text.length() <= QUOTED_CHARS ? text
-                : text.substring(0, QUOTED_CHARS) + "... (" + text.length() + " characters)";
+        StringBuilder clean = new StringBuilder();
+        String.valueOf(value).chars().limit(QUOTED_CHARS + 1L).forEach(c -> clean.append(Character.isISOControl(c) ? '?' : (char) c));
+        String text = clean.toString();
+        int length = String.valueOf(value).length();
+        return length <= QUOTED_CHARS ? text : text.substring(0, QUOTED_CHARS) + "... (" + length + " characters)";
     }
 }

@@ -27,7 +27,7 @@ public final class Mutator {
     public Buffer mutate(Buffer valid, Buffer other) {
         byte[] bytes = valid.getBytes();
         for (int mutations = 1 + random.nextInt(3); mutations > 0; mutations--) {
-            bytes = once(bytes, other.getBytes());
+            bytes = once(bytes, other);
         }
         return Buffer.buffer(bytes);
     }
@@ -44,7 +44,7 @@ public final class Mutator {
         return Buffer.buffer(text);
     }
 
-    private byte[] once(byte[] in, byte[] other) {
+    private byte[] once(byte[] in, Buffer other) {
         return switch (random.nextInt(11)) {
             case 0 -> flipBits(in);
             case 1, 2 -> interestingField(in);
@@ -54,7 +54,7 @@ public final class Mutator {
             case 6 -> insert(in);
             case 7 -> delete(in);
             case 8 -> duplicateRange(in);
-            case 9 -> splice(in, other);
+            case 9 -> splice(in, other.getBytes());
             default -> garbage(in.length);
         };
     }
