@@ -30,6 +30,12 @@ public final class MalformedZnodeException extends IllegalArgumentException {
         this.problem = problem;
     }
 
+    /** Without a stack trace: the message names the znode and the field, which is all a reader can act on. */
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+        return this;
+    }
+
     /** The znode's path. */
     public String where() {
         return where;
