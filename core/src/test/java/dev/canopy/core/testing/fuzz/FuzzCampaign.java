@@ -1,6 +1,8 @@
 package dev.canopy.core.testing.fuzz;
 
 import io.vertx.core.buffer.Buffer;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.function.Function;
@@ -31,6 +33,7 @@ public final class FuzzCampaign<T> {
     /** One input in this many is fed undamaged, to check the round trip. */
     private static final int UNDAMAGED_ONE_IN = 8;
     private static final int HEX_SHOWN = 256;
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
     /** Decodes bytes; may throw the campaign's documented error. */
     @FunctionalInterface
@@ -96,6 +99,7 @@ public final class FuzzCampaign<T> {
     public Outcome run(int inputs, long seed) {
         System.out.printf("fuzz %s: %,d inputs, seed %d (replay with -D%s=%d)%n", name, inputs, seed, SEED_PROPERTY, seed);
         long started = System.nanoTime();
+        long startedCpu = CPU.getCurrentThreadCpuTime();
         SplittableRandom random = new SplittableRandom(seed);
         Mutator mutator = new Mutator(random);
         @SuppressWarnings("unchecked")
@@ -140,8 +144,9 @@ public final class FuzzCampaign<T> {
                 roundTrips++;
             }
         }
-        System.out.printf("fuzz %s: %,d valid round trips, %,d rejected, %,d damaged inputs accepted, %d ms%n", name,
-                roundTrips, rejected, acceptedDamaged, (System.nanoTime() - started) / 1_000_000);
+        System.out.printf("fuzz %s: %,d valid round trips, %,d rejected, %,d damaged inputs accepted, %d ms (%d ms CPU)%n",
+                name, roundTrips, rejected, acceptedDamaged, (System.nanoTime() - started) / 1_000_000,
+                (CPU.getCurrentThreadCpuTime() - startedCpu) / 1_000_000);
         return new Outcome(seed, inputs, roundTrips, rejected, acceptedDamaged);
     }
 
