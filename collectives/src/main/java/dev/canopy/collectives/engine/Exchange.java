@@ -226,7 +226,7 @@ public final class Exchange {
      * not fit (a block for a rank outside the sender's subtree, a segment of the wrong length): a
      * {@link MalformedMessageException} naming the sender, the step and the collective.
      */
-    public MalformedMessageException malformed(int source, int step, String problem) {
+    MalformedMessageException malformed(int source, int step, String problem) {
         return fromSource(source, step, new MalformedMessageException(problem));
     }
 
