@@ -30,7 +30,7 @@ public class FrameCodecBenchmark extends BenchmarkDefaults {
     @Setup
     public void setUp() {
         Buffer payload = SeededBuffers.bytes(new SplittableRandom(1), payloadBytes);
-        frame = new Frame(FrameType.COLLECTIVE, Frame.jobId("bench"), 1, 3, 5, 17, 42, 1_000, payload);
+        frame = new Frame(FrameType.COLLECTIVE, Frame.jobId("bench"), 1, 0, 5, 17, 42, 1_000, payload);
         encoded = FrameCodec.encode(frame);
     }
 

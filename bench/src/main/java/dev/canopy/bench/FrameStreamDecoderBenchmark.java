@@ -44,7 +44,7 @@ public class FrameStreamDecoderBenchmark extends BenchmarkDefaults {
         SplittableRandom random = new SplittableRandom(2);
         Buffer stream = Buffer.buffer();
         for (int sequence = 0; sequence < FRAMES; sequence++) {
-            stream.appendBuffer(FrameCodec.encode(new Frame(FrameType.DATA, Frame.jobId("bench"), 1, 3, 5, 17, 42, sequence,
+            stream.appendBuffer(FrameCodec.encode(new Frame(FrameType.DATA, Frame.jobId("bench"), 1, 0, 5, 17, 42, sequence,
                     SeededBuffers.bytes(random, payloadBytes))));
         }
         reads = new ArrayList<>();

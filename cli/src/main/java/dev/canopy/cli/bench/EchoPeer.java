@@ -62,7 +62,7 @@ public final class EchoPeer {
     private static Frame answer(Frame request) {
         Buffer payload = request.tag() == EchoProtocol.TAG_ECHO ? request.payload() : Buffer.buffer();
         FrameType type = request.tag() == EchoProtocol.TAG_ECHO ? request.type() : FrameType.ACK;
-        return new Frame(type, request.job(), request.context(), request.epoch(), request.destination(),
+        return new Frame(type, request.job(), request.context(), 0, request.destination(),
                 request.source(), request.tag(), request.sequence(), payload);
     }
 

@@ -1,6 +1,8 @@
 package dev.canopy.collectives.calibration;
 
 import dev.canopy.collectives.segmentation.SegmentationThresholds;
+import dev.canopy.core.membership.MalformedZnodeException;
+import dev.canopy.core.membership.ZnodeJson;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -42,16 +44,29 @@ public final class SegmentationStore {
         });
     }
 
-    /** The stored thresholds of {@code gridName}; empty when none were calibrated. */
+    /**
+     * The stored thresholds of {@code gridName}; empty when none were calibrated. A document that is
+     * not what {@link #save} stores (no {@code thresholds} object, a threshold that is not a positive
+     * byte count) fails with a {@link MalformedZnodeException} naming the znode.
+     */
     public Future<Optional<SegmentationThresholds>> load(String gridName) {
         return vertx.executeBlocking(() -> {
+            String path = path(gridName);
             try {
-                byte[] bytes = client.getData().forPath(path(gridName));
-                return Optional.of(SegmentationThresholds.fromJson(
-                        new JsonObject(new String(bytes, StandardCharsets.UTF_8)).getJsonObject("thresholds")));
+                return Optional.of(decode(client.getData().forPath(path), path));
             } catch (KeeperException.NoNodeException e) {
                 return Optional.empty();
             }
         });
+    }
+
+    /** The thresholds in a stored document; {@code path} names the znode in the error. */
+    static SegmentationThresholds decode(byte[] bytes, String path) {
+        JsonObject thresholds = ZnodeJson.parse(bytes, path).object("thresholds").json();
+        try {
+            return SegmentationThresholds.fromJson(thresholds);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedZnodeException(path, "has bad thresholds: " + MalformedZnodeException.quote(e.getMessage()));
+        }
     }
 }

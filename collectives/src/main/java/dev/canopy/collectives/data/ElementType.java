@@ -49,6 +49,18 @@ public enum ElementType {
         return indexBytes > 0;
     }
 
+    /**
+     * The number of elements in {@code bytes} bytes that came from another member (a collective's
+     * result); a partial element is a {@link MalformedMessageException}.
+     */
+    public int receivedElementCount(int bytes) {
+        if (bytes % size() != 0) {
+            throw new MalformedMessageException("a message of " + bytes + " bytes is not a whole number of " + this
+                    + " elements (" + size() + " bytes each)");
+        }
+        return bytes / size();
+    }
+
     /** The number of elements in {@code bytes} bytes; a partial element is a caller's bug. */
     public int elementCount(int bytes) {
         if (bytes % size() != 0) {

@@ -47,8 +47,15 @@ public record IndexedValues(ElementType type, long[] longValues, double[] double
         return buffer;
     }
 
+    /**
+     * Reads (value, index) pairs of {@code type}; a buffer that is not a whole number of pairs is a
+     * {@link MalformedMessageException}. Indices are the senders' and are not checked.
+     */
     public static IndexedValues decode(ElementType type, Buffer buffer) {
-        int count = type.elementCount(buffer.length());
+        if (!type.hasIndex()) {
+            throw new IllegalArgumentException(type + " is not a (value, index) type; use one of *_INDEX");
+        }
+        int count = type.receivedElementCount(buffer.length());
         long[] longs = new long[type.kind() == ElementType.ValueKind.INTEGRAL ? count : 0];
         double[] doubles = new double[type.kind() == ElementType.ValueKind.FLOATING ? count : 0];
         int[] indices = new int[count];

@@ -6,7 +6,9 @@ import java.nio.ByteOrder;
 
 /**
  * Encodes primitive arrays as big-endian {@link Buffer}s and decodes them back: the wire form of
- * every typed collective. Bulk copies through {@link ByteBuffer} views, no per-element calls.
+ * every typed collective. Bulk copies through {@link ByteBuffer} views, no per-element calls. A
+ * buffer that is not a whole number of elements is a {@link MalformedMessageException} (it came
+ * from a member that sent something else).
  */
 public final class ValueCodec {
 
@@ -46,25 +48,25 @@ public final class ValueCodec {
     }
 
     public static int[] ints(Buffer buffer) {
-        int[] values = new int[ElementType.INT.elementCount(buffer.length())];
+        int[] values = new int[ElementType.INT.receivedElementCount(buffer.length())];
         view(buffer).asIntBuffer().get(values);
         return values;
     }
 
     public static long[] longs(Buffer buffer) {
-        long[] values = new long[ElementType.LONG.elementCount(buffer.length())];
+        long[] values = new long[ElementType.LONG.receivedElementCount(buffer.length())];
         view(buffer).asLongBuffer().get(values);
         return values;
     }
 
     public static float[] floats(Buffer buffer) {
-        float[] values = new float[ElementType.FLOAT.elementCount(buffer.length())];
+        float[] values = new float[ElementType.FLOAT.receivedElementCount(buffer.length())];
         view(buffer).asFloatBuffer().get(values);
         return values;
     }
 
     public static double[] doubles(Buffer buffer) {
-        double[] values = new double[ElementType.DOUBLE.elementCount(buffer.length())];
+        double[] values = new double[ElementType.DOUBLE.receivedElementCount(buffer.length())];
         view(buffer).asDoubleBuffer().get(values);
         return values;
     }

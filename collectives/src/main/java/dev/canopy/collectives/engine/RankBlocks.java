@@ -1,7 +1,9 @@
 package dev.canopy.collectives.engine;
 
+import dev.canopy.collectives.data.MalformedMessageException;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -11,7 +13,20 @@ import java.util.TreeMap;
  * One block of bytes per rank, for some set of ranks: what gathers carry up and scatters carry
  * down a tree. Immutable; {@link #builder()} collects blocks one at a time without copying.
  * Wire form, big-endian: {@code int count}, then per block {@code int rank, int length, bytes},
- * in ascending rank order.
+ * in ascending rank order:
+ *
+ * <pre>
+ *  offset  size    field
+ *       0     4    count           blocks that follow, 0 .. (length - 4) / 8
+ *       4     4    rank            of the first block, >= 0, each rank above the one before
+ *       8     4    length          bytes of the block, 0 .. what is left
+ *      12     length  bytes
+ *     ...          the next block: rank, length, bytes; nothing after the last block
+ * </pre>
+ *
+ * Decoding checks every count, rank and length before it uses it and throws
+ * {@link MalformedMessageException}; which ranks a message may hold is checked by whoever expects
+ * it ({@link #requireRanks}).
  */
 public final class RankBlocks {
 
@@ -151,28 +166,55 @@ public final class RankBlocks {
 
     private static RankBlocks read(Buffer buffer, Cut cut) {
         if (buffer.length() < COUNT_BYTES) {
-            throw new IllegalArgumentException("rank blocks of " + buffer.length() + " bytes lack their "
+            throw new MalformedMessageException("rank blocks of " + buffer.length() + " bytes lack their "
                     + COUNT_BYTES + "-byte count");
         }
-        Builder builder = builder();
         int count = buffer.getInt(0);
+        if (count < 0 || count > (buffer.length() - COUNT_BYTES) / BLOCK_HEADER_BYTES) {
+            throw new MalformedMessageException("rank blocks claim " + count + " blocks in " + buffer.length()
+                    + " bytes (each block takes at least " + BLOCK_HEADER_BYTES + ")");
+        }
+        Builder builder = builder();
         int offset = COUNT_BYTES;
+        int previousRank = -1;
         for (int i = 0; i < count; i++) {
-            if (offset + BLOCK_HEADER_BYTES > buffer.length()) {
-                throw new IllegalArgumentException("rank blocks end after " + i + " of " + count + " blocks ("
+            if (BLOCK_HEADER_BYTES > buffer.length() - offset) {
+                throw new MalformedMessageException("rank blocks end after " + i + " of " + count + " blocks ("
                         + buffer.length() + " bytes)");
             }
             int rank = buffer.getInt(offset);
             int length = buffer.getInt(offset + Integer.BYTES);
             offset += BLOCK_HEADER_BYTES;
+            if (rank <= previousRank) {
+                throw new MalformedMessageException("block " + i + " is for rank " + rank + " after rank " + previousRank
+                        + "; ranks are >= 0 and ascending, each once");
+            }
             if (length < 0 || length > buffer.length() - offset) {
-                throw new IllegalArgumentException("block of rank " + rank + " claims " + length + " bytes at offset "
-                        + offset + " of a " + buffer.length() + "-byte buffer");
+                throw new MalformedMessageException("block of rank " + rank + " claims " + length + " bytes at offset "
+                        + offset + " of a " + buffer.length() + "-byte message");
             }
             builder.put(rank, cut.bytes(offset, offset + length));
             offset += length;
+            previousRank = rank;
+        }
+        if (offset != buffer.length()) {
+            throw new MalformedMessageException((buffer.length() - offset) + " bytes after the last of " + count
+                    + " rank blocks");
         }
         return builder.build();
+    }
+
+    /**
+     * These blocks, if they are for exactly {@code expected} (ascending) ranks, such as the subtree a
+     * child gathered; otherwise a {@link MalformedMessageException} naming {@code what} they should be.
+     */
+    public RankBlocks requireRanks(int[] expected, String what) {
+        int[] present = blocks.keySet().stream().mapToInt(Integer::intValue).toArray();
+        if (!Arrays.equals(present, expected)) {
+            throw new MalformedMessageException("blocks for ranks " + RankLists.brief(present) + " where "
+                    + what + " has ranks " + RankLists.brief(expected));
+        }
+        return this;
     }
 
     /** Collects blocks rank by rank in one map that {@link #build()} hands over: no copy per block added. */
@@ -187,6 +229,14 @@ public final class RankBlocks {
         public Builder put(int rank, Buffer block) {
             if (open().put(rank, block) != null) {
                 throw new IllegalStateException("rank " + rank + " contributed two blocks to one collective");
+            }
+            return this;
+        }
+
+        /** Like {@link #put}, for a block that came from the wire: a second block for a rank is malformed, not a bug. */
+        public Builder putReceived(int rank, Buffer block) {
+            if (open().putIfAbsent(rank, block) != null) {
+                throw new MalformedMessageException("a second block for rank " + rank);
             }
             return this;
         }

@@ -1,5 +1,6 @@
 package dev.canopy.collectives.engine;
 
+import dev.canopy.collectives.data.MalformedMessageException;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,8 +19,9 @@ import java.util.TreeMap;
  *
  * <p>Time and memory are linear in the blocks and bytes: blocks stay slices of the message that
  * brought them and are copied once, into the message that carries them on. A block that is not on
- * its route here is a bug, reported with the route. Confined to the coordinator's context; no
- * network here.
+ * its route here is a bug when this site sorts its own blocks, and a malformed message when another
+ * coordinator sent it, reported with the route. Confined to the coordinator's context; no network
+ * here.
  */
 final class RelayedBlocks {
 
@@ -38,37 +40,53 @@ final class RelayedBlocks {
 
     /** This site's blocks for other sites (round 0 of their routes), by source rank, then by destination rank. */
     void sortOwn(SortedMap<Integer, RankBlocks> bySource) {
-        bySource.forEach((source, byDestination) -> sort(0, site, source, byDestination));
+        bySource.forEach((source, byDestination) -> sort(0, site, source, byDestination, Origin.OWN));
     }
 
-    /** The message the coordinator of {@code fromSite} sent this one in {@code round}. */
+    /**
+     * The message the coordinator of {@code fromSite} sent this one in {@code round}; a block for a
+     * rank outside the communicator, off its route or received twice is a {@link MalformedMessageException}.
+     */
     void sortReceived(int round, int fromSite, Buffer message) {
         RankBlocks bySource = RankBlocks.sliced(message);
         for (int source : bySource.ranks()) {
-            sort(round, fromSite, source, RankBlocks.sliced(bySource.block(source)));
+            sort(round, fromSite, source, RankBlocks.sliced(bySource.block(source)), Origin.RECEIVED);
         }
     }
 
-    private void sort(int round, int fromSite, int source, RankBlocks byDestination) {
+    /** Whether blocks being sorted are this site's own (a problem is a bug) or were received (malformed). */
+    private enum Origin { OWN, RECEIVED }
+
+    private void sort(int round, int fromSite, int source, RankBlocks byDestination, Origin from) {
+        checkRank(source);
         int origin = sites.siteOf(source);
         for (int destination : byDestination.ranks()) {
+            checkRank(destination);
             int destinationSite = sites.siteOf(destination);
             if (!onRoute(round, fromSite, origin, destinationSite)) {
-                throw new IllegalStateException("the coordinator of site " + site + " got the block of rank " + source
+                String problem = "the coordinator of site " + site + " got the block of rank " + source
                         + " for rank " + destination + " from site " + fromSite + " in round " + round
                         + ", off its route " + (origin == destinationSite ? "(both ranks are of one site)"
                                 : !routes.carries(origin, destinationSite) ? "(no route carries that pair)"
-                                : Arrays.toString(routes.path(origin, destinationSite))));
+                                : Arrays.toString(routes.path(origin, destinationSite)));
+                throw from == Origin.RECEIVED ? new MalformedMessageException(problem) : new IllegalStateException(problem);
             }
             Buffer block = byDestination.block(destination);
             if (routes.hops(origin, destinationSite) == round) {
-                forMember.computeIfAbsent(destination, member -> RankBlocks.builder()).put(source, block);
+                forMember.computeIfAbsent(destination, member -> RankBlocks.builder()).putReceived(source, block);
             } else {
                 int next = routes.siteAfter(origin, destinationSite, round + 1);
                 onward.computeIfAbsent((round + 1) * routes.siteCount() + next, key -> new TreeMap<>())
                         .computeIfAbsent(source, key -> RankBlocks.builder())
-                        .put(destination, block);
+                        .putReceived(destination, block);
             }
+        }
+    }
+
+    private void checkRank(int rank) {
+        if (rank >= sites.size()) {
+            throw new MalformedMessageException("a relayed block names rank " + rank + " of a " + sites.size()
+                    + "-member communicator");
         }
     }
 

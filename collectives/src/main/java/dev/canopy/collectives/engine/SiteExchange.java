@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.stream.IntStream;
 
 /**
  * All-to-all across sites, MagPIe style, so that only coordinators cross the WAN, each carrying
@@ -27,7 +29,10 @@ import java.util.TreeMap;
  * A member receives from one source in step order (FIFO per source and tag keeps them apart).
  * Building and splitting the aggregates ({@link SiteAggregates}, {@link RelayedBlocks}) is linear in
  * the blocks and bytes they carry: a coordinator copies each byte once into the message that carries
- * it on. Every member must pass the same routes.
+ * it on. Every member must pass the same routes. What a member sends its coordinator and what a
+ * coordinator delivers must hold a block for every rank of the other sites and no other; what
+ * coordinators relay is checked by {@link RelayedBlocks} ({@link
+ * dev.canopy.collectives.data.MalformedMessageException} otherwise).
  */
 public final class SiteExchange {
 
@@ -72,7 +77,8 @@ public final class SiteExchange {
             sends.add(exchange.send(coordinator, first + 1, offSite.encode()));
             // the message holds this member's blocks only: slices of it keep nothing else alive
             // Copied: these blocks are handed to the caller, who may grow them (slices cannot grow).
-            fromOtherSites = afterDirect(direct, coordinator, first + 2).map(RankBlocks::decode);
+            fromOtherSites = afterDirect(direct, coordinator, first + 2, body -> RankBlocks.decode(body)
+                    .requireRanks(ranksOffSite(mySite), "every site but this member's"));
         }
         return Future.all(Future.all(sends), Future.all(List.copyOf(direct.values())), fromOtherSites).map(all -> {
             RankBlocks.Builder received = RankBlocks.builder().putAll(fromOtherSites.result()).put(me, blocks.get(me));
@@ -85,10 +91,12 @@ public final class SiteExchange {
     private Future<RankBlocks> coordinate(RankBlocks mine, Map<Integer, Future<Buffer>> direct, List<Future<Void>> sends) {
         int me = exchange.rank();
         int[] members = sites.members(sites.siteOf(me));
-        List<Future<Buffer>> fromMembers = new ArrayList<>();
+        int[] offSite = ranksOffSite(sites.siteOf(me));
+        List<Future<RankBlocks>> fromMembers = new ArrayList<>();
         for (int member : members) {
             if (member != me) {
-                fromMembers.add(afterDirect(direct, member, first + 1));
+                fromMembers.add(afterDirect(direct, member, first + 1,
+                        body -> RankBlocks.sliced(body).requireRanks(offSite, "every site but the member's")));
             }
         }
         Future<SortedMap<Integer, RankBlocks>> aggregates = Future.all(fromMembers).map(all -> {
@@ -96,7 +104,7 @@ public final class SiteExchange {
             bySource.put(me, mine);
             for (int i = 0, received = 0; i < members.length; i++) {
                 if (members[i] != me) {
-                    bySource.put(members[i], RankBlocks.sliced(fromMembers.get(received++).result()));
+                    bySource.put(members[i], fromMembers.get(received++).result());
                 }
             }
             return bySource;
@@ -120,7 +128,13 @@ public final class SiteExchange {
      * The message of {@code step} from a member of this site, received once that member's direct
      * block has arrived: both come from the same source on the same tag, in the order sent.
      */
-    private Future<Buffer> afterDirect(Map<Integer, Future<Buffer>> direct, int source, int step) {
-        return direct.get(source).compose(block -> exchange.receive(source, step));
+    private <T> Future<T> afterDirect(Map<Integer, Future<Buffer>> direct, int source, int step,
+            Function<Buffer, T> decoder) {
+        return direct.get(source).compose(block -> exchange.receive(source, step, decoder));
+    }
+
+    /** The ranks of every site but {@code site}, ascending. */
+    private int[] ranksOffSite(int site) {
+        return IntStream.range(0, exchange.size()).filter(rank -> sites.siteOf(rank) != site).toArray();
     }
 }

@@ -53,6 +53,11 @@ public final class Sites {
         return membersOfSite.size();
     }
 
+    /** The number of ranks. */
+    public int size() {
+        return siteOfRank.length;
+    }
+
     public int siteOf(int rank) {
         return siteOfRank[rank];
     }

@@ -7,7 +7,9 @@ import java.util.List;
 
 /**
  * Gather up a tree: every rank waits for its children's subtree blocks, adds its own and sends
- * the lot to its parent; the root ends with every rank's block, the others with none.
+ * the lot to its parent; the root ends with every rank's block, the others with none. A child's
+ * message must hold a block for every rank of its subtree and no other
+ * ({@link dev.canopy.collectives.data.MalformedMessageException} otherwise).
  */
 public final class TreeGather {
 
@@ -24,14 +26,15 @@ public final class TreeGather {
     /** Completes with all blocks at the root and with {@link RankBlocks#empty()} elsewhere. */
     public Future<RankBlocks> run(Buffer mine) {
         int me = exchange.rank();
-        List<Future<Buffer>> fromChildren = new ArrayList<>();
+        List<Future<RankBlocks>> fromChildren = new ArrayList<>();
         for (int child : tree.children(me)) {
-            fromChildren.add(exchange.receive(child, step));
+            fromChildren.add(exchange.receive(child, step, body -> RankBlocks.decode(body)
+                    .requireRanks(tree.subtree(child), "the subtree of rank " + child)));
         }
         return Future.all(fromChildren).compose(all -> {
             RankBlocks.Builder subtree = RankBlocks.builder().put(me, mine);
-            for (Future<Buffer> child : fromChildren) {
-                subtree.putAll(RankBlocks.decode(child.result()));
+            for (Future<RankBlocks> child : fromChildren) {
+                subtree.putAll(child.result());
             }
             RankBlocks collected = subtree.build();
             if (me == tree.root()) {

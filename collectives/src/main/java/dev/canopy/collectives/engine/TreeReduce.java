@@ -1,6 +1,7 @@
 package dev.canopy.collectives.engine;
 
 import dev.canopy.collectives.data.ElementType;
+import dev.canopy.collectives.data.MalformedMessageException;
 import dev.canopy.collectives.reduce.PartialReduction;
 import dev.canopy.collectives.reduce.ReduceOp;
 import io.vertx.core.Future;
@@ -21,7 +22,10 @@ import java.util.function.Consumer;
  *
  * <p>Every member cuts its vector the same way from its length; each segment's body is
  * {@code int vectorBytes} followed by the encoded partial result, so a member whose vector length
- * differs from its child's fails the collective naming both instead of mixing segments.
+ * differs from its child's fails the collective naming both instead of mixing segments. A child's
+ * partial result must be what its subtree sends ({@link PartialReduction#requireSubtree}: its ranks,
+ * and for element-wise operators values of the segment's length), or the collective fails with a
+ * {@link MalformedMessageException}.
  */
 public final class TreeReduce {
 
@@ -89,8 +93,8 @@ public final class TreeReduce {
                 PartialReduction partial = PartialReduction.of(me, vector.segment(index));
                 int[] children = tree.children(me);
                 for (int i = 0; i < children.length; i++) {
-                    partial = partial.merge(vector.fromChild(children[i], fromChildren.get(i).result()), vector.op,
-                            vector.type);
+                    partial = partial.merge(vector.fromChild(children[i], fromChildren.get(i).result(), index),
+                            vector.op, vector.type);
                 }
                 if (result != null) {
                     Buffer segment = partial.result();
@@ -139,7 +143,11 @@ public final class TreeReduce {
             return partial.encodeTo(Buffer.buffer(Integer.BYTES + partial.encodedLength()).appendInt(data.length()));
         }
 
-        PartialReduction fromChild(int child, Buffer body) {
+        PartialReduction fromChild(int child, Buffer body, int index) {
+            if (body.length() < Integer.BYTES) {
+                throw exchange.malformed(child, step, "reduce segment of " + body.length()
+                        + " bytes lacks its vector length");
+            }
             int childBytes = body.getInt(0);
             if (childBytes != data.length()) {
                 throw new IllegalArgumentException(exchange.operation().displayName() + ": rank " + child
@@ -147,7 +155,12 @@ public final class TreeReduce {
                         + data.length() + "; every member must pass vectors of one length");
             }
             // The body is this reduction's own copy and nothing changes it: decode it in place.
-            return PartialReduction.decode(body.slice(Integer.BYTES, body.length()));
+            try {
+                return PartialReduction.decode(body.slice(Integer.BYTES, body.length())).requireSubtree(
+                        tree.subtree(child), op.commutativity(), op.elementwise() ? segment(index).length() : -1);
+            } catch (MalformedMessageException e) {
+                throw exchange.malformed(child, step, e.getMessage());
+            }
         }
     }
 }

@@ -7,7 +7,9 @@ import java.util.List;
 
 /**
  * Scatter down a tree: the root holds one block per rank and sends each child the blocks of that
- * child's subtree; every rank keeps its own block and passes the rest on the same way.
+ * child's subtree; every rank keeps its own block and passes the rest on the same way. The message
+ * from the parent must hold a block for every rank of this rank's subtree and no other
+ * ({@link dev.canopy.collectives.data.MalformedMessageException} otherwise).
  */
 public final class TreeScatter {
 
@@ -26,7 +28,8 @@ public final class TreeScatter {
         int me = exchange.rank();
         Future<RankBlocks> mine = me == tree.root()
                 ? Future.succeededFuture(blocks)
-                : exchange.receive(tree.parent(me), step).map(RankBlocks::decode);
+                : exchange.receive(tree.parent(me), step, body -> RankBlocks.decode(body)
+                        .requireRanks(tree.subtree(me), "the subtree of rank " + me));
         return mine.compose(subtree -> {
             List<Future<Void>> sends = new ArrayList<>();
             for (int child : tree.children(me)) {

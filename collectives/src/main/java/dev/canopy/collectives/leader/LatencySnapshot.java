@@ -37,8 +37,8 @@ public final class LatencySnapshot implements LatencySource {
     public LatencySnapshot(List<String> members, double[] oneWayMs) {
         this.members = List.copyOf(members);
         int n = this.members.size();
-        if (oneWayMs.length != n * n) {
-            throw new IllegalArgumentException("a latency snapshot of " + n + " members needs " + n * n
+        if (oneWayMs.length != (long) n * n) {
+            throw new IllegalArgumentException("a latency snapshot of " + n + " members needs " + (long) n * n
                     + " values, got " + oneWayMs.length);
         }
         for (int i = 0; i < n; i++) {

@@ -2,6 +2,7 @@ package dev.canopy.collectives.leader;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.canopy.core.membership.MalformedZnodeException;
 import dev.canopy.core.node.JobId;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -97,7 +98,7 @@ public final class PlanCache {
         long epoch;
         try {
             epoch = PlanStore.decodeEpoch(data.getData(), data.getPath());
-        } catch (IllegalStateException e) {
+        } catch (MalformedZnodeException e) {
             LOG.error("ignoring the plan pointer: {}", e.getMessage());
             return;
         }

@@ -1,7 +1,7 @@
 package dev.canopy.collectives.leader;
 
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.DecodeException;
+import dev.canopy.core.membership.MalformedZnodeException;
+import dev.canopy.core.membership.ZnodeJson;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -18,6 +18,9 @@ import java.util.List;
 final class PlanCodec {
 
     static final int FORMAT = 1;
+    /** More members than a plan is computed for; the snapshot holds the square of this. */
+    static final int MAX_MEMBERS = 4_096;
+    static final int MAX_REASON_CHARS = 4_096;
 
     private PlanCodec() {
     }
@@ -38,32 +41,53 @@ final class PlanCodec {
     }
 
     /**
+     * Reads a plan, every field checked before use: {@code format} 1, {@code epoch} >= 1, at most
+     * {@value #MAX_MEMBERS} distinct member names, exactly one latency (a finite number >= 0, or
+     * null) per ordered pair, a finite predicted completion >= 0 and a reason of at most
+     * {@value #MAX_REASON_CHARS} characters.
+     *
      * @param path the znode the bytes came from, named in the error
-     * @throws IllegalStateException naming the znode when the bytes are not a plan of this format
+     * @throws MalformedZnodeException naming the znode and the field when the bytes are not a plan of this format
      */
     static PublishedPlan decode(byte[] bytes, String path) {
         try {
-            JsonObject json = new JsonObject(Buffer.buffer(bytes));
-            Integer format = json.getInteger("format");
-            if (format == null || format != FORMAT) {
-                throw new IllegalArgumentException("format " + format + ", expected " + FORMAT);
-            }
-            List<String> members = new ArrayList<>();
-            for (Object member : json.getJsonArray("members")) {
-                members.add((String) member);
-            }
-            JsonArray values = json.getJsonArray("oneWayMs");
-            double[] oneWayMs = new double[values.size()];
-            for (int i = 0; i < oneWayMs.length; i++) {
-                Number value = (Number) values.getValue(i);
-                oneWayMs[i] = value == null ? Double.POSITIVE_INFINITY : value.doubleValue();
-            }
-            return new PublishedPlan(json.getLong("epoch"), new LatencySnapshot(members, oneWayMs),
-                    json.getDouble("predictedCompletionMs"), json.getString("reason"));
-        } catch (DecodeException | IllegalArgumentException | ClassCastException | NullPointerException e) {
-            throw new IllegalStateException("plan znode " + path + " does not hold a plan of format " + FORMAT + " ("
-                    + e.getMessage() + "); it was written by another Canopy version or by hand: delete the job's plans"
-                    + " and restart the plan leaders", e);
+            return read(bytes, path);
+        } catch (MalformedZnodeException e) {
+            throw new MalformedZnodeException(e.where(), "does not hold a plan of format " + FORMAT + ": " + e.problem(),
+                    "it was written by another Canopy version or by hand: delete the job's plans and restart the plan"
+                            + " leaders");
+        }
+    }
+
+    private static PublishedPlan read(byte[] bytes, String path) {
+        ZnodeJson json = ZnodeJson.parse(bytes, path);
+        json.integer("format", FORMAT, FORMAT);
+        JsonArray names = json.array("members");
+        if (names.size() > MAX_MEMBERS) {
+            throw new MalformedZnodeException(path, "lists " + names.size() + " members, more than " + MAX_MEMBERS);
+        }
+        List<String> members = new ArrayList<>(names.size());
+        for (int i = 0; i < names.size(); i++) {
+            members.add(json.text("members[" + i + "]", names.getValue(i), ZnodeJson.MAX_NAME_CHARS));
+        }
+        JsonArray values = json.array("oneWayMs");
+        long pairs = (long) members.size() * members.size();
+        if (values.size() != pairs) {
+            throw new MalformedZnodeException(path, "has " + values.size() + " latencies for " + members.size()
+                    + " members, not " + pairs);
+        }
+        double[] oneWayMs = new double[values.size()];
+        for (int i = 0; i < oneWayMs.length; i++) {
+            Object value = values.getValue(i);
+            oneWayMs[i] = value == null ? Double.POSITIVE_INFINITY : json.nonNegative("oneWayMs[" + i + "]", value);
+        }
+        long epoch = json.integer("epoch", 1, Long.MAX_VALUE);
+        double predicted = json.nonNegative("predictedCompletionMs");
+        String reason = json.text("reason", MAX_REASON_CHARS);
+        try {
+            return new PublishedPlan(epoch, new LatencySnapshot(members, oneWayMs), predicted, reason);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedZnodeException(path, "is not a plan: " + MalformedZnodeException.quote(e.getMessage()));
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.canopy.collectives.leader;
 
+import dev.canopy.core.membership.MalformedZnodeException;
 import dev.canopy.core.node.JobId;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -91,7 +92,7 @@ public final class PlanStore {
     public Future<PublishedPlan> read(long epoch) {
         String path = epochPath(epoch);
         return Future.fromCompletionStage(zooKeeper.getData().forPath(path), context)
-                .map(bytes -> PlanCodec.decode(bytes, jobPath + path))
+                .map(bytes -> checkEpoch(PlanCodec.decode(bytes, jobPath + path), epoch, jobPath + path))
                 .recover(e -> Future.failedFuture(cause(e) instanceof KeeperException.NoNodeException
                         ? new IllegalStateException("no plan of epoch " + epoch + " at " + jobPath + path
                                 + ": a collective carries an epoch no plan leader of this job published", e)
@@ -156,12 +157,21 @@ public final class PlanStore {
         }
     }
 
+    /** A plan read from the znode of {@code epoch} must be that epoch's. */
+    private static PublishedPlan checkEpoch(PublishedPlan plan, long epoch, String path) {
+        if (plan.epoch() != epoch) {
+            throw new MalformedZnodeException(path, "holds the plan of epoch " + plan.epoch() + ", not of " + epoch);
+        }
+        return plan;
+    }
+
     static byte[] encodeEpoch(long epoch) {
         return Long.toString(epoch).getBytes(StandardCharsets.US_ASCII);
     }
 
+    /** The plan pointer: a decimal epoch >= 0, else a {@link MalformedZnodeException} quoting at most 64 characters. */
     static long decodeEpoch(byte[] bytes, String path) {
-        String text = new String(bytes, StandardCharsets.US_ASCII);
+        String text = bytes == null ? "" : new String(bytes, StandardCharsets.US_ASCII);
         try {
             long epoch = Long.parseLong(text);
             if (epoch < 0) {
@@ -169,8 +179,8 @@ public final class PlanStore {
             }
             return epoch;
         } catch (NumberFormatException e) {
-            throw new IllegalStateException("znode " + path + " holds '" + text + "', not a plan epoch (a decimal >= 0);"
-                    + " it was written by another Canopy version or by hand: delete the job's plans and restart", e);
+            throw new MalformedZnodeException(path, "holds '" + MalformedZnodeException.quote(text)
+                    + "', not a plan epoch (a decimal >= 0); delete the job's plans and restart");
         }
     }
 

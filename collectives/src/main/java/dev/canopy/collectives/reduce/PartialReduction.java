@@ -1,6 +1,7 @@
 package dev.canopy.collectives.reduce;
 
 import dev.canopy.collectives.data.ElementType;
+import dev.canopy.collectives.data.MalformedMessageException;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,10 +11,24 @@ import java.util.List;
  * What a subtree of a reduction has combined so far: runs of consecutive ranks, each reduced to one
  * vector. A commutative operator folds everything into one run; a rank-ordered one can only join
  * runs that touch (ranks 3..5 with 6..9), so a tree whose subtrees are not rank intervals still
- * produces the rank-ordered result. Immutable.
+ * produces the rank-ordered result. A commutative run is named by the lowest and highest rank
+ * folded into it (it may skip ranks between them that another subtree holds). Immutable.
  *
- * <p>Wire form: {@code int runCount}, then per run {@code int firstRank, int lastRank, int length,
- * bytes}.
+ * <p>Wire form, big-endian: {@code int runCount}, then per run {@code int firstRank, int lastRank,
+ * int length, bytes}:
+ *
+ * <pre>
+ *  offset  size    field
+ *       0     4    runCount     1 .. (length - 4) / 12
+ *       4     4    firstRank    >= 0, above the previous run's lastRank
+ *       8     4    lastRank     >= firstRank
+ *      12     4    length       bytes of the run's value, 0 .. what is left
+ *      16     length  value
+ *     ...          the next run; nothing after the last
+ * </pre>
+ *
+ * {@link #decode} checks all of it and throws {@link MalformedMessageException};
+ * {@link #requireSubtree} checks that the runs are what a given subtree sends.
  */
 public final class PartialReduction {
 
@@ -47,7 +62,8 @@ public final class PartialReduction {
         for (Run run : all) {
             Run last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
             if (last != null && joinable(last, run, op)) {
-                merged.set(merged.size() - 1, new Run(last.firstRank(), run.lastRank(),
+                // max: a commutative join may fold in a run that lies inside the other's span
+                merged.set(merged.size() - 1, new Run(last.firstRank(), Math.max(last.lastRank(), run.lastRank()),
                         op.combine(type, last.value(), run.value())));
             } else {
                 merged.add(run);
@@ -104,18 +120,80 @@ public final class PartialReduction {
      * next encoding, or into the result. A caller that will change {@code buffer} must decode a copy.
      */
     public static PartialReduction decode(Buffer buffer) {
+        if (buffer.length() < Integer.BYTES) {
+            throw new MalformedMessageException("partial reduction of " + buffer.length() + " bytes lacks its run count");
+        }
         int count = buffer.getInt(0);
+        if (count < 1 || count > (buffer.length() - Integer.BYTES) / RUN_HEADER_BYTES) {
+            throw new MalformedMessageException("partial reduction claims " + count + " runs in " + buffer.length()
+                    + " bytes (at least one run, each at least " + RUN_HEADER_BYTES + " bytes)");
+        }
         List<Run> runs = new ArrayList<>(count);
         int offset = Integer.BYTES;
+        int previousLast = -1;
         for (int i = 0; i < count; i++) {
+            if (RUN_HEADER_BYTES > buffer.length() - offset) {
+                throw new MalformedMessageException("partial reduction ends after " + i + " of " + count + " runs");
+            }
             int first = buffer.getInt(offset);
             int last = buffer.getInt(offset + Integer.BYTES);
             int length = buffer.getInt(offset + 2 * Integer.BYTES);
             offset += RUN_HEADER_BYTES;
+            if (first <= previousLast || last < first) {
+                throw new MalformedMessageException("run " + i + " covers ranks " + first + ".." + last + " after rank "
+                        + previousLast + "; runs are ascending, disjoint and non-empty, ranks >= 0");
+            }
+            if (length < 0 || length > buffer.length() - offset) {
+                throw new MalformedMessageException("run of ranks " + first + ".." + last + " claims " + length
+                        + " bytes at offset " + offset + " of " + buffer.length());
+            }
             runs.add(new Run(first, last, buffer.slice(offset, offset + length)));
             offset += length;
+            previousLast = last;
+        }
+        if (offset != buffer.length()) {
+            throw new MalformedMessageException((buffer.length() - offset) + " bytes after the last of " + count
+                    + " runs");
         }
         return new PartialReduction(Collections.unmodifiableList(runs));
+    }
+
+    /**
+     * This partial result, if it is what the subtree of ranks {@code subtree} (ascending) sends: with
+     * a commutative operator one run from its lowest to its highest rank; with a rank-ordered one,
+     * runs covering exactly its ranks. With {@code valueBytes >= 0}, every value must be that long
+     * (element-wise operators keep the segment's length). Otherwise a {@link MalformedMessageException}.
+     */
+    public PartialReduction requireSubtree(int[] subtree, ReduceOp.Commutativity commutativity, int valueBytes) {
+        for (Run run : runs) {
+            if (valueBytes >= 0 && run.value().length() != valueBytes) {
+                throw new MalformedMessageException("the value of ranks " + run.firstRank() + ".." + run.lastRank()
+                        + " has " + run.value().length() + " bytes where this segment has " + valueBytes);
+            }
+        }
+        boolean fits = commutativity == ReduceOp.Commutativity.COMMUTATIVE
+                ? runs.size() == 1 && runs.get(0).firstRank() == subtree[0]
+                        && runs.get(0).lastRank() == subtree[subtree.length - 1]
+                : coversExactly(subtree);
+        if (!fits) {
+            throw new MalformedMessageException("runs " + describeRuns() + " are not what a subtree of "
+                    + subtree.length + " ranks from " + subtree[0] + " to " + subtree[subtree.length - 1] + " sends");
+        }
+        return this;
+    }
+
+    /** Whether the runs (ascending, disjoint) cover exactly the ascending ranks of {@code subtree}. */
+    private boolean coversExactly(int[] subtree) {
+        int next = 0;
+        for (Run run : runs) {
+            for (long rank = run.firstRank(); rank <= run.lastRank(); rank++) {
+                if (next == subtree.length || subtree[next] != rank) {
+                    return false;
+                }
+                next++;
+            }
+        }
+        return next == subtree.length;
     }
 
     private static boolean joinable(Run left, Run right, ReduceOp op) {
@@ -124,9 +202,9 @@ public final class PartialReduction {
 
     private String describeRuns() {
         StringBuilder text = new StringBuilder();
-        for (Run run : runs) {
+        for (Run run : runs.subList(0, Math.min(runs.size(), 16))) {
             text.append('[').append(run.firstRank()).append("..").append(run.lastRank()).append(']');
         }
-        return text.toString();
+        return runs.size() > 16 ? text + "... (" + runs.size() + " runs)" : text.toString();
     }
 }

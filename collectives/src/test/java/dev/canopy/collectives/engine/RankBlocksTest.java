@@ -3,6 +3,7 @@ package dev.canopy.collectives.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.canopy.collectives.data.MalformedMessageException;
 import io.vertx.core.buffer.Buffer;
 import java.util.List;
 import java.util.SortedMap;
@@ -61,10 +62,27 @@ class RankBlocksTest {
     void truncatedOrOverlongBlocksAreReportedWithTheirPlace() {
         Buffer encoded = RankBlocks.ofRanks(List.of(Buffer.buffer("abc"), Buffer.buffer("xyz"))).encode();
         assertThatThrownBy(() -> RankBlocks.sliced(encoded.getBuffer(0, encoded.length() - 1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("block of rank 1 claims 3 bytes");
+                .isInstanceOf(MalformedMessageException.class).hasMessageContaining("block of rank 1 claims 3 bytes");
         assertThatThrownBy(() -> RankBlocks.decode(encoded.getBuffer(0, 4 + 8 + 3 + 2)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("end after 1 of 2 blocks");
+                .isInstanceOf(MalformedMessageException.class).hasMessageContaining("claim 2 blocks in 17 bytes");
+        assertThatThrownBy(() -> RankBlocks.decode(encoded.getBuffer(0, 4 + 8 + 3 + 8)))
+                .isInstanceOf(MalformedMessageException.class).hasMessageContaining("block of rank 1 claims 3 bytes");
         assertThatThrownBy(() -> RankBlocks.decode(Buffer.buffer()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lack their 4-byte count");
+                .isInstanceOf(MalformedMessageException.class).hasMessageContaining("lack their 4-byte count");
+        assertThatThrownBy(() -> RankBlocks.decode(encoded.copy().appendByte((byte) 0)))
+                .isInstanceOf(MalformedMessageException.class).hasMessageContaining("1 bytes after the last of 2");
+        assertThatThrownBy(() -> RankBlocks.decode(encoded.copy().setInt(4 + 8 + 3, 0)))
+                .isInstanceOf(MalformedMessageException.class).hasMessageContaining("rank 0 after rank 0");
+        assertThatThrownBy(() -> RankBlocks.decode(encoded.copy().setInt(0, -1)))
+                .isInstanceOf(MalformedMessageException.class).hasMessageContaining("claim -1 blocks");
+    }
+
+    @Test
+    void blocksForOtherRanksThanExpectedAreMalformed() {
+        RankBlocks blocks = RankBlocks.ofRanks(List.of(Buffer.buffer("a"), Buffer.buffer("b")));
+        assertThat(blocks.requireRanks(new int[] {0, 1}, "the subtree of rank 0")).isSameAs(blocks);
+        assertThatThrownBy(() -> blocks.requireRanks(new int[] {0, 1, 2}, "the subtree of rank 0"))
+                .isInstanceOf(MalformedMessageException.class)
+                .hasMessage("blocks for ranks [0, 1] where the subtree of rank 0 has ranks [0, 1, 2]");
     }
 }

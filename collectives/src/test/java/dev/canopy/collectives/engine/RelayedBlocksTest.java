@@ -3,6 +3,7 @@ package dev.canopy.collectives.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.canopy.collectives.data.MalformedMessageException;
 import io.vertx.core.buffer.Buffer;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -48,13 +49,13 @@ class RelayedBlocksTest {
     }
 
     @Test
-    void aBlockOffItsRouteIsABugNamingTheRoute() {
+    void aReceivedBlockOffItsRouteIsMalformedNamingTheRoute() {
         SiteRoutes direct = SiteRoutes.direct(SITES.count());
         RelayedBlocks atSiteC = new RelayedBlocks(SITES, direct, 2);
         SortedMap<Integer, RankBlocks> misrouted = new TreeMap<>();
         misrouted.put(0, RankBlocks.builder().put(1, block(0, 1)).build());
         Buffer message = RankBlocks.encodeNested(misrouted);
-        assertThatThrownBy(() -> atSiteC.sortReceived(1, 0, message)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> atSiteC.sortReceived(1, 0, message)).isInstanceOf(MalformedMessageException.class)
                 .hasMessageContaining("site 2 got the block of rank 0 for rank 1 from site 0 in round 1")
                 .hasMessageContaining("[0, 1]");
     }

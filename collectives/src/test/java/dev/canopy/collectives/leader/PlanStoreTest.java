@@ -2,6 +2,7 @@ package dev.canopy.collectives.leader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.canopy.core.membership.MalformedZnodeException;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.Context;
@@ -101,8 +102,14 @@ class PlanStoreTest {
         assertThat(Await.failure(store.read(9))).hasMessageContaining("no plan of epoch 9 at /canopy/jobs/store/plans/epoch-0000000009");
 
         PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(3), "{\"format\":1}".getBytes(StandardCharsets.UTF_8));
-        assertThat(Await.failure(store.read(3))).hasMessageContaining("plan znode /canopy/jobs/store/plans/epoch-0000000003")
+        assertThat(Await.failure(store.read(3))).isInstanceOf(MalformedZnodeException.class)
+                .hasMessageContaining("znode /canopy/jobs/store/plans/epoch-0000000003 does not hold a plan of format 1")
                 .hasMessageContaining("delete the job's plans");
+
+        PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(4), PlanCodec.encode(
+                new PublishedPlan(5, new LatencySnapshot(List.of("a"), new double[] {0}), 1, "moved")));
+        assertThat(Await.failure(store.read(4))).isInstanceOf(MalformedZnodeException.class)
+                .hasMessageContaining("holds the plan of epoch 5, not of 4");
     }
 
     @Test

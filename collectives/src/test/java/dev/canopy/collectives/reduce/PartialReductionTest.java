@@ -60,4 +60,46 @@ class PartialReductionTest {
         assertThat(gap.runs()).hasSize(2);
         assertThatThrownBy(gap::result).isInstanceOf(IllegalStateException.class).hasMessageContaining("[0..0][2..2]");
     }
+
+    @Test
+    void malformedWireFormsAreRejectedBeforeAnyValueIsRead() {
+        Buffer valid = twoRuns().encode();
+        assertMalformed(Buffer.buffer(), "lacks its run count");
+        assertMalformed(valid.copy().setInt(0, 0), "claims 0 runs");
+        assertMalformed(valid.copy().setInt(0, Integer.MAX_VALUE), "claims 2147483647 runs");
+        assertMalformed(valid.copy().setInt(4 + 8, -1), "claims -1 bytes");
+        assertMalformed(valid.copy().setInt(4 + 4, -5), "covers ranks 0..-5");
+        assertMalformed(valid.copy().setInt(4 + 12 + 3, 0), "covers ranks 0..2 after rank 0");
+        assertMalformed(valid.copy().appendByte((byte) 1), "1 bytes after the last of 2 runs");
+        assertMalformed(valid.getBuffer(0, valid.length() - 1), "claims 3 bytes");
+    }
+
+    @Test
+    void aPartialResultMustBeWhatTheSubtreeSends() {
+        PartialReduction runs = twoRuns();
+        assertThat(runs.requireSubtree(new int[] {0, 2}, ReduceOp.Commutativity.RANK_ORDERED, -1)).isSameAs(runs);
+        assertThatThrownBy(() -> runs.requireSubtree(new int[] {0, 1, 2}, ReduceOp.Commutativity.RANK_ORDERED, -1))
+                .isInstanceOf(dev.canopy.collectives.data.MalformedMessageException.class)
+                .hasMessageContaining("runs [0..0][2..2] are not what a subtree of 3 ranks from 0 to 2 sends");
+        assertThatThrownBy(() -> runs.requireSubtree(new int[] {0, 2}, ReduceOp.Commutativity.RANK_ORDERED, 2))
+                .isInstanceOf(dev.canopy.collectives.data.MalformedMessageException.class)
+                .hasMessageContaining("has 3 bytes where this segment has 2");
+        PartialReduction folded = PartialReduction.of(1, Buffer.buffer("b"))
+                .merge(PartialReduction.of(0, Buffer.buffer("a")), BuiltInOp.BOR, ElementType.BYTE)
+                .merge(PartialReduction.of(9, Buffer.buffer("c")), BuiltInOp.BOR, ElementType.BYTE);
+        assertThat(folded.runs()).extracting(PartialReduction.Run::lastRank).containsExactly(9);
+        assertThat(folded.requireSubtree(new int[] {0, 1, 9}, ReduceOp.Commutativity.COMMUTATIVE, 1)).isSameAs(folded);
+        assertThatThrownBy(() -> folded.requireSubtree(new int[] {0, 1, 8}, ReduceOp.Commutativity.COMMUTATIVE, 1))
+                .isInstanceOf(dev.canopy.collectives.data.MalformedMessageException.class);
+    }
+
+    private static PartialReduction twoRuns() {
+        return PartialReduction.of(0, Buffer.buffer("abc"))
+                .merge(PartialReduction.of(2, Buffer.buffer("cde")), CONCAT, ElementType.BYTE);
+    }
+
+    private static void assertMalformed(Buffer wire, String problem) {
+        assertThatThrownBy(() -> PartialReduction.decode(wire))
+                .isInstanceOf(dev.canopy.collectives.data.MalformedMessageException.class).hasMessageContaining(problem);
+    }
 }

@@ -150,7 +150,7 @@ class LivePlansSessionTest {
         assertThat(received).allSatisfy(bcast -> assertThat(Await.result(bcast).toString()).isEqualTo(text));
         assertThat(wan.sentCollectives()).filteredOn(sent -> sent.header().operation() == Operation.BCAST)
                 .isNotEmpty()
-                .allSatisfy(sent -> assertThat(sent.header().epoch()).as("epoch in the frame header").isEqualTo(epoch));
+                .allSatisfy(sent -> assertThat(sent.header().plan()).as("plan id in the collective header").isEqualTo(epoch));
     }
 
     /** The site pairs the tree rooted at rank 0 (a) of {@code plan} sends over. */

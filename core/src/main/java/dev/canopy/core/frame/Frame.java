@@ -11,7 +11,9 @@ import java.util.Objects;
  * @param type        what the frame carries
  * @param job         the 64-bit job id, see {@link #jobId(String)}
  * @param context     the communicator context id (0 for traffic outside any communicator)
- * @param epoch       the membership epoch the sender saw when it sent
+ * @param reserved    32 bits kept for a later protocol version: always 0 (the constructor rejects
+ *                    anything else, and decoders reject a frame whose field is not 0). Formerly named
+ *                    "epoch", but every sender wrote 0 and no receiver read it.
  * @param source      the sender's world rank, {@link #UNKNOWN_RANK} when it has none yet
  * @param destination the receiver's world rank, {@link #UNKNOWN_RANK} when unknown
  * @param tag         the user or collective tag
@@ -22,7 +24,7 @@ public record Frame(
         FrameType type,
         long job,
         int context,
-        int epoch,
+        int reserved,
         int source,
         int destination,
         int tag,
@@ -37,6 +39,9 @@ public record Frame(
     public Frame {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(payload, "payload");
+        if (reserved != 0) {
+            throw new IllegalArgumentException("the reserved header field must be 0, not " + reserved);
+        }
     }
 
     /**
@@ -59,17 +64,17 @@ public record Frame(
 
     /** The same frame with another sequence number. */
     public Frame withSequence(long newSequence) {
-        return new Frame(type, job, context, epoch, source, destination, tag, newSequence, payload);
+        return new Frame(type, job, context, reserved, source, destination, tag, newSequence, payload);
     }
 
     /** The same frame with another payload. */
     public Frame withPayload(Buffer newPayload) {
-        return new Frame(type, job, context, epoch, source, destination, tag, sequence, newPayload);
+        return new Frame(type, job, context, reserved, source, destination, tag, sequence, newPayload);
     }
 
     @Override
     public String toString() {
-        return type + "{job=" + Long.toHexString(job) + " ctx=" + context + " epoch=" + epoch + " " + source + "->"
+        return type + "{job=" + Long.toHexString(job) +  " ctx=" + context + " " + source + "->"
                 + destination + " tag=" + tag + " seq=" + sequence + " payload=" + payload.length() + "B}";
     }
 }

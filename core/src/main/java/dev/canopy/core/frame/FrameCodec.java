@@ -20,7 +20,7 @@ import io.vertx.core.buffer.Buffer;
  * +---------------------------------------------------------------+
  * |                     Communicator context                      | 16
  * +---------------------------------------------------------------+
- * |                            Epoch                              | 20
+ * |                         Reserved (0)                          | 20
  * +---------------------------------------------------------------+
  * |                    Source world rank (-1 unknown)             | 24
  * +---------------------------------------------------------------+
@@ -36,10 +36,17 @@ import io.vertx.core.buffer.Buffer;
  * |                         Payload ...                           | 48
  * </pre>
  *
- * <p>A frame is malformed when its magic, version, type code or reserved field is wrong, when its
+ * <p>The type code is {@link FrameType#code()}, never an enum ordinal. Both reserved fields are
+ * written as 0 and kept for a later version; offset 20 was named "epoch" in early drafts but never
+ * carried one (the plan a collective runs with travels in the collective header, see the collectives'
+ * {@code CollectiveFrame}). Ranks, context, tag and sequence are opaque here: the layers above check
+ * them against their own state.
+ *
+ * <p>A frame is malformed when its magic, version, type code or a reserved field is wrong, when its
  * payload length is negative or makes the frame longer than the configured maximum, or when fewer
  * bytes arrive than the header announces. TCP streams are decoded by {@link FrameStreamDecoder};
- * datagrams, which carry exactly one frame, by {@link #decodeDatagram(Buffer, int)}.
+ * datagrams, which carry exactly one frame, by {@link #decodeDatagram(Buffer, int)}. Neither
+ * throws on any input: every problem is a {@link MalformedFrame} value (see docs/wire-format.md).
  */
 public final class FrameCodec {
 
@@ -52,7 +59,8 @@ public final class FrameCodec {
     public static final int RESERVED_OFFSET = 6;
     public static final int JOB_OFFSET = 8;
     public static final int CONTEXT_OFFSET = 16;
-    public static final int EPOCH_OFFSET = 20;
+    /** A second reserved field, 32 bits, always 0. */
+    public static final int RESERVED_WORD_OFFSET = 20;
     public static final int SOURCE_OFFSET = 24;
     public static final int DESTINATION_OFFSET = 28;
     public static final int TAG_OFFSET = 32;
@@ -83,7 +91,7 @@ public final class FrameCodec {
                 .appendShort((short) 0)
                 .appendLong(frame.job())
                 .appendInt(frame.context())
-                .appendInt(frame.epoch())
+                .appendInt(frame.reserved())
                 .appendInt(frame.source())
                 .appendInt(frame.destination())
                 .appendInt(frame.tag())
@@ -91,7 +99,10 @@ public final class FrameCodec {
                 .appendInt(frame.payload().length());
     }
 
-    /** Decodes a datagram, which must hold exactly one frame of at most {@code maxFrameBytes}. */
+    /**
+     * Decodes a datagram, which must hold exactly one frame of at most {@code maxFrameBytes}. Never
+     * throws for any bytes: a problem is a {@link MalformedFrame}.
+     */
     public static DecodeResult decodeDatagram(Buffer datagram, int maxFrameBytes) {
         if (datagram.length() < HEADER_LENGTH) {
             return new MalformedFrame(MalformedFrame.Reason.TRUNCATED,
@@ -124,6 +135,7 @@ public final class FrameCodec {
      * @return the problem, or {@code null} when the header is well formed
      */
     static MalformedFrame checkHeader(Buffer buffer, int offset, int maxFrameBytes) {
+        // Order matters only for the reason reported: every field is checked before any is used.
         int magic = buffer.getInt(offset + MAGIC_OFFSET);
         if (magic != MAGIC) {
             return new MalformedFrame(MalformedFrame.Reason.BAD_MAGIC,
@@ -143,6 +155,11 @@ public final class FrameCodec {
         int reserved = buffer.getUnsignedShort(offset + RESERVED_OFFSET);
         if (reserved != 0) {
             return new MalformedFrame(MalformedFrame.Reason.BAD_RESERVED, "reserved field " + reserved + ", expected 0");
+        }
+        int reservedWord = buffer.getInt(offset + RESERVED_WORD_OFFSET);
+        if (reservedWord != 0) {
+            return new MalformedFrame(MalformedFrame.Reason.BAD_RESERVED,
+                    "reserved field at offset " + RESERVED_WORD_OFFSET + " is " + reservedWord + ", expected 0");
         }
         int payloadLength = buffer.getInt(offset + PAYLOAD_LENGTH_OFFSET);
         if (payloadLength < 0 || payloadLength > maxFrameBytes - HEADER_LENGTH) {
@@ -176,7 +193,7 @@ public final class FrameCodec {
                 FrameType.fromCode(header.getUnsignedByte(offset + TYPE_OFFSET)).orElseThrow(),
                 header.getLong(offset + JOB_OFFSET),
                 header.getInt(offset + CONTEXT_OFFSET),
-                header.getInt(offset + EPOCH_OFFSET),
+                0, // the reserved word, checked by checkHeader
                 header.getInt(offset + SOURCE_OFFSET),
                 header.getInt(offset + DESTINATION_OFFSET),
                 header.getInt(offset + TAG_OFFSET),

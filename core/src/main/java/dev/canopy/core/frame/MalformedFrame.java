@@ -1,8 +1,9 @@
 package dev.canopy.core.frame;
 
 /**
- * Why bytes are not a frame. An expected outcome of reading from the network, so a value; the
- * transport logs it and closes only the connection it came from.
+ * Why bytes are not a frame: the one typed outcome of {@link FrameCodec#decodeDatagram} and
+ * {@link FrameStreamDecoder}, which throw on no input. An expected outcome of reading from the
+ * network, so a value; the transport logs it and closes only the connection it came from.
  */
 public record MalformedFrame(Reason reason, String detail) implements DecodeResult {
 
@@ -10,7 +11,7 @@ public record MalformedFrame(Reason reason, String detail) implements DecodeResu
         BAD_MAGIC,
         BAD_VERSION,
         UNKNOWN_TYPE,
-        /** The reserved header field is not zero: a sender speaking a newer dialect of this version. */
+        /** A reserved header field is not zero: a sender speaking a newer dialect of this version. */
         BAD_RESERVED,
         /** The payload length is negative or the frame would exceed the configured maximum. */
         OVERSIZED,

@@ -4,13 +4,13 @@ import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.gridconfig.Coordinates;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The JSON stored in ZooKeeper: one member per member znode, and the member list of the start record.
@@ -18,8 +18,12 @@ import java.util.List;
  * {"id":"n1","coordinates":{"wanGroup":..,"site":..,"lanId":..,"cluster":..,"host":..},
  *  "address":{"host":"127.0.0.1","tcpPort":40001,"udpPort":40002}}
  * </pre>
+ * Decoding checks every field ({@link ZnodeJson}) and throws {@link MalformedZnodeException}.
  */
 final class MemberCodec {
+
+    /** More members than any job has; a start record beyond it is malformed. */
+    static final int MAX_MEMBERS = 65_536;
 
     private MemberCodec() {
     }
@@ -36,17 +40,23 @@ final class MemberCodec {
 
     /** Decodes one member znode; {@code where} names the znode in the error. */
     static Member decode(byte[] data, String where) {
-        return fromJson(parse(data, where), where);
+        return fromJson(ZnodeJson.parse(data, where));
     }
 
+    /** Decodes the start record: at most {@value #MAX_MEMBERS} members, each id once. */
     static List<Member> decodeAll(byte[] data, String where) {
-        JsonArray array = parse(data, where).getJsonArray("members");
-        if (array == null) {
-            throw new MalformedZnodeException(where, "has no \"members\" array");
+        JsonArray array = ZnodeJson.parse(data, where).array("members");
+        if (array.size() > MAX_MEMBERS) {
+            throw new MalformedZnodeException(where, "lists " + array.size() + " members, more than " + MAX_MEMBERS);
         }
         List<Member> members = new ArrayList<>(array.size());
+        Set<NodeId> ids = new HashSet<>();
         for (int i = 0; i < array.size(); i++) {
-            members.add(fromJson(array.getJsonObject(i), where + " members[" + i + "]"));
+            Member member = fromJson(ZnodeJson.of(array.getValue(i), where + " members[" + i + "]"));
+            if (!ids.add(member.id())) {
+                throw new MalformedZnodeException(where, "lists member " + member.id() + " twice");
+            }
+            members.add(member);
         }
         return members;
     }
@@ -62,45 +72,23 @@ final class MemberCodec {
                         .put("udpPort", a.udpPort()));
     }
 
-    private static JsonObject parse(byte[] data, String where) {
-        if (data == null || data.length == 0) {
-            throw new MalformedZnodeException(where, "is empty");
-        }
+    /**
+     * Every field checked before use: names are 1 to 255 characters without control characters
+     * (they end up in log lines), ports are integers in 1..65535, the id a valid {@link NodeId}.
+     */
+    private static Member fromJson(ZnodeJson json) {
+        ZnodeJson c = json.object("coordinates");
+        ZnodeJson a = json.object("address");
+        String id = json.name("id");
         try {
-            return new JsonObject(Buffer.buffer(data));
-        } catch (DecodeException e) {
-            throw new MalformedZnodeException(where, "is not a JSON object: " + e.getMessage());
-        }
-    }
-
-    private static Member fromJson(JsonObject json, String where) {
-        try {
-            JsonObject c = json.getJsonObject("coordinates");
-            JsonObject a = json.getJsonObject("address");
-            if (c == null || a == null) {
-                throw new MalformedZnodeException(where, "lacks \"coordinates\" or \"address\"");
-            }
-            return new Member(
-                    NodeId.of(json.getString("id")),
-                    new Coordinates(c.getString("wanGroup"), c.getString("site"), c.getString("lanId"),
-                            c.getString("cluster"), c.getString("host")),
-                    new NodeAddress(a.getString("host"), a.getInteger("tcpPort"), a.getInteger("udpPort")));
-        } catch (ClassCastException | NullPointerException | IllegalArgumentException e) {
-            if (e instanceof MalformedZnodeException malformed) {
-                throw malformed;
-            }
-            throw new MalformedZnodeException(where, "has a bad field: " + e.getMessage());
-        }
-    }
-
-    /** A znode written by something other than a Canopy node of this version. */
-    static final class MalformedZnodeException extends IllegalArgumentException {
-
-        private static final long serialVersionUID = 1L;
-
-        MalformedZnodeException(String where, String problem) {
-            super("ZooKeeper znode " + where + " " + problem
-                    + " (was it written by another program or another Canopy version? use a fresh job name)");
+            return new Member(NodeId.of(id),
+                    new Coordinates(c.name("wanGroup"), c.name("site"), c.name("lanId"), c.name("cluster"), c.name("host")),
+                    new NodeAddress(a.name("host"), (int) a.integer("tcpPort", 1, 65_535),
+                            (int) a.integer("udpPort", 1, 65_535)));
+        } catch (MalformedZnodeException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new MalformedZnodeException(json.where(), "has a bad field: " + MalformedZnodeException.quote(e.getMessage()));
         }
     }
 }

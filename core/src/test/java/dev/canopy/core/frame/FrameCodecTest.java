@@ -49,7 +49,7 @@ class FrameCodecTest {
 
     @Example
     void aDecodedPayloadOwnsItsBytes() {
-        Buffer wire = FrameCodec.encode(new Frame(FrameType.DATA, 1, 2, 3, 4, 5, 6, 7, Buffer.buffer("payload")));
+        Buffer wire = FrameCodec.encode(new Frame(FrameType.DATA, 1, 2, 0, 4, 5, 6, 7, Buffer.buffer("payload")));
         Buffer datagram = wire.copy();
         Buffer read = Buffer.buffer().appendBuffer(wire).appendBuffer(wire);
         List<Frame> fromStream = new ArrayList<>();
@@ -70,7 +70,7 @@ class FrameCodecTest {
 
     @Example
     void theHeaderIsBigEndianAtTheDocumentedOffsets() {
-        Frame frame = new Frame(FrameType.PROBE_REPLY, 0x0102030405060708L, 9, 10, 11, 12, 13, 0x1415161718191A1BL,
+        Frame frame = new Frame(FrameType.PROBE_REPLY, 0x0102030405060708L, 9, 0, 11, 12, 13, 0x1415161718191A1BL,
                 Buffer.buffer(new byte[] {42}));
         Buffer wire = FrameCodec.encode(frame);
 
@@ -81,7 +81,7 @@ class FrameCodecTest {
         assertThat(wire.getShort(FrameCodec.RESERVED_OFFSET)).isZero();
         assertThat(wire.getBytes(FrameCodec.JOB_OFFSET, FrameCodec.JOB_OFFSET + 8)).containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
         assertThat(wire.getInt(FrameCodec.CONTEXT_OFFSET)).isEqualTo(9);
-        assertThat(wire.getInt(FrameCodec.EPOCH_OFFSET)).isEqualTo(10);
+        assertThat(wire.getInt(FrameCodec.RESERVED_WORD_OFFSET)).isZero();
         assertThat(wire.getInt(FrameCodec.SOURCE_OFFSET)).isEqualTo(11);
         assertThat(wire.getInt(FrameCodec.DESTINATION_OFFSET)).isEqualTo(12);
         assertThat(wire.getInt(FrameCodec.TAG_OFFSET)).isEqualTo(13);
@@ -108,7 +108,7 @@ class FrameCodecTest {
 
     @Example
     void eachKindOfMalformedDatagramIsNamed() {
-        Buffer valid = FrameCodec.encode(new Frame(FrameType.DATA, 1, 2, 3, 4, 5, 6, 7, Buffer.buffer("payload")));
+        Buffer valid = FrameCodec.encode(new Frame(FrameType.DATA, 1, 2, 0, 4, 5, 6, 7, Buffer.buffer("payload")));
 
         assertThat(reason(valid.getBuffer(0, 20))).isEqualTo(MalformedFrame.Reason.TRUNCATED);
         assertThat(reason(valid.getBuffer(0, valid.length() - 1))).isEqualTo(MalformedFrame.Reason.TRUNCATED);
@@ -117,6 +117,7 @@ class FrameCodecTest {
         assertThat(reason(valid.copy().setByte(FrameCodec.VERSION_OFFSET, (byte) 2))).isEqualTo(MalformedFrame.Reason.BAD_VERSION);
         assertThat(reason(valid.copy().setByte(FrameCodec.TYPE_OFFSET, (byte) 99))).isEqualTo(MalformedFrame.Reason.UNKNOWN_TYPE);
         assertThat(reason(valid.copy().setShort(FrameCodec.RESERVED_OFFSET, (short) 1))).isEqualTo(MalformedFrame.Reason.BAD_RESERVED);
+        assertThat(reason(valid.copy().setInt(FrameCodec.RESERVED_WORD_OFFSET, 1))).isEqualTo(MalformedFrame.Reason.BAD_RESERVED);
         assertThat(reason(valid.copy().setInt(FrameCodec.PAYLOAD_LENGTH_OFFSET, -1))).isEqualTo(MalformedFrame.Reason.OVERSIZED);
         assertThat(reason(valid.copy().setInt(FrameCodec.PAYLOAD_LENGTH_OFFSET, MAX))).isEqualTo(MalformedFrame.Reason.OVERSIZED);
     }
@@ -124,12 +125,12 @@ class FrameCodecTest {
     @Example
     void aStreamDecoderIsSpentAfterTheFirstProblem() {
         FrameStreamDecoder decoder = new FrameStreamDecoder(MAX);
-        Buffer bad = FrameCodec.encode(new Frame(FrameType.ACK, 1, 2, 3, 4, 5, 6, 7, Buffer.buffer()))
+        Buffer bad = FrameCodec.encode(new Frame(FrameType.ACK, 1, 2, 0, 4, 5, 6, 7, Buffer.buffer()))
                 .setInt(FrameCodec.MAGIC_OFFSET, 1);
         List<Frame> decoded = new ArrayList<>();
 
         assertThat(decoder.feed(bad, decoded::add)).map(MalformedFrame::reason).contains(MalformedFrame.Reason.BAD_MAGIC);
-        Buffer good = FrameCodec.encode(new Frame(FrameType.ACK, 1, 2, 3, 4, 5, 6, 7, Buffer.buffer()));
+        Buffer good = FrameCodec.encode(new Frame(FrameType.ACK, 1, 2, 0, 4, 5, 6, 7, Buffer.buffer()));
         assertThat(decoder.feed(good, decoded::add)).isPresent();
         assertThat(decoded).isEmpty();
     }
@@ -137,7 +138,7 @@ class FrameCodecTest {
     @Example
     void aStreamEndingInsideAFrameIsTruncated() {
         FrameStreamDecoder decoder = new FrameStreamDecoder(MAX);
-        Buffer frame = FrameCodec.encode(new Frame(FrameType.NAK, 1, 2, 3, 4, 5, 6, 7, Buffer.buffer("xyz")));
+        Buffer frame = FrameCodec.encode(new Frame(FrameType.NAK, 1, 2, 0, 4, 5, 6, 7, Buffer.buffer("xyz")));
 
         assertThat(decoder.feed(frame.getBuffer(0, 50), f -> { })).isEmpty();
 
@@ -154,11 +155,11 @@ class FrameCodecTest {
     static Arbitrary<Frame> frames() {
         Arbitrary<FrameType> types = Arbitraries.of(FrameType.class);
         Arbitrary<Buffer> payloads = Arbitraries.bytes().array(byte[].class).ofMaxSize(3000).map(Buffer::buffer);
-        return Combinators.combine(types, Arbitraries.longs(), Arbitraries.integers(), Arbitraries.integers(),
+        return Combinators.combine(types, Arbitraries.longs(), Arbitraries.integers(),
                         Arbitraries.integers().between(-1, 10_000), Arbitraries.integers().between(-1, 10_000),
                         Arbitraries.integers(), Arbitraries.longs())
-                .as((type, job, context, epoch, source, destination, tag, sequence) ->
-                        new Frame(type, job, context, epoch, source, destination, tag, sequence, Buffer.buffer()))
+                .as((type, job, context, source, destination, tag, sequence) ->
+                        new Frame(type, job, context, 0, source, destination, tag, sequence, Buffer.buffer()))
                 .flatMap(frame -> payloads.map(frame::withPayload));
     }
 }

@@ -90,6 +90,6 @@ class FrameDemuxTest {
     }
 
     private static Frame frame(FrameType type, long sequence) {
-        return new Frame(type, TestNodes.JOB, 1, 1, 0, 1, 7, sequence, Buffer.buffer("x"));
+        return new Frame(type, TestNodes.JOB, 1, 0, 0, 1, 7, sequence, Buffer.buffer("x"));
     }
 }

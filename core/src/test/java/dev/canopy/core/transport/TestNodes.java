@@ -51,7 +51,7 @@ final class TestNodes implements AutoCloseable {
     }
 
     static Frame data(int source, int destination, long sequence, Buffer payload) {
-        return new Frame(FrameType.DATA, JOB, 1, 1, source, destination, 7, sequence, payload);
+        return new Frame(FrameType.DATA, JOB, 1, 0, source, destination, 7, sequence, payload);
     }
 
     static Frame data(long sequence, int payloadBytes) {

@@ -36,7 +36,7 @@ class VertxTransportTest {
         Transport b = nodes.start("b");
         BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
         b.frameHandler(received::add);
-        Frame sent = new Frame(FrameType.COLLECTIVE, TestNodes.JOB, 3, 4, 0, 1, 99, 123_456_789_012L,
+        Frame sent = new Frame(FrameType.COLLECTIVE, TestNodes.JOB, 3, 0, 0, 1, 99, 123_456_789_012L,
                 Buffer.buffer("hello over tcp"));
 
         Await.result(a.send(TestNodes.member("b", "s", b), sent));

@@ -24,30 +24,31 @@ public final class ProbeFrames {
     public static final int RECEIPT = 2;
     /** Probes travel outside any communicator. */
     private static final int NO_CONTEXT = 0;
-    private static final int NO_EPOCH = 0;
+    /** The frame header's reserved word. */
+    private static final int RESERVED = 0;
 
     private ProbeFrames() {
     }
 
     public static Frame request(long job, int sourceRank, int destinationRank, long sequence, long sendNanos) {
         Buffer payload = Buffer.buffer(REQUEST_PAYLOAD_LENGTH).setLong(SEND_TIME_OFFSET, sendNanos);
-        return new Frame(FrameType.PROBE_REQUEST, job, NO_CONTEXT, NO_EPOCH, sourceRank, destinationRank, 0, sequence,
+        return new Frame(FrameType.PROBE_REQUEST, job, NO_CONTEXT, RESERVED, sourceRank, destinationRank, 0, sequence,
                 payload);
     }
 
     /** The reply to {@code request}, from its destination back to its source. */
     public static Frame reply(Frame request) {
-        return new Frame(FrameType.PROBE_REPLY, request.job(), NO_CONTEXT, NO_EPOCH, request.destination(),
+        return new Frame(FrameType.PROBE_REPLY, request.job(), NO_CONTEXT, RESERVED, request.destination(),
                 request.source(), 0, request.sequence(), request.payload());
     }
 
     public static Frame transfer(long job, int sourceRank, int destinationRank, long sequence, int bytes) {
-        return new Frame(FrameType.BANDWIDTH_PROBE, job, NO_CONTEXT, NO_EPOCH, sourceRank, destinationRank, TRANSFER,
+        return new Frame(FrameType.BANDWIDTH_PROBE, job, NO_CONTEXT, RESERVED, sourceRank, destinationRank, TRANSFER,
                 sequence, Buffer.buffer(new byte[bytes]));
     }
 
     public static Frame receipt(Frame transfer) {
-        return new Frame(FrameType.BANDWIDTH_PROBE, transfer.job(), NO_CONTEXT, NO_EPOCH, transfer.destination(),
+        return new Frame(FrameType.BANDWIDTH_PROBE, transfer.job(), NO_CONTEXT, RESERVED, transfer.destination(),
                 transfer.source(), RECEIPT, transfer.sequence(), Buffer.buffer());
     }
 

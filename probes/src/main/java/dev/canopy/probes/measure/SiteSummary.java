@@ -1,5 +1,7 @@
 package dev.canopy.probes.measure;
 
+import dev.canopy.core.membership.MalformedZnodeException;
+import dev.canopy.core.membership.ZnodeJson;
 import dev.canopy.core.node.Member;
 import dev.canopy.probes.Metric;
 import dev.canopy.probes.forecast.ErrorMetric;
@@ -8,7 +10,6 @@ import dev.canopy.probes.forecast.LinkState;
 import dev.canopy.probes.schedule.LinkRole;
 import dev.canopy.probes.schedule.ProbeLink;
 import dev.canopy.probes.schedule.ProbePlan;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -28,6 +29,9 @@ import java.util.OptionalDouble;
  * ({@code bandwidth_mbps} only once measured.)
  */
 public record SiteSummary(String site, String representative, List<SitePairForecast> pairs) {
+
+    /** More site pairs than one representative probes; a summary beyond it is malformed. */
+    static final int MAX_PAIRS = 4_096;
 
     public SiteSummary {
         pairs = List.copyOf(pairs);
@@ -75,26 +79,38 @@ public record SiteSummary(String site, String representative, List<SitePairForec
     }
 
     /**
-     * Reads a published summary; {@code where} (e.g. the znode path) names it in the error.
+     * Reads a published summary; {@code where} (e.g. the znode path) names it in the error. Every field
+     * is checked before use: names are 1 to 255 characters without control characters, the state is
+     * {@code fresh} or {@code stale}, times and bandwidth finite and >= 0, samples an integer >= 0, at
+     * most {@value #MAX_PAIRS} pairs.
      *
-     * @throws IllegalArgumentException naming {@code where} and the problem if the bytes are not a summary
+     * @throws MalformedZnodeException naming {@code where} and the field if the bytes are not a summary
      */
     public static SiteSummary fromJson(byte[] data, String where) {
-        try {
-            JsonObject json = new JsonObject(io.vertx.core.buffer.Buffer.buffer(data));
-            List<SitePairForecast> pairs = new ArrayList<>();
-            for (Object item : json.getJsonArray("pairs")) {
-                JsonObject pair = (JsonObject) item;
-                Double bandwidth = pair.getDouble("bandwidth_mbps");
-                pairs.add(new SitePairForecast(pair.getString("a"), pair.getString("b"),
-                        LinkState.valueOf(pair.getString("state").toUpperCase(Locale.ROOT)), pair.getDouble("rtt_ms"),
-                        pair.getDouble("error_ms"), pair.getString("forecaster"), pair.getLong("samples"),
-                        bandwidth == null ? OptionalDouble.empty() : OptionalDouble.of(bandwidth)));
-            }
-            return new SiteSummary(json.getString("site"), json.getString("representative"), pairs);
-        } catch (DecodeException | ClassCastException | NullPointerException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("probe summary at " + where + " is not the JSON a representative "
-                    + "publishes (" + e.getMessage() + "); was it written by another Canopy version?", e);
+        ZnodeJson json = ZnodeJson.parse(data, where);
+        JsonArray array = json.array("pairs");
+        if (array.size() > MAX_PAIRS) {
+            throw new MalformedZnodeException(where, "lists " + array.size() + " site pairs, more than " + MAX_PAIRS);
         }
+        List<SitePairForecast> pairs = new ArrayList<>(array.size());
+        for (int i = 0; i < array.size(); i++) {
+            ZnodeJson pair = ZnodeJson.of(array.getValue(i), where + " pairs[" + i + "]");
+            pairs.add(new SitePairForecast(pair.name("a"), pair.name("b"), state(pair), pair.nonNegative("rtt_ms"),
+                    pair.nonNegative("error_ms"), pair.name("forecaster"), pair.integer("samples", 0, Long.MAX_VALUE),
+                    pair.has("bandwidth_mbps") ? OptionalDouble.of(pair.nonNegative("bandwidth_mbps"))
+                            : OptionalDouble.empty()));
+        }
+        return new SiteSummary(json.name("site"), json.name("representative"), pairs);
+    }
+
+    private static LinkState state(ZnodeJson pair) {
+        String state = pair.name("state");
+        for (LinkState known : LinkState.values()) {
+            if (known.name().toLowerCase(Locale.ROOT).equals(state)) {
+                return known;
+            }
+        }
+        throw new MalformedZnodeException(pair.where(), "field \"state\" is '" + MalformedZnodeException.quote(state)
+                + "', neither fresh nor stale");
     }
 }

@@ -49,11 +49,11 @@ public final class WanEmulator implements AutoCloseable {
     enum Hop { LOCAL, FRAME, DATAGRAM }
 
     /** Identifies a message between its real send and its arrival at an emulated node of this JVM. */
-    private record InFlightKey(Hop hop, NodeAddress to, FrameType type, long job, int context, int epoch, int source,
+    private record InFlightKey(Hop hop, NodeAddress to, FrameType type, long job, int context, int reserved, int source,
             int destination, int tag, long sequence) {
 
         static InFlightKey of(Hop hop, NodeAddress to, Frame frame) {
-            return new InFlightKey(hop, to, frame.type(), frame.job(), frame.context(), frame.epoch(), frame.source(),
+            return new InFlightKey(hop, to, frame.type(), frame.job(), frame.context(), frame.reserved(), frame.source(),
                     frame.destination(), frame.tag(), frame.sequence());
         }
     }
