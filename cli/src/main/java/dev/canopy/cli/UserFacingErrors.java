@@ -31,8 +31,8 @@ final class UserFacingErrors implements IExecutionExceptionHandler {
         PrintWriter err = commandLine.getErr();
         int status = exitStatus(cause);
         String hint = status == EXIT_FAILURE && !verbose ? " (-v shows the stack trace)" : "";
-        err.println("canopy " + commandLine.getCommandSpec().qualifiedName(" ").replaceFirst("^canopy ", "") + ": "
-                + describe(cause) + hint);
+        // "canopy topology plan", or just "canopy" when the top command itself failed
+        err.println(commandLine.getCommandSpec().qualifiedName(" ") + ": " + describe(cause) + hint);
         if (verbose) {
             problem.printStackTrace(err);
         }
