@@ -1,7 +1,6 @@
 package dev.canopy.collectives.engine;
 
 import io.vertx.core.Future;
-import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -79,10 +78,10 @@ final class CoordinatorRelay {
 
     /** Receives the message of {@code round} from the coordinator of {@code from} once {@code previous} (its last one) arrived. */
     private Future<Void> hear(RelayedBlocks blocks, int round, int from, Future<Void> previous) {
-        return previous.compose(done -> exchange.receive(sites.coordinator(from), step(round))).map((Buffer message) -> {
+        return previous.compose(done -> exchange.<Void>receive(sites.coordinator(from), step(round), message -> {
             blocks.sortReceived(round, from, message);
             return null;
-        });
+        }));
     }
 
     private int step(int round) {

@@ -20,6 +20,8 @@ import java.util.function.Consumer;
 public final class FrameStreamDecoder {
 
     private final int maxFrameBytes;
+    /** The limit of the next frame: {@code maxFirstFrameBytes} until the first frame is complete. */
+    private int limit;
     private Buffer header = Buffer.buffer(FrameCodec.HEADER_LENGTH);
     private Buffer payload;
     private int payloadMissing;
@@ -27,11 +29,24 @@ public final class FrameStreamDecoder {
 
     /** @param maxFrameBytes the largest frame accepted, header included */
     public FrameStreamDecoder(int maxFrameBytes) {
-        if (maxFrameBytes < FrameCodec.HEADER_LENGTH) {
-            throw new IllegalArgumentException("maxFrameBytes " + maxFrameBytes
-                    + " is smaller than the frame header (" + FrameCodec.HEADER_LENGTH + " bytes)");
+        this(maxFrameBytes, maxFrameBytes);
+    }
+
+    /**
+     * A decoder whose first frame may be at most {@code maxFirstFrameBytes} long, e.g. the size of the
+     * largest HELLO: a peer that has not yet said who it is cannot make the decoder reserve a
+     * {@code maxFrameBytes} payload with a 48-byte header.
+     *
+     * @param maxFrameBytes      the largest frame accepted after the first, header included
+     * @param maxFirstFrameBytes the largest first frame accepted, header included
+     */
+    public FrameStreamDecoder(int maxFrameBytes, int maxFirstFrameBytes) {
+        if (Math.min(maxFrameBytes, maxFirstFrameBytes) < FrameCodec.HEADER_LENGTH) {
+            throw new IllegalArgumentException("frame limits " + maxFrameBytes + " and " + maxFirstFrameBytes
+                    + " must be at least the frame header (" + FrameCodec.HEADER_LENGTH + " bytes)");
         }
         this.maxFrameBytes = maxFrameBytes;
+        this.limit = maxFirstFrameBytes;
     }
 
     /**
@@ -79,13 +94,14 @@ public final class FrameStreamDecoder {
 
     /** The header starts at {@code position} and is all in {@code chunk}. */
     private int decodeInPlace(Buffer chunk, int position, Consumer<Frame> sink) {
-        failure = FrameCodec.checkHeader(chunk, position, maxFrameBytes);
+        failure = FrameCodec.checkHeader(chunk, position, limit);
         if (failure != null) {
             return chunk.length();
         }
         int payloadLength = chunk.getInt(position + FrameCodec.PAYLOAD_LENGTH_OFFSET);
         int frameEnd = position + FrameCodec.HEADER_LENGTH + payloadLength;
         if (frameEnd <= chunk.length()) {
+            limit = maxFrameBytes;
             sink.accept(FrameCodec.readFrame(chunk, position));
             return frameEnd;
         }
@@ -100,7 +116,7 @@ public final class FrameStreamDecoder {
         if (header.length() < FrameCodec.HEADER_LENGTH) {
             return position + take;
         }
-        failure = FrameCodec.checkHeader(header, 0, maxFrameBytes);
+        failure = FrameCodec.checkHeader(header, 0, limit);
         if (failure != null) {
             return chunk.length();
         }
@@ -130,6 +146,7 @@ public final class FrameStreamDecoder {
         Frame frame = FrameCodec.readHeader(header, 0, payload);
         header = Buffer.buffer(FrameCodec.HEADER_LENGTH);
         payload = null;
+        limit = maxFrameBytes;
         sink.accept(frame);
     }
 }

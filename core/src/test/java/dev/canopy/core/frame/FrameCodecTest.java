@@ -145,6 +145,22 @@ class FrameCodecTest {
         assertThat(decoder.endOfStream()).map(MalformedFrame::reason).contains(MalformedFrame.Reason.TRUNCATED);
     }
 
+    @Example
+    void theFirstFrameOfAStreamMayHaveALowerLimit() {
+        Buffer small = FrameCodec.encode(new Frame(FrameType.HELLO, 0, 0, 0, -1, -1, 0, 0, Buffer.buffer(new byte[100])));
+        Buffer large = FrameCodec.encode(new Frame(FrameType.DATA, 1, 2, 0, 4, 5, 6, 7, Buffer.buffer(new byte[10_000])));
+        List<Frame> decoded = new ArrayList<>();
+
+        FrameStreamDecoder decoder = new FrameStreamDecoder(MAX, 200);
+        assertThat(decoder.feed(Buffer.buffer().appendBuffer(small).appendBuffer(large), decoded::add)).isEmpty();
+        assertThat(decoded).hasSize(2);
+
+        FrameStreamDecoder strict = new FrameStreamDecoder(MAX, 200);
+        assertThat(strict.feed(large.getBuffer(0, FrameCodec.HEADER_LENGTH), decoded::add))
+                .map(MalformedFrame::reason).contains(MalformedFrame.Reason.OVERSIZED);
+        assertThat(strict.bufferedBytes()).as("nothing reserved for the refused payload").isLessThanOrEqualTo(FrameCodec.HEADER_LENGTH);
+    }
+
     private static MalformedFrame.Reason reason(Buffer datagram) {
         DecodeResult result = FrameCodec.decodeDatagram(datagram, MAX);
         assertThat(result).isInstanceOf(MalformedFrame.class);
