@@ -27,7 +27,7 @@ final class MembershipParticipant implements AutoCloseable {
             int expectedSize, Duration barrierTimeout) {
         this.member = member;
         this.session = Await.result(ZooKeeperSession.open(vertx, connectString, sessionTimeout, Duration.ofSeconds(10)), WAIT);
-        this.membership = new JobMembership(vertx.getOrCreateContext(), session.client(), job, member, expectedSize,
+        this.membership = new JobMembership(vertx.getOrCreateContext(), session, job, member, expectedSize,
                 barrierTimeout);
         membership.onEvent(events::add);
     }

@@ -1,0 +1,47 @@
+package dev.canopy.core.membership;
+
+import java.util.List;
+import org.apache.curator.framework.api.ACLProvider;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+
+/**
+ * The ACLs of the znodes a client with {@link ZooKeeperCredentials} creates: everything it creates belongs
+ * to its credentials ({@link ZooDefs.Ids#CREATOR_ALL_ACL}: the server records the {@code digest} identity
+ * the client authenticated with, so client and server never disagree on how the digest is computed), except
+ * the two parents every job shares, {@code /canopy} and {@code /canopy/jobs}, which anyone may read, add a
+ * job to and remove an empty job from, but nobody may rewrite or re-ACL (no WRITE, no ADMIN).
+ */
+final class JobAclProvider implements ACLProvider {
+
+    static final List<ACL> SHARED_PARENT_ACL = List.of(new ACL(
+            ZooDefs.Perms.READ | ZooDefs.Perms.CREATE | ZooDefs.Perms.DELETE, ZooDefs.Ids.ANYONE_ID_UNSAFE));
+
+    static final String DIGEST = "digest";
+
+    @Override
+    public List<ACL> getDefaultAcl() {
+        return ZooDefs.Ids.CREATOR_ALL_ACL;
+    }
+
+    @Override
+    public List<ACL> getAclForPath(String path) {
+        return JobZnodes.isSharedParent(path) ? SHARED_PARENT_ACL : ZooDefs.Ids.CREATOR_ALL_ACL;
+    }
+
+    /** Whether {@code acl} (read from a job's root) gives access to exactly one digest identity: {@code user}'s. */
+    static boolean belongsTo(List<ACL> acl, ZooKeeperCredentials credentials) {
+        if (acl.size() != 1) {
+            return false;
+        }
+        Id id = acl.get(0).getId();
+        return DIGEST.equals(id.getScheme()) && id.getId().startsWith(credentials.user() + ":");
+    }
+
+    /** Whether {@code acl} lets anyone at all do everything: what a job root of a job without credentials has. */
+    static boolean isOpen(List<ACL> acl) {
+        return acl.stream().anyMatch(entry -> entry.getId().equals(ZooDefs.Ids.ANYONE_ID_UNSAFE)
+                && entry.getPerms() == ZooDefs.Perms.ALL);
+    }
+}
