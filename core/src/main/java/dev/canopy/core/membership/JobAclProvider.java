@@ -1,5 +1,6 @@
 package dev.canopy.core.membership;
 
+import java.util.Collections;
 import java.util.List;
 import org.apache.curator.framework.api.ACLProvider;
 import org.apache.zookeeper.ZooDefs;
@@ -15,7 +16,8 @@ import org.apache.zookeeper.data.Id;
  */
 final class JobAclProvider implements ACLProvider {
 
-    static final List<ACL> SHARED_PARENT_ACL = List.of(new ACL(
+    // Not List.of: ZooKeeper's create asks the list whether it contains null, which List.of answers with an NPE.
+    static final List<ACL> SHARED_PARENT_ACL = Collections.singletonList(new ACL(
             ZooDefs.Perms.READ | ZooDefs.Perms.CREATE | ZooDefs.Perms.DELETE, ZooDefs.Ids.ANYONE_ID_UNSAFE));
 
     static final String DIGEST = "digest";
