@@ -1,0 +1,34 @@
+package dev.canopy.cli.collectives;
+
+import dev.canopy.collectives.Blocking;
+import dev.canopy.collectives.run.CanopyProgram;
+import dev.canopy.collectives.run.CanopySession;
+
+/**
+ * Launched by the tests on three processes: rank 1 runs out of heap for real (one allocation larger than
+ * any heap this machine gives a JVM), rank 2 meets a fatal error on an event loop (where Vert.x would log
+ * it and carry on), rank 0 waits for rank 1 until it is seen to fail.
+ */
+public final class DyingProgram implements CanopyProgram {
+
+    /** Retained, so that the allocation cannot be optimised away. */
+    static long[] hoard;
+
+    @Override
+    public void run(CanopySession session) {
+        switch (session.rank()) {
+            case 1 -> {
+                System.out.println("allocating 16 GiB");
+                hoard = new long[Integer.MAX_VALUE - 16];
+                System.out.println("allocated " + hoard.length + " longs");
+            }
+            case 2 -> {
+                session.world().context().runOnContext(v -> {
+                    throw new OutOfMemoryError("simulated on an event loop");
+                });
+                Blocking.await(session.world().receive(0, 1));
+            }
+            default -> Blocking.await(session.world().receive(1, 1));
+        }
+    }
+}
