@@ -19,7 +19,7 @@ import org.apache.curator.framework.CuratorFramework;
  */
 final class JobSweep {
 
-    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
     private JobSweep() {
     }

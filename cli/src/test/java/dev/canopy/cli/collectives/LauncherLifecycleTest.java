@@ -115,7 +115,7 @@ class LauncherLifecycleTest {
                 .doesNotContain("session expired")
                 .contains("rank 0 failed with exit status 1").contains("rank 1 failed with exit status 1")
                 .contains("ZooKeeper at " + connectString + " did not answer");
-        // Session timeout (4 s), leaving without ZooKeeper, JVM exit and the launcher's bounded sweep (3 s).
+        // Session timeout (4 s), leaving without ZooKeeper, JVM exit and the launcher's bounded sweep (2 s).
         assertThat(exited).as(output).isLessThan(15_000);
     }
 
