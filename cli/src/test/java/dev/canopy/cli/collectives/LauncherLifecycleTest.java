@@ -45,16 +45,16 @@ class LauncherLifecycleTest {
     @Test
     void aRankThatRunsOutOfMemoryOrMeetsAFatalErrorExitsAtOnceAndTheLauncherSaysSo() throws Exception {
         StringWriter out = new StringWriter();
-        int status = CanopyMain.run(new PrintWriter(out), new PrintWriter(out), "launch", "--config", grid(3).toString(),
+        int status = CanopyMain.run(new PrintWriter(out), new PrintWriter(out), "launch", "--config", grid(2).toString(),
                 "--class", DyingProgram.class.getName(), "--timeout", "90");
 
         String output = out.toString();
         assertThat(status).as(output).isEqualTo(3);
         assertThat(output).contains("[rank 1] allocating 16 GiB").doesNotContain("allocated ")
                 .contains("rank 1 failed with exit status 3: a fatal JVM error: out of memory")
-                .contains("fatal java.lang.OutOfMemoryError: simulated on an event loop in an event loop")
-                .contains("rank 2 failed with exit status 3")
-                .contains("rank 0 failed with exit status 1");
+                .contains("[rank 0] canopy: fatal java.lang.OutOfMemoryError: simulated on an event loop in an event"
+                        + " loop; leaving the job and exiting with status 3")
+                .contains("rank 0 failed with exit status 3");
     }
 
     @Test

@@ -8,13 +8,17 @@ import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 
 /**
- * The ACLs of the znodes a client with {@link ZooKeeperCredentials} creates: everything it creates belongs
- * to its credentials ({@link ZooDefs.Ids#CREATOR_ALL_ACL}: the server records the {@code digest} identity
- * the client authenticated with, so client and server never disagree on how the digest is computed), except
- * the two parents every job shares, {@code /canopy} and {@code /canopy/jobs}, which anyone may read, add a
- * job to and remove an empty job from, but nobody may rewrite or re-ACL (no WRITE, no ADMIN).
+ * The ACLs of the znodes a Canopy client creates. With {@link ZooKeeperCredentials} ({@link #SECURED})
+ * everything it creates belongs to its credentials ({@link ZooDefs.Ids#CREATOR_ALL_ACL}: the server records
+ * the {@code digest} identity the client authenticated with, so client and server never disagree on how
+ * the digest is computed); without ({@link #OPEN}) everything is open. Either way the two parents every
+ * job shares, {@code /canopy} and {@code /canopy/jobs}, are created so that anyone may read them, add a job
+ * and remove an empty one, but nobody may rewrite or re-ACL them (no WRITE, no ADMIN) and lock every job out.
  */
 final class JobAclProvider implements ACLProvider {
+
+    static final JobAclProvider SECURED = new JobAclProvider(ZooDefs.Ids.CREATOR_ALL_ACL);
+    static final JobAclProvider OPEN = new JobAclProvider(ZooDefs.Ids.OPEN_ACL_UNSAFE);
 
     // Not List.of: ZooKeeper's create asks the list whether it contains null, which List.of answers with an NPE.
     static final List<ACL> SHARED_PARENT_ACL = Collections.singletonList(new ACL(
@@ -22,14 +26,20 @@ final class JobAclProvider implements ACLProvider {
 
     static final String DIGEST = "digest";
 
+    private final List<ACL> jobAcl;
+
+    private JobAclProvider(List<ACL> jobAcl) {
+        this.jobAcl = jobAcl;
+    }
+
     @Override
     public List<ACL> getDefaultAcl() {
-        return ZooDefs.Ids.CREATOR_ALL_ACL;
+        return jobAcl;
     }
 
     @Override
     public List<ACL> getAclForPath(String path) {
-        return JobZnodes.isSharedParent(path) ? SHARED_PARENT_ACL : ZooDefs.Ids.CREATOR_ALL_ACL;
+        return JobZnodes.isSharedParent(path) ? SHARED_PARENT_ACL : jobAcl;
     }
 
     /** Whether {@code acl} (read from a job's root) gives access to exactly one digest identity: {@code user}'s. */

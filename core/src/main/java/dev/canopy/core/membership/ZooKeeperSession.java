@@ -17,8 +17,8 @@ import org.apache.curator.retry.BoundedExponentialBackoffRetry;
  * an event loop.
  *
  * <p>With {@link ZooKeeperCredentials} the client authenticates with the {@code digest} scheme and every
- * znode it creates under {@code /canopy/jobs} belongs to those credentials ({@link JobAclProvider}); without
- * them it creates open znodes, as Canopy did before ACLs.
+ * znode it creates under {@code /canopy/jobs} belongs to those credentials; without them it creates open
+ * znodes, as Canopy did before ACLs ({@link JobAclProvider}).
  */
 public final class ZooKeeperSession {
 
@@ -87,10 +87,8 @@ public final class ZooKeeperSession {
                 .retryPolicy(new BoundedExponentialBackoffRetry(100, 1000, 20))
                 // Keep talking to the servers we were given; do not follow hostnames from the ensemble config.
                 .ensembleTracker(false);
-        credentials.ifPresent(given -> builder
-                .authorization(JobAclProvider.DIGEST, given.digestAuthentication())
-                .aclProvider(new JobAclProvider()));
-        return builder;
+        credentials.ifPresent(given -> builder.authorization(JobAclProvider.DIGEST, given.digestAuthentication()));
+        return builder.aclProvider(credentials.isPresent() ? JobAclProvider.SECURED : JobAclProvider.OPEN);
     }
 
     public CuratorFramework client() {

@@ -95,6 +95,8 @@ class JobAclTest {
                     .as("delete a member").isInstanceOf(KeeperException.NoAuthException.class);
             assertThatThrownBy(() -> attacker.setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(root))
                     .as("open the job up").isInstanceOf(KeeperException.NoAuthException.class);
+            assertThatThrownBy(() -> attacker.setACL().withACL(ZooDefs.Ids.READ_ACL_UNSAFE).forPath(JobZnodes.JOBS))
+                    .as("lock every job out").isInstanceOf(KeeperException.NoAuthException.class);
         }
 
         MembershipParticipant second = participant(job, 1, 2, Optional.of(JOB_CREDENTIALS));

@@ -4,6 +4,7 @@ import static dev.canopy.core.membership.MembershipParticipant.WAIT;
 import static dev.canopy.core.membership.MembershipParticipant.member;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.canopy.core.membership.testing.ServerSideExpiry;
 import dev.canopy.core.membership.testing.TestVertx;
 import dev.canopy.core.membership.testing.ZooKeeperServers;
 import dev.canopy.core.node.JobId;
@@ -99,7 +100,7 @@ class JobMembershipTest {
         MembershipParticipant victim = three.get(0);
 
         long killedAt = System.nanoTime();
-        ServerSideExpiry.expire(victim.session.client().getZookeeperClient().getZooKeeper(), zooKeeper.getConnectString());
+        ServerSideExpiry.expire(victim.session);
 
         for (MembershipParticipant participant : three) {
             Await.until(WAIT, () -> participant.sawLeave(victim.member.id()),

@@ -1,5 +1,6 @@
-package dev.canopy.core.membership;
+package dev.canopy.core.membership.testing;
 
+import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.testing.Await;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -13,12 +14,15 @@ import org.apache.zookeeper.ZooKeeper;
  * when it reconnects. (Curator's {@code KillSession} instead injects the expiry into the client, which is
  * what the client does by itself when it has lost contact.)
  */
-final class ServerSideExpiry {
+public final class ServerSideExpiry {
 
     private ServerSideExpiry() {
     }
 
-    static void expire(ZooKeeper victim, String connectString) throws Exception {
+    /** Expires {@code session} on its server; returns once the server has ended it (the client learns it later). */
+    public static void expire(ZooKeeperSession session) throws Exception {
+        ZooKeeper victim = session.client().getZookeeperClient().getZooKeeper();
+        String connectString = session.connectString();
         CountDownLatch connected = new CountDownLatch(1);
         ZooKeeper usurper = new ZooKeeper(connectString, victim.getSessionTimeout(), event -> {
             if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
