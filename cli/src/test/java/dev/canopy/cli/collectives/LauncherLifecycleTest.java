@@ -3,7 +3,6 @@ package dev.canopy.cli.collectives;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyMain;
-import dev.canopy.core.testing.Await;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -16,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -72,13 +73,13 @@ class LauncherLifecycleTest {
                 launcher.destroyForcibly(); // SIGKILL: no finally, no shutdown hook runs in the launcher
                 assertThat(launcher.waitFor(10, TimeUnit.SECONDS)).isTrue();
 
-                Await.until(Duration.ofSeconds(5), () -> ranksOf(job).isEmpty(), () -> "ranks left: " + ranksOf(job));
+                awaitUntil(Duration.ofSeconds(5), () -> ranksOf(job).isEmpty(), () -> "ranks left: " + ranksOf(job));
                 long gone = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
                 System.out.println("the ranks of a SIGKILLed launcher were gone " + gone + " ms after the kill");
                 try (CuratorFramework observer = CuratorFrameworkFactory.newClient(zooKeeper.getConnectString(),
                         new RetryOneTime(100))) {
                     observer.start();
-                    Await.until(Duration.ofSeconds(5), () -> absent(observer, "/canopy/jobs/" + job),
+                    awaitUntil(Duration.ofSeconds(5), () -> absent(observer, "/canopy/jobs/" + job),
                             () -> "the ranks removed their job from ZooKeeper as they left");
                 }
             } finally {
@@ -99,7 +100,7 @@ class LauncherLifecycleTest {
                 "--zk", connectString, "--timeout", "90"));
         long stoppedAt;
         try {
-            Await.until(Duration.ofSeconds(60), () -> out.toString().contains("[rank 0] waiting")
+            awaitUntil(Duration.ofSeconds(60), () -> out.toString().contains("[rank 0] waiting")
                     && out.toString().contains("[rank 1] waiting"), out::toString);
             stoppedAt = System.nanoTime();
         } finally {
@@ -117,6 +118,22 @@ class LauncherLifecycleTest {
                 .contains("ZooKeeper at " + connectString + " did not answer");
         // Session timeout (4 s), leaving without ZooKeeper, JVM exit and the launcher's bounded sweep (2 s).
         assertThat(exited).as(output).isLessThan(15_000);
+    }
+
+    /**
+     * Polls {@code condition} until it holds, failing with {@code description} after {@code deadline}. (Core's
+     * test {@code Await} is not on this module's test classpath: its logback-test.xml would reach the JVMs
+     * other tests start with this classpath and turn their logs on.)
+     */
+    private static void awaitUntil(Duration deadline, BooleanSupplier condition, Supplier<String> description)
+            throws InterruptedException {
+        long end = System.nanoTime() + deadline.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within " + deadline.toMillis() + " ms: " + description.get());
+            }
+            TimeUnit.MILLISECONDS.sleep(20); // polling interval of a deadline wait, not synchronisation
+        }
     }
 
     private static List<String> javaCommand(String... arguments) {

@@ -1,6 +1,7 @@
 package dev.canopy.collectives.run;
 
 import io.vertx.core.Vertx;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,14 +19,19 @@ import org.slf4j.LoggerFactory;
 public final class FatalErrors {
 
     private static final Logger LOG = LoggerFactory.getLogger(FatalErrors.class);
-    private static volatile boolean installed;
+    private static final AtomicBoolean INSTALLED = new AtomicBoolean();
 
     private FatalErrors() {
     }
 
-    /** Installs the JVM's default uncaught-exception handler; from now on, fatal errors on event loops end the process too. */
+    /**
+     * Installs the JVM's default uncaught-exception handler; from now on, fatal errors on event loops end the
+     * process too. Idempotent.
+     */
     public static void install() {
-        installed = true;
+        if (!INSTALLED.compareAndSet(false, true)) {
+            return;
+        }
         Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((thread, error) -> {
             if (isFatal(error)) {
@@ -41,7 +47,7 @@ public final class FatalErrors {
     /** Routes the exceptions that escape {@code vertx}'s handlers here: logged, and fatal ones end the process. */
     static void watch(Vertx vertx) {
         vertx.exceptionHandler(error -> {
-            if (installed && isFatal(error)) {
+            if (INSTALLED.get() && isFatal(error)) {
                 die(error, "an event loop");
             } else {
                 LOG.error("unhandled exception on an event loop", error);
