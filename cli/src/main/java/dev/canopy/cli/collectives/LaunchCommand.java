@@ -2,8 +2,10 @@ package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.LevelFiles;
 import dev.canopy.collectives.run.JoinOptions;
+import dev.canopy.collectives.run.LauncherWatch;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.node.JobId;
 import dev.canopy.gridconfig.model.GridModel;
 import java.io.File;
 import java.io.PrintWriter;
@@ -14,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -24,7 +25,10 @@ import picocli.CommandLine.Spec;
  * {@code canopy launch}: runs a program in one JVM per process of a level file on this machine, with
  * the file's WAN emulated between sites, all joining one job through ZooKeeper (embedded unless
  * {@code --zk} is given). Each line of output
- * is prefixed with the process's rank; the exit status is the worst of the processes'.
+ * is prefixed with the process's rank; a process that fails is reported as it ends (rank, exit status, why);
+ * the exit status is the worst of the processes'. The processes die with the launcher, however it dies
+ * ({@code LauncherWatch}), and a fatal JVM error ends a process at once ({@code -XX:+ExitOnOutOfMemoryError},
+ * {@code FatalErrors}). With {@code --zk}, whatever the job left in ZooKeeper is removed at the end ({@link JobSweep}).
  */
 @Command(name = "launch", mixinStandardHelpOptions = true,
         description = "Run a program in one JVM per process of the level file on this machine.")
@@ -68,8 +72,18 @@ public final class LaunchCommand implements Callable<Integer> {
             return 2;
         }
         String jobName = job != null ? job : "launch-" + ProcessHandle.current().pid();
+        try {
+            JobId.of(jobName);
+        } catch (IllegalArgumentException e) {
+            err.println("canopy launch: --job: " + e.getMessage());
+            return 2;
+        }
         if (zooKeeper != null) {
-            return runAll(grid, jobName, zooKeeper);
+            try {
+                return runAll(grid, jobName, zooKeeper);
+            } finally {
+                JobSweep.sweep(zooKeeper, JobId.of(jobName), Optional.empty(), err);
+            }
         }
         try (EmbeddedZooKeeper embedded = EmbeddedZooKeeper.start()) {
             return runAll(grid, jobName, embedded.connectString());
@@ -79,41 +93,24 @@ public final class LaunchCommand implements Callable<Integer> {
     private int runAll(GridModel grid, String jobName, String connectString) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         RankTable ranks = new RankTable(grid);
-        List<Process> processes = new ArrayList<>();
-        List<Thread> pumps = new ArrayList<>();
-        try {
+        try (RankProcesses processes = new RankProcesses(spec.commandLine().getErr())) {
             for (int index = 0; index < grid.processCount(); index++) {
                 Process process = start(index, jobName, connectString);
-                processes.add(process);
                 String prefix = "[rank " + ranks.rankOf(index) + "] ";
-                pumps.add(PrefixedOutput.pump(process.getInputStream(), out, prefix));
+                processes.add(ranks.rankOf(index), process, PrefixedOutput.pump(process.getInputStream(), out, prefix));
             }
-            long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
-            int worst = 0;
-            for (int index = 0; index < processes.size(); index++) {
-                Process process = processes.get(index);
-                if (!process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                    spec.commandLine().getErr().println("canopy launch: rank " + ranks.rankOf(index)
-                            + " did not finish within " + timeoutSeconds + " s; stopping every process");
-                    return 1;
-                }
-                worst = Math.max(worst, process.exitValue());
-            }
-            for (Thread pump : pumps) {
-                pump.join(TimeUnit.SECONDS.toMillis(5));
-            }
-            return worst;
-        } finally {
-            processes.forEach(Process::destroyForcibly);
+            return processes.awaitAll(Duration.ofSeconds(timeoutSeconds));
         }
     }
 
     /**
      * Every process of the level file runs on this one machine, often many per core: the quick C1
      * compiler and the serial collector keep each JVM from starting compiler and GC threads that would
-     * starve the others' event loops while they load classes. {@code CANOPY_JAVA_OPTS} adds more.
+     * starve the others' event loops while they load classes. A JVM out of heap exits at once (status 3)
+     * rather than limp on. {@code CANOPY_JAVA_OPTS} adds more.
      */
-    private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k");
+    private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k",
+            "-XX:+ExitOnOutOfMemoryError");
 
     private Process start(int index, String jobName, String connectString) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -126,6 +123,8 @@ public final class LaunchCommand implements Callable<Integer> {
         if (extraOptions != null && !extraOptions.isBlank()) {
             command.addAll(List.of(extraOptions.trim().split("\\s+")));
         }
+        // The job and process in the command line, so that ps (and tests) can tell a job's processes.
+        command.addAll(List.of("-Dcanopy.job=" + jobName, "-Dcanopy.process=" + index));
         command.addAll(List.of("-cp", fullClasspath, ProgramMain.class.getName(), programClass));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         Map<String, String> environment = builder.environment();
@@ -135,6 +134,8 @@ public final class LaunchCommand implements Callable<Integer> {
         environment.put(JoinOptions.ENV_ZOOKEEPER, connectString);
         environment.put(JoinOptions.ENV_EMULATE_WAN, "1");
         environment.put(JoinOptions.ENV_LIVE_PLANS, livePlans ? "1" : "0");
-        return builder.start();
+        // Standard input stays a pipe from this launcher, never written: it closes when the launcher dies.
+        environment.put(LauncherWatch.ENV_WATCH_LAUNCHER, "1");
+        return builder.redirectInput(ProcessBuilder.Redirect.PIPE).start();
     }
 }

@@ -1,6 +1,7 @@
 package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.LevelFiles;
+import dev.canopy.collectives.run.FatalErrors;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LivePlanSettings;
 import dev.canopy.collectives.run.ProgramMain;
@@ -85,6 +86,7 @@ public final class NodeCommand implements Callable<Integer> {
         JoinOptions configured = new JoinOptions(JobId.of(job), process, grid.get(), zooKeeper, TransportStack.none())
                 .withTransport(TransportOptions.defaults().withHost(usable.bindHost(), usable.advertisedHost()));
         JoinOptions options = livePlans ? configured.withLivePlans(LivePlanSettings.DEFAULTS) : configured;
+        FatalErrors.install();
         try (URLClassLoader loader = new URLClassLoader(urls(), NodeCommand.class.getClassLoader())) {
             return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options);
         }

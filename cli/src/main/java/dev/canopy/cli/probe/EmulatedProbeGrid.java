@@ -80,7 +80,7 @@ final class EmulatedProbeGrid implements AutoCloseable {
         }
         List<Future<MembershipView>> views = new ArrayList<>();
         for (int i = 0; i < members.size(); i++) {
-            JobMembership membership = new JobMembership(transports.get(i).context(), session.client(), JOB,
+            JobMembership membership = new JobMembership(transports.get(i).context(), session, JOB,
                     members.get(i), members.size(), Duration.ofSeconds(30));
             memberships.add(membership);
             views.add(membership.start());

@@ -10,8 +10,11 @@ import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * A process's membership in a running job: WORLD, the collectives over it and blocking views for
@@ -32,6 +35,7 @@ public final class CanopySession implements AutoCloseable {
     private final Optional<LivePlans> livePlans;
     // Replaced at a switch point; the collectives are immutable, so a volatile reference publishes them.
     private volatile Collectives collectives;
+    private final AtomicReference<Future<Void>> ending = new AtomicReference<>();
 
     /** @param configured the level file's plan, which collectives follow until the first switch point */
     CanopySession(Vertx vertx, CanopyNode node, Communicator world, GridModel grid, CollectivePlan configured,
@@ -42,6 +46,8 @@ public final class CanopySession implements AutoCloseable {
         this.grid = grid;
         this.livePlans = livePlans;
         this.collectives = new Collectives(world, configured, settings);
+        FatalErrors.watch(vertx);
+        EmergencyExit.opened(this);
     }
 
     public Communicator world() {
@@ -104,13 +110,27 @@ public final class CanopySession implements AutoCloseable {
      */
     @Override
     public void close() {
-        Blocking.await(collectives.barrier().transform(finished -> closeLivePlans()).transform(stopped -> node.close())
-                .eventually(() -> vertx.close()));
+        Blocking.await(end(() -> collectives.barrier().transform(finished -> closeLivePlans())
+                .transform(stopped -> node.close()).eventually(() -> vertx.close())));
     }
 
     /** Leaves the job at once, without waiting for the others (after a failure); blocks until done. */
     public void leave() {
-        Blocking.await(closeLivePlans().transform(stopped -> node.close()).eventually(() -> vertx.close()));
+        Blocking.await(end(() -> closeLivePlans().transform(stopped -> node.close()).eventually(() -> vertx.close())));
+    }
+
+    /**
+     * The session ends once: the first {@link #close()} or {@link #leave()} (from the program, or from an
+     * {@link EmergencyExit} on another thread) decides how, later calls wait for the same end (a second
+     * end started alongside would close Vert.x under the first).
+     */
+    private Future<Void> end(Supplier<Future<Void>> how) {
+        EmergencyExit.closed(this);
+        Promise<Void> ended = Promise.promise();
+        if (ending.compareAndSet(null, ended.future())) {
+            how.get().onComplete(ended);
+        }
+        return ending.get();
     }
 
     private Future<Void> closeLivePlans() {

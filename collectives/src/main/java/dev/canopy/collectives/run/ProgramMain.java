@@ -11,7 +11,10 @@ import java.util.function.Supplier;
  * {@code ProgramMain CLASS [ARGS...]}. A {@link CanopyProgram} is run with a session joined from the
  * environment; any other class must have a {@code public static void main(String[])}, which joins
  * by itself ({@code Canopy.join(JoinOptions.fromEnvironment(System.getenv()))}).
- * Exit status: 0 when the program returned, 1 when it threw, 2 when the class cannot be run.
+ * Exit status: 0 when the program returned, 1 when it threw, 2 when the class cannot be run,
+ * {@link EmergencyExit#FATAL_ERROR} after a fatal JVM error (out of memory, ...), whichever thread it hit
+ * ({@link FatalErrors}), {@link EmergencyExit#LAUNCHER_GONE} when the {@code canopy launch} that started the
+ * process died ({@link LauncherWatch}).
  */
 public final class ProgramMain {
 
@@ -19,6 +22,8 @@ public final class ProgramMain {
     }
 
     public static void main(String[] args) {
+        FatalErrors.install();
+        LauncherWatch.startIfLaunched(System.getenv(), System.in);
         System.exit(run(args));
     }
 
@@ -33,9 +38,14 @@ public final class ProgramMain {
 
     /**
      * Runs {@code className} (loaded by {@code loader}) in this JVM: a {@link CanopyProgram} joins with {@code options}; a class with
-     * {@code main} gets {@code args}. Returns the exit status.
+     * {@code main} gets {@code args}. Returns the exit status; after a fatal JVM error in the program it does
+     * not return: the process leaves its job and halts ({@link EmergencyExit}).
      */
     public static int run(String className, ClassLoader loader, String[] args, Supplier<JoinOptions> options) {
+        return EmergencyExit.unlessExiting(runProgram(className, loader, args, options));
+    }
+
+    private static int runProgram(String className, ClassLoader loader, String[] args, Supplier<JoinOptions> options) {
         Class<?> programClass;
         try {
             programClass = Class.forName(className, true, loader);
@@ -50,7 +60,9 @@ public final class ProgramMain {
                 try {
                     program.run(session);
                 } catch (Exception | Error e) {
-                    session.leave();
+                    if (!FatalErrors.isFatal(e)) {
+                        session.leave(); // a fatal error leaves through EmergencyExit, bounded in time
+                    }
                     throw new InvocationTargetException(e);
                 }
                 session.close();
@@ -68,6 +80,9 @@ public final class ProgramMain {
                     + " with public static void main(String[])");
             return 2;
         } catch (InvocationTargetException e) {
+            if (FatalErrors.isFatal(e.getCause())) {
+                FatalErrors.die(e.getCause(), "the program");
+            }
             return failed(className, e.getCause());
         } catch (Exception e) {
             return failed(className, e);

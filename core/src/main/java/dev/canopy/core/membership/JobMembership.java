@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
@@ -42,14 +42,21 @@ import org.slf4j.LoggerFactory;
  *       disappears when the node closes or its session expires (a crash);</li>
  *   <li>{@code start}: the start record, created once by whichever node first sees {@code expectedSize}
  *       members; it lists the members registered at that moment (at least {@code expectedSize}). It
- *       stays after the job ends, so a job name is used once: a node that finds an older start
- *       record is told to pick a fresh name. Every node sorts that list by
- *       {@link Member#RANK_ORDER}, so all agree on ranks, and ranks stay fixed afterwards.</li>
+ *       stays while the job runs: a node that finds an older start record is told to pick a fresh
+ *       name. Every node sorts that list by {@link Member#RANK_ORDER}, so all agree on ranks, and ranks
+ *       stay fixed afterwards.</li>
  * </ul>
- * After the start, a member whose znode disappears is reported {@link MembershipEvent.Kind#LEFT} and
- * marked departed in the {@link MembershipView}; if this node's own session is LOST, it reports
- * itself as having left. SUSPENDED (a ZooKeeper server failing over) changes nothing: the session,
- * and with it every member, survives until ZooKeeper expires it.
+ * Before registering, the node claims the job's root ({@link JobZnodes#claim}): with
+ * {@link ZooKeeperCredentials} every znode of the job belongs to them, and a root that someone else
+ * created is refused. After the start, a member whose znode disappears is reported
+ * {@link MembershipEvent.Kind#LEFT} and marked departed in the {@link MembershipView}; if this node's own
+ * session is LOST, it reports itself as having left, saying whether ZooKeeper expired the session or the
+ * client lost contact with every server. SUSPENDED (a ZooKeeper server failing over, or none answering
+ * yet) changes nothing: the session, and with it every member, survives until it is LOST.
+ *
+ * <p>Closing deletes this node's member znode, and when it was the last one, the job's whole subtree
+ * (see {@link #close()}). A node whose session was LOST closes without talking to ZooKeeper, and closing
+ * never waits longer than the session timeout for it.
  *
  * <p>The lifecycle is LATENT, STARTED, CLOSED, moved by compare-and-set. All other state is owned
  * by one Vert.x context: Curator's callbacks are posted to it, listeners run on it.
@@ -67,6 +74,8 @@ public final class JobMembership {
 
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private final Context context;
+    private final ZooKeeperSession session;
+    private final JobZnodes znodes;
     private final AsyncCuratorFramework zooKeeper;
     private final CuratorCache cache;
     private final ConnectionStateListener connectionListener;
@@ -83,16 +92,18 @@ public final class JobMembership {
     private final Promise<MembershipView> started = Promise.promise();
     private long ownCreationZxid = -1;
     private boolean startRecordRequested;
+    private boolean sessionLost;
     private long barrierTimer = -1;
     // Written on the context only; a reference to an immutable value, readable from any thread.
     private volatile MembershipView view;
 
     /**
-     * @param client a started Curator client (any namespace; this class uses {@code canopy/jobs/<job>})
+     * @param session a connected ZooKeeper session (this class uses {@code /canopy/jobs/<job>}); its
+     *                credentials, if any, are the job's
      * @param expectedSize how many members the start barrier waits for
      * @param barrierTimeout how long to wait for them before failing with the list of who is there
      */
-    public JobMembership(Context context, CuratorFramework client, JobId job, Member self, int expectedSize,
+    public JobMembership(Context context, ZooKeeperSession session, JobId job, Member self, int expectedSize,
             Duration barrierTimeout) {
         if (expectedSize < 1) {
             throw new IllegalArgumentException("expected job size " + expectedSize + " must be at least 1");
@@ -102,7 +113,9 @@ public final class JobMembership {
         this.self = Objects.requireNonNull(self, "self");
         this.expectedSize = expectedSize;
         this.barrierTimeout = Objects.requireNonNull(barrierTimeout, "barrierTimeout");
-        this.namespaced = client.usingNamespace("canopy/jobs/" + job.name());
+        this.session = Objects.requireNonNull(session, "session");
+        this.znodes = new JobZnodes(session, job);
+        this.namespaced = session.client().usingNamespace(JobZnodes.root(job).substring(1));
         this.zooKeeper = AsyncCuratorFramework.wrap(namespaced);
         this.cache = CuratorCache.build(namespaced, "/");
         this.connectionListener = (ignored, newState) -> context.runOnContext(v -> connectionChanged(newState));
@@ -145,7 +158,10 @@ public final class JobMembership {
         return started.future();
     }
 
-    /** Deletes this node's member znode (others see it leave at once) and stops watching. Idempotent. */
+    /**
+     * Deletes this node's member znode (others see it leave at once) and stops watching; the last member out
+     * deletes the job's whole subtree. Waits at most the session timeout for ZooKeeper. Idempotent.
+     */
     public Future<Void> close() {
         State before = state.getAndSet(State.CLOSED);
         if (before != State.STARTED) {
@@ -162,10 +178,11 @@ public final class JobMembership {
                 .forCreates(onContext(this::created))
                 .forDeletes(onContext(this::deleted))
                 .build());
-        membersParent().onComplete(ready -> {
+        znodes.claim(context).compose(claimed -> membersParent()
+                .recover(e -> Future.failedFuture(new IllegalStateException("cannot create the members znode of job "
+                        + job + " in ZooKeeper: " + znodes.refusal(cause(e)).getMessage(), e)))).onComplete(ready -> {
             if (ready.failed()) {
-                failStart(new IllegalStateException("cannot create the members znode of job " + job + " in ZooKeeper: "
-                        + cause(ready.cause()).getMessage(), ready.cause()));
+                failStart(ready.cause());
             } else if (state.get() == State.STARTED) {
                 cache.start();
                 createOwnZnode();
@@ -199,11 +216,11 @@ public final class JobMembership {
                     barrierTimer = context.owner().setTimer(barrierTimeout.toMillis(), id -> barrierTimedOut());
                     evaluateBarrier();
                 })
-                .onFailure(e -> failStart(e instanceof KeeperException.NodeExistsException
+                .onFailure(e -> failStart(cause(e) instanceof KeeperException.NodeExistsException
                         ? new IllegalStateException("node id " + self.id() + " is already registered in job " + job
                                 + ": another process uses it, or its previous session has not expired yet", e)
                         : new IllegalStateException("cannot register " + self.id() + " in job " + job
-                                + " in ZooKeeper: " + e.getMessage(), e)));
+                                + " in ZooKeeper: " + znodes.refusal(cause(e)).getMessage(), e)));
     }
 
     private void created(ChildData data) {
@@ -310,13 +327,14 @@ public final class JobMembership {
     }
 
     private static Throwable cause(Throwable e) {
-        return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        return JobZnodes.cause(e);
     }
 
     private void connectionChanged(ConnectionState newState) {
         switch (newState) {
-            case SUSPENDED -> log.warn("{} lost its ZooKeeper connection; membership is held until the session"
-                    + " expires", self.id());
+            case SUSPENDED -> log.warn("{} has no ZooKeeper connection to {}; membership is held while the session"
+                    + " lasts ({} ms without contact)", self.id(), session.connectString(),
+                    session.sessionTimeout().toMillis());
             case RECONNECTED -> log.info("{} reconnected to ZooKeeper", self.id());
             case LOST -> sessionLost();
             case CONNECTED, READ_ONLY -> log.debug("{} ZooKeeper connection {}", self.id(), newState);
@@ -324,11 +342,13 @@ public final class JobMembership {
     }
 
     private void sessionLost() {
+        sessionLost = true;
+        String loss = session.describeLoss();
         if (view == null) {
-            failStart(new IllegalStateException("the ZooKeeper session of " + self.id()
-                    + " expired while waiting at the start barrier of job " + job));
+            failStart(new IllegalStateException(self.id() + " " + loss + " while waiting at the start barrier of job "
+                    + job));
         } else if (view.isAlive(self.id())) {
-            depart(self.id(), "this node's ZooKeeper session expired; it no longer counts as a member");
+            depart(self.id(), "this node " + loss + "; it no longer counts as a member");
         }
     }
 
@@ -372,14 +392,44 @@ public final class JobMembership {
         namespaced.getConnectionStateListenable().removeListener(connectionListener);
         cache.close();
         listeners.clear();
-        if (ownCreationZxid < 0) {
+        if (ownCreationZxid < 0 || sessionLost) {
+            // Never registered, or the session (and with it the member znode) is gone: nothing to delete.
             return Future.succeededFuture();
         }
+        return leaveZooKeeper()
+                .timeout(session.sessionTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .recover(e -> {
+                    log.warn("{} could not leave job {} in ZooKeeper at {} ({}); its member znode goes when its session"
+                            + " ends", self.id(), job, session.connectString(), cause(e).toString());
+                    return Future.succeededFuture();
+                });
+    }
+
+    /**
+     * Deletes this node's member znode, then tries to delete {@code members}, which ZooKeeper refuses while
+     * any member (a live one, or a crashed one whose session has not expired yet) is registered. The node
+     * that succeeds was the last member out and deletes the rest of the job's subtree. Members that leave
+     * together each delete their own znode before trying, so the last of those tries succeeds.
+     */
+    private Future<Void> leaveZooKeeper() {
         return Future.fromCompletionStage(zooKeeper.delete().forPath(memberPath(self.id())), context)
-                .recover(e -> e instanceof KeeperException.NoNodeException
-                        ? Future.succeededFuture()
-                        : Future.failedFuture(e))
-                .mapEmpty();
+                .recover(e -> ignoring(e, KeeperException.NoNodeException.class))
+                .compose(deleted -> Future.fromCompletionStage(zooKeeper.delete().forPath(MEMBERS), context))
+                .compose(lastOut -> {
+                    log.info("{} was the last member of job {}; deleting its znodes", self.id(), job);
+                    return znodes.delete(context);
+                }, notLast -> ignoring(notLast, KeeperException.NotEmptyException.class,
+                        KeeperException.NoNodeException.class));
+    }
+
+    @SafeVarargs
+    private static Future<Void> ignoring(Throwable e, Class<? extends KeeperException>... expected) {
+        for (Class<? extends KeeperException> type : expected) {
+            if (type.isInstance(cause(e))) {
+                return Future.succeededFuture();
+            }
+        }
+        return Future.failedFuture(e);
     }
 
     private Consumer<ChildData> onContext(Consumer<ChildData> action) {

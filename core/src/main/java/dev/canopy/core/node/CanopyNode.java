@@ -80,7 +80,7 @@ public final class CanopyNode {
         this.label = NodeLogger.label(options.coordinates(), OptionalInt.empty());
         this.demux = new FrameDemux(transport, () -> label);
         Member self = new Member(options.id(), options.coordinates(), transport.localAddress());
-        this.membership = new JobMembership(context, zooKeeper.client(), options.job(), self, options.expectedSize(),
+        this.membership = new JobMembership(context, zooKeeper, options.job(), self, options.expectedSize(),
                 options.barrierTimeout());
         membership.onEvent(this::membershipChanged);
     }
@@ -93,7 +93,7 @@ public final class CanopyNode {
         context.runOnContext(v -> VertxTransport.start(vertx, options.transport().withNodeLabel(transportLabel))
                 .map(options.layers()::build)
                 .compose(transport -> ZooKeeperSession.open(vertx, options.zooKeeper(), options.sessionTimeout(),
-                                ZOOKEEPER_CONNECT_TIMEOUT)
+                                ZOOKEEPER_CONNECT_TIMEOUT, options.zooKeeperCredentials())
                         .map(session -> new CanopyNode(options, context, transport, session))
                         .onFailure(e -> transport.close()))
                 .onComplete(started));

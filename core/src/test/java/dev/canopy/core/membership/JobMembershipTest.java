@@ -4,6 +4,7 @@ import static dev.canopy.core.membership.MembershipParticipant.WAIT;
 import static dev.canopy.core.membership.MembershipParticipant.member;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.canopy.core.membership.testing.ServerSideExpiry;
 import dev.canopy.core.membership.testing.TestVertx;
 import dev.canopy.core.membership.testing.ZooKeeperServers;
 import dev.canopy.core.node.JobId;
@@ -14,7 +15,6 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.curator.test.KillSession;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -100,7 +100,7 @@ class JobMembershipTest {
         MembershipParticipant victim = three.get(0);
 
         long killedAt = System.nanoTime();
-        KillSession.kill(victim.session.client().getZookeeperClient().getZooKeeper());
+        ServerSideExpiry.expire(victim.session);
 
         for (MembershipParticipant participant : three) {
             Await.until(WAIT, () -> participant.sawLeave(victim.member.id()),
@@ -111,7 +111,34 @@ class JobMembershipTest {
         assertThat(three.get(1).leaves()).singleElement()
                 .satisfies(event -> assertThat(event.reason()).contains("session expired"));
         assertThat(victim.leaves()).singleElement()
-                .satisfies(event -> assertThat(event.reason()).contains("this node's ZooKeeper session"));
+                .satisfies(event -> assertThat(event.reason())
+                        .contains("this node ZooKeeper at " + zooKeeper.getConnectString() + " expired the session"));
+    }
+
+    @Test
+    void losingContactWithZooKeeperIsReportedAsSuchAndClosingDoesNotWaitForIt() throws Exception {
+        JobId job = JobId.of("contact");
+        List<MembershipParticipant> three = threeMembers().stream().map(m -> join(job, m, 3, LONG_BARRIER)).toList();
+        Await.result(Future.all(three.stream().map(MembershipParticipant::start).toList()), WAIT);
+        String connectString = zooKeeper.getConnectString();
+
+        long stoppedAt = System.nanoTime();
+        zooKeeper.stop();
+
+        for (MembershipParticipant participant : three) {
+            Await.until(WAIT, () -> participant.sawLeave(participant.member.id()),
+                    () -> participant.member.id() + " saw " + participant.events);
+            assertThat(participant.leaves()).singleElement().satisfies(event -> assertThat(event.reason())
+                    .contains("this node lost contact with ZooKeeper at " + connectString)
+                    .doesNotContain("expired"));
+        }
+        Duration detection = Duration.ofNanos(System.nanoTime() - stoppedAt);
+        assertThat(detection).isLessThan(SESSION.multipliedBy(4));
+
+        long closing = System.nanoTime();
+        participants.forEach(MembershipParticipant::close);
+        participants.clear();
+        assertThat(Duration.ofNanos(System.nanoTime() - closing)).isLessThan(SESSION.multipliedBy(2));
     }
 
     @Test

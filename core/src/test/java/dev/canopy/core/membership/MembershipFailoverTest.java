@@ -13,12 +13,20 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
+import org.apache.zookeeper.client.FourLetterWordMain;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** A ZooKeeper server dies under a running job: sessions move to the survivors and nobody is seen to leave. */
+/**
+ * A ZooKeeper server dies under a running job: sessions move to the survivors and nobody is seen to leave,
+ * whether the server was the one a node talked to or the ensemble's leader (then every client is
+ * disconnected, SUSPENDED, while the survivors elect a new leader).
+ */
 @Tag("slow")
 class MembershipFailoverTest {
 
@@ -70,5 +78,60 @@ class MembershipFailoverTest {
         Await.result(observer.close(), WAIT);
         assertThat(registered).containsExactlyInAnyOrder("n0", "n1", "n2");
         assertThat(participants).allSatisfy(p -> assertThat(p.leaves()).isEmpty());
+    }
+
+    @Test
+    void noMemberIsLostWhenTheEnsemblesLeaderDies() throws Exception {
+        Vertx vertx = TestVertx.create();
+        List<MembershipParticipant> participants = new ArrayList<>();
+        try (TestingCluster cluster = ZooKeeperServers.cluster(3)) {
+            try {
+                JobId job = JobId.of("leader-loss");
+                for (int i = 0; i < 3; i++) {
+                    participants.add(new MembershipParticipant(vertx, cluster.getConnectString(), SESSION, job,
+                            member("n" + i, "wan", "site-" + i, "h" + i, 6100 + 10 * i), 3, WAIT));
+                }
+                List<Queue<ConnectionState>> states = new ArrayList<>();
+                for (MembershipParticipant participant : participants) {
+                    Queue<ConnectionState> seen = new ConcurrentLinkedQueue<>();
+                    participant.session.client().getConnectionStateListenable().addListener((client, state) -> seen.add(state));
+                    states.add(seen);
+                }
+                Await.result(Future.all(participants.stream().map(MembershipParticipant::start).toList()), WAIT);
+
+                InstanceSpec leader = leaderOf(cluster);
+                assertThat(cluster.killServer(leader)).isTrue();
+
+                Await.until(WAIT, () -> states.stream().allMatch(seen -> seen.contains(ConnectionState.SUSPENDED)
+                        && seen.contains(ConnectionState.RECONNECTED)), () -> "every client suspended and reconnected: "
+                        + states);
+                assertThat(states).allSatisfy(seen -> assertThat(seen).doesNotContain(ConnectionState.LOST));
+                assertThat(participants).allSatisfy(p -> assertThat(p.leaves()).isEmpty());
+                assertThat(participants).allSatisfy(p -> assertThat(p.membership.view().orElseThrow().alive()).hasSize(3));
+                assertThat(participants.get(0).session.client().getChildren().forPath(JobZnodes.root(job) + "/members"))
+                        .containsExactlyInAnyOrder("n0", "n1", "n2");
+
+                // Membership still works under the new leader: a member that closes is seen to leave.
+                MembershipParticipant leaving = participants.remove(2);
+                leaving.close();
+                Await.until(WAIT, () -> participants.stream().allMatch(p -> p.sawLeave(leaving.member.id())),
+                        () -> "both others saw n2 leave");
+            } finally {
+                participants.forEach(MembershipParticipant::close);
+            }
+        } finally {
+            Await.result(vertx.close(), WAIT);
+        }
+    }
+
+    /** The server that answers ZooKeeper's {@code srvr} command with "Mode: leader" (on 127.0.0.1). */
+    private static InstanceSpec leaderOf(TestingCluster cluster) throws Exception {
+        for (InstanceSpec server : cluster.getInstances()) {
+            String status = FourLetterWordMain.send4LetterWord("127.0.0.1", server.getPort(), "srvr");
+            if (status.contains("Mode: leader")) {
+                return server;
+            }
+        }
+        throw new AssertionError("no server of " + cluster.getConnectString() + " says it leads");
     }
 }

@@ -10,6 +10,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -25,9 +26,15 @@ final class MembershipParticipant implements AutoCloseable {
 
     MembershipParticipant(Vertx vertx, String connectString, Duration sessionTimeout, JobId job, Member member,
             int expectedSize, Duration barrierTimeout) {
+        this(vertx, connectString, sessionTimeout, job, member, expectedSize, barrierTimeout, Optional.empty());
+    }
+
+    MembershipParticipant(Vertx vertx, String connectString, Duration sessionTimeout, JobId job, Member member,
+            int expectedSize, Duration barrierTimeout, Optional<ZooKeeperCredentials> credentials) {
         this.member = member;
-        this.session = Await.result(ZooKeeperSession.open(vertx, connectString, sessionTimeout, Duration.ofSeconds(10)), WAIT);
-        this.membership = new JobMembership(vertx.getOrCreateContext(), session.client(), job, member, expectedSize,
+        this.session = Await.result(ZooKeeperSession.open(vertx, connectString, sessionTimeout, Duration.ofSeconds(10),
+                credentials), WAIT);
+        this.membership = new JobMembership(vertx.getOrCreateContext(), session, job, member, expectedSize,
                 barrierTimeout);
         membership.onEvent(events::add);
     }
