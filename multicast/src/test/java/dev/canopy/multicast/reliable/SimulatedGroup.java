@@ -1,6 +1,7 @@
 package dev.canopy.multicast.reliable;
 
 import dev.canopy.multicast.fabric.MulticastGroup;
+import dev.canopy.multicast.fabric.emulated.EmulatedUdFabric;
 import dev.canopy.multicast.fabric.emulated.EmulatedUdOptions;
 import dev.canopy.multicast.fabric.emulated.EmulatedUdStats;
 import dev.canopy.multicast.fabric.emulated.EmulatedUdSwitch;
@@ -44,6 +45,7 @@ final class SimulatedGroup {
     final InProcessLinks links;
     final List<SimulatedLoop> loops = new ArrayList<>();
     final List<ReliableMulticast> members = new ArrayList<>();
+    final List<EmulatedUdFabric> endpoints = new ArrayList<>();
     private final int[] roots;
     private final int[] sizes;
     private final int[] progress;
@@ -61,8 +63,8 @@ final class SimulatedGroup {
         links = new InProcessLinks(loops, 5 * MICROS);
         MulticastOptions options = settings.options().withSubGroupSize(settings.subGroupSize());
         for (int i = 0; i < n; i++) {
-            members.add(ReliableMulticast.create(CONTEXT, GROUP, fabric.attach("member-" + i, loops.get(i)), links.link(i),
-                    loops.get(i), options));
+            endpoints.add(fabric.attach("member-" + i, loops.get(i)));
+            members.add(ReliableMulticast.create(CONTEXT, GROUP, endpoints.get(i), links.link(i), loops.get(i), options));
         }
         SplittableRandom random = new SplittableRandom(settings.seed());
         roots = new int[settings.messages()];
@@ -125,6 +127,13 @@ final class SimulatedGroup {
             }
         }
         return true;
+    }
+
+    /** {@code rank} crashes: its process stops, its fabric endpoint goes, and reliable sends to it fail. */
+    void kill(int rank) {
+        loops.get(rank).kill();
+        endpoints.get(rank).close();
+        links.fail(rank, "killed by the test");
     }
 
     int progress(int member) {
