@@ -38,7 +38,7 @@ class VertxReliableMulticastTest {
 
     private static final long SEED = Long.getLong("canopy.seed", System.nanoTime());
     private static final int MEMBERS = 6;
-    private static final int MESSAGES = 3_000;
+    private static final int MESSAGES = 2_000;
 
     private Vertx vertx;
     private ThreadDelayScheduler wire;
@@ -70,7 +70,7 @@ class VertxReliableMulticastTest {
         for (int i = 0; i < MEMBERS; i++) {
             members.add(ReliableMulticast.create(SimulatedGroup.CONTEXT, SimulatedGroup.GROUP,
                     fabric.attach("member-" + i, loops.get(i)), links.link(i), loops.get(i),
-                    MulticastOptions.DEFAULTS.withSubGroupSize(2)));
+                    MulticastOptions.DEFAULTS.withSubGroupSize(2).withTimeouts(Duration.ofMillis(1), Duration.ofMillis(5))));
         }
         SplittableRandom random = new SplittableRandom(SEED);
         int[] roots = new int[MESSAGES];
