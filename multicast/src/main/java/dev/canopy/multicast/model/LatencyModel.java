@@ -76,6 +76,31 @@ public record LatencyModel(double copyMicros, double postMicros, double multicas
         return best;
     }
 
+    /** The model's prediction for {@code members}: best sub-group size, co-roots, and latency against binomial. */
+    public Prediction predict(int members) {
+        int s = bestSubGroupSize(members);
+        return new Prediction(members, s, coRoots(members, s), rootMicrosPerMessage(members, s), singleRootMicros(),
+                coRootReliableMicros(members, s), binomialMicros(members), latencyRatioToBinomial(members));
+    }
+
+    /**
+     * One row of a model run.
+     *
+     * @param latencyRatio binomial latency divided by multicast latency
+     */
+    public record Prediction(int members, int subGroupSize, int coRoots, double rootMicrosPerMessage,
+                             double multicastMicros, double coRootReliableMicros, double binomialMicros,
+                             double latencyRatio) {
+
+        @Override
+        public String toString() {
+            return String.format("%5d members: sub-groups of %d (%d co-roots), root %.1f us/message, multicast %.1f us "
+                            + "(co-root reliable path %.1f us), binomial %.1f us, %.2fx lower latency", members,
+                    subGroupSize, coRoots, rootMicrosPerMessage, multicastMicros, coRootReliableMicros, binomialMicros,
+                    latencyRatio);
+        }
+    }
+
     /** Co-roots for sub-groups of {@code subGroupSize}: every sub-group but the root's has one. */
     public static int coRoots(int members, int subGroupSize) {
         return groups(members, subGroupSize) - 1;

@@ -12,14 +12,13 @@ class LatencyModelTest {
 
     @Test
     void aThousandAndTwentyFourMembersWantAHundredAndTwentyEightCoRoots() {
-        int s = MODEL.bestSubGroupSize(1024);
-        System.out.printf("model, 1024 members: sub-groups of %d (%d co-roots), root %.1f us per message, "
-                        + "latency %.1f us vs binomial %.1f us: %.2fx%n", s, LatencyModel.coRoots(1024, s),
-                MODEL.rootMicrosPerMessage(1024, s), MODEL.singleRootMicros(), MODEL.binomialMicros(1024),
-                MODEL.latencyRatioToBinomial(1024));
-        assertThat(s).isEqualTo(8);
-        assertThat(LatencyModel.coRoots(1024, s) + 1).isEqualTo(128);
-        assertThat(MODEL.latencyRatioToBinomial(1024)).isBetween(3.86, 4.86);
+        for (int members = 8; members <= 1024; members *= 2) {
+            System.out.println("model run: " + MODEL.predict(members));
+        }
+        LatencyModel.Prediction prediction = MODEL.predict(1024);
+        assertThat(prediction.subGroupSize()).isEqualTo(8);
+        assertThat(prediction.coRoots() + 1).as("sub-group heads, the root's included").isEqualTo(128);
+        assertThat(prediction.latencyRatio()).isBetween(3.86, 4.86);
     }
 
     @Test
