@@ -9,5 +9,7 @@ public enum SendOutcome {
     /** The endpoint has not joined the group: not sent. */
     NOT_JOINED,
     /** The endpoint is closed: not sent. */
-    CLOSED
+    CLOSED,
+    /** The fabric could not send it (no route for the group, interface down, ...): not sent. */
+    FAILED
 }

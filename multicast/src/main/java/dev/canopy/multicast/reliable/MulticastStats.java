@@ -4,6 +4,7 @@ package dev.canopy.multicast.reliable;
  * A member's counters, for tests and benchmarks.
  *
  * @param packetsMulticast     packets this member multicast as root
+ * @param packetsFromFabric    DATA packets received from the multicast fabric (duplicates included)
  * @param forwards             packets sent reliably to co-roots (binomial tree of sub-group heads)
  * @param retransmissions      packets sent again over the reliable link to a leaf whose ACK was missing
  * @param forcedRetransmissions of those, sent early because a co-root's window ran out of buffers
@@ -13,12 +14,13 @@ package dev.canopy.multicast.reliable;
  * @param malformedDropped     packets that failed validation
  * @param creditStalls         times this root had packets ready but no credits
  */
-public record MulticastStats(long packetsMulticast, long forwards, long retransmissions, long forcedRetransmissions,
+public record MulticastStats(long packetsMulticast, long packetsFromFabric, long forwards, long retransmissions, long forcedRetransmissions,
                              long feedbackSent, long feedbackReceived, long duplicatesDropped, long malformedDropped,
                              long creditStalls) {
 
     public MulticastStats plus(MulticastStats other) {
-        return new MulticastStats(packetsMulticast + other.packetsMulticast, forwards + other.forwards,
+        return new MulticastStats(packetsMulticast + other.packetsMulticast, packetsFromFabric + other.packetsFromFabric,
+                forwards + other.forwards,
                 retransmissions + other.retransmissions, forcedRetransmissions + other.forcedRetransmissions,
                 feedbackSent + other.feedbackSent, feedbackReceived + other.feedbackReceived,
                 duplicatesDropped + other.duplicatesDropped, malformedDropped + other.malformedDropped,
@@ -27,6 +29,7 @@ public record MulticastStats(long packetsMulticast, long forwards, long retransm
 
     static final class Counters {
         long packetsMulticast;
+        long packetsFromFabric;
         long forwards;
         long retransmissions;
         long forcedRetransmissions;
@@ -37,7 +40,7 @@ public record MulticastStats(long packetsMulticast, long forwards, long retransm
         long creditStalls;
 
         MulticastStats snapshot() {
-            return new MulticastStats(packetsMulticast, forwards, retransmissions, forcedRetransmissions, feedbackSent,
+            return new MulticastStats(packetsMulticast, packetsFromFabric, forwards, retransmissions, forcedRetransmissions, feedbackSent,
                     feedbackReceived, duplicatesDropped, malformedDropped, creditStalls);
         }
     }

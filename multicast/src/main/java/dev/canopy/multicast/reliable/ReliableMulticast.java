@@ -162,6 +162,7 @@ public final class ReliableMulticast implements MemberFailureListener {
         try {
             if (group.equals(substrate.group) && isValid(datagram, "the fabric")
                     && PacketCodec.type(datagram) == PacketCodec.DATA && PacketCodec.root(datagram) != substrate.rank) {
+                substrate.counters.packetsFromFabric++;
                 streams[PacketCodec.root(datagram)].accept(datagram);
             }
         } finally {

@@ -2,40 +2,31 @@ package dev.canopy.multicast.fabric.emulated;
 
 import dev.canopy.multicast.fabric.Fabric;
 import dev.canopy.multicast.fabric.MulticastGroup;
+import dev.canopy.multicast.fabric.ReceiveQueue;
 import dev.canopy.multicast.fabric.ReceiveHandler;
 import dev.canopy.multicast.fabric.SendOutcome;
 import dev.canopy.multicast.loop.OwnerLoop;
 import java.nio.ByteBuffer;
-import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One member's endpoint on an {@link EmulatedUdSwitch}, modelled on a UD queue pair: a receive queue
- * of posted buffers that the switch fills as copies arrive (on any thread, like a NIC writing host
- * memory), and a completion queue drained on the owner loop, which hands each filled buffer to the
- * receive handler. A copy that finds the receive queue empty is dropped, as on the hardware.
+ * One member's endpoint on an {@link EmulatedUdSwitch}, modelled on a UD queue pair ({@link ReceiveQueue}):
+ * the switch fills posted buffers as copies arrive, on any thread, and the owner loop gets them as
+ * completions. A copy that finds no posted buffer is dropped, as on the hardware.
  */
 public final class EmulatedUdFabric implements Fabric {
 
     private final EmulatedUdSwitch fabricSwitch;
     private final String name;
-    private final OwnerLoop owner;
     private final Set<MulticastGroup> joined = ConcurrentHashMap.newKeySet();
-    private final Queue<ByteBuffer> posted = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger postedCount = new AtomicInteger();
-    private final Queue<Completion> completions = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean drainScheduled = new AtomicBoolean();
-    private volatile ReceiveHandler handler;
+    private final ReceiveQueue receives;
     private volatile boolean closed;
 
     EmulatedUdFabric(EmulatedUdSwitch fabricSwitch, String name, OwnerLoop owner) {
         this.fabricSwitch = fabricSwitch;
         this.name = name;
-        this.owner = owner;
+        this.receives = new ReceiveQueue(owner);
     }
 
     @Override
@@ -86,19 +77,18 @@ public final class EmulatedUdFabric implements Fabric {
                     + ": the fabric's datagrams are up to " + mtu() + " bytes");
         }
         if (!closed) {
-            posted.add(buffer);
-            postedCount.incrementAndGet();
+            receives.post(buffer);
         }
     }
 
     @Override
     public int postedReceives() {
-        return postedCount.get();
+        return receives.posted();
     }
 
     @Override
     public void receiveHandler(ReceiveHandler handler) {
-        this.handler = handler;
+        receives.handler(handler);
     }
 
     @Override
@@ -107,8 +97,7 @@ public final class EmulatedUdFabric implements Fabric {
         for (MulticastGroup group : Set.copyOf(joined)) {
             leave(group);
         }
-        posted.clear();
-        postedCount.set(0);
+        receives.close();
     }
 
     @Override
@@ -121,32 +110,13 @@ public final class EmulatedUdFabric implements Fabric {
         if (closed || !joined.contains(group)) {
             return;
         }
-        ByteBuffer buffer = posted.poll();
+        ByteBuffer buffer = receives.take();
         if (buffer == null) {
             fabricSwitch.droppedNoBuffer.incrementAndGet();
             return;
         }
-        postedCount.decrementAndGet();
-        buffer.clear();
         buffer.put(datagram).flip();
         fabricSwitch.delivered.incrementAndGet();
-        completions.add(new Completion(group, buffer));
-        if (drainScheduled.compareAndSet(false, true)) {
-            owner.execute(this::drainCompletions);
-        }
-    }
-
-    private void drainCompletions() {
-        drainScheduled.set(false);
-        Completion completion;
-        while ((completion = completions.poll()) != null) {
-            ReceiveHandler current = handler;
-            if (current != null && !closed) {
-                current.received(completion.group, completion.buffer);
-            }
-        }
-    }
-
-    private record Completion(MulticastGroup group, ByteBuffer buffer) {
+        receives.complete(group, buffer);
     }
 }
