@@ -10,8 +10,12 @@ import dev.canopy.multicast.simulation.SimulatedLoop;
 import dev.canopy.multicast.simulation.Simulation;
 import dev.canopy.multicast.testing.Payloads;
 import io.vertx.core.AsyncResult;
+import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -51,6 +55,9 @@ final class SimulatedGroup {
     private final int[] progress;
     private final Throwable[] failures;
     private final List<String> errors = new ArrayList<>();
+    /** Message contents, made once and kept until every receiver has checked them. */
+    private final Map<Integer, byte[]> expected = new HashMap<>();
+    private final Map<Integer, Integer> checksLeft = new HashMap<>();
 
     SimulatedGroup(Settings settings) {
         this.settings = settings;
@@ -170,12 +177,17 @@ final class SimulatedGroup {
             return;
         }
         if (roots[k] == member) {
-            members.get(member).broadcast(Payloads.of(settings.seed(), k, sizes[k]))
+            members.get(member).broadcast(Buffer.buffer(expected(k)))
                     .onComplete(result -> done(member, k, result, skew));
         } else {
             members.get(member).receive(roots[k]).onComplete(result -> {
                 if (result.succeeded()) {
-                    String mismatch = Payloads.mismatch(settings.seed(), k, sizes[k], result.result());
+                    String mismatch = Arrays.equals(result.result().getBytes(), expected(k)) ? null
+                            : Payloads.mismatch(settings.seed(), k, sizes[k], result.result());
+                    if (checksLeft.merge(k, -1, Integer::sum) == 0) {
+                        expected.remove(k);
+                        checksLeft.remove(k);
+                    }
                     if (mismatch != null) {
                         errors.add("member " + member + " from root " + roots[k] + ": " + mismatch);
                         failures[member] = new AssertionError(mismatch);
@@ -185,6 +197,13 @@ final class SimulatedGroup {
                 done(member, k, result, skew);
             });
         }
+    }
+
+    private byte[] expected(int k) {
+        return expected.computeIfAbsent(k, message -> {
+            checksLeft.put(message, settings.members() - 1);
+            return Payloads.bytes(settings.seed(), message, sizes[message]);
+        });
     }
 
     private void done(int member, int k, AsyncResult<?> result, SplittableRandom skew) {

@@ -13,12 +13,16 @@ public final class Payloads {
     }
 
     public static Buffer of(long seed, int message, int length) {
+        return Buffer.buffer(bytes(seed, message, length));
+    }
+
+    public static byte[] bytes(long seed, int message, int length) {
         byte[] bytes = new byte[length];
         long key = key(seed, message);
         for (int i = 0; i < length; i++) {
             bytes[i] = byteAt(key, i);
         }
-        return Buffer.buffer(bytes);
+        return bytes;
     }
 
     /** Null when {@code received} is message {@code message} of {@code length} bytes, else what differs. */
