@@ -14,18 +14,21 @@ import java.nio.charset.StandardCharsets;
  * +-------------------------------+---------------+---------------+
  * |                    Communicator context                      |  4
  * +---------------------------------------------------------------+
- * |              Root: rank whose stream this belongs to          |  8
+ * |                    Job key (64 bits)                          |  8
+ * |                                                               |
  * +---------------------------------------------------------------+
- * |                 Sender: rank that wrote the packet            | 12
+ * |              Root: rank whose stream this belongs to          | 16
  * +---------------------------------------------------------------+
- * |  DATA: sequence (64)   FEEDBACK: acked up to (64)             | 16
+ * |                 Sender: rank that wrote the packet            | 20
+ * +---------------------------------------------------------------+
+ * |  DATA: sequence (64)   FEEDBACK: acked up to (64)             | 24
  * |  ABORT: failed rank (32), node id length (16), node id, reason |
  * +---------------------------------------------------------------+
- * |  DATA: message length  FEEDBACK: credit limit (64)            | 24
+ * |  DATA: message length  FEEDBACK: credit limit (64)            | 32
  * +---------------------------------------------------------------+
- * |  DATA: fragment offset                                        | 28
+ * |  DATA: fragment offset                                        | 36
  * +---------------------------------------------------------------+
- * |  DATA: fragment bytes ...                                     | 32
+ * |  DATA: fragment bytes ...                                     | 40
  * </pre>
  *
  * DATA carries one fragment of a message: the fragment holds {@code min(capacity, length - offset)}
@@ -45,46 +48,48 @@ final class PacketCodec {
     static final int VERSION_OFFSET = 2;
     static final int TYPE_OFFSET = 3;
     static final int CONTEXT_OFFSET = 4;
-    static final int ROOT_OFFSET = 8;
-    static final int SENDER_OFFSET = 12;
-    static final int SEQUENCE_OFFSET = 16;
-    static final int MESSAGE_LENGTH_OFFSET = 24;
-    static final int FRAGMENT_OFFSET_OFFSET = 28;
-    static final int HEADER_BYTES = 32;
-    static final int ACKED_OFFSET = 16;
-    static final int CREDIT_OFFSET = 24;
-    static final int FEEDBACK_BYTES = 32;
-    static final int FAILED_RANK_OFFSET = 16;
-    static final int NODE_LENGTH_OFFSET = 20;
-    static final int NODE_OFFSET = 22;
+    static final int JOB_OFFSET = 8;
+    static final int ROOT_OFFSET = 16;
+    static final int SENDER_OFFSET = 20;
+    static final int SEQUENCE_OFFSET = 24;
+    static final int MESSAGE_LENGTH_OFFSET = 32;
+    static final int FRAGMENT_OFFSET_OFFSET = 36;
+    static final int HEADER_BYTES = 40;
+    static final int ACKED_OFFSET = 24;
+    static final int CREDIT_OFFSET = 32;
+    static final int FEEDBACK_BYTES = 40;
+    static final int FAILED_RANK_OFFSET = 24;
+    static final int NODE_LENGTH_OFFSET = 28;
+    static final int NODE_OFFSET = 30;
 
     private PacketCodec() {
     }
 
-    static void writeHeader(ByteBuffer out, byte type, int context, int root, int sender) {
+    static void writeHeader(ByteBuffer out, byte type, CommunicatorId communicator, int root, int sender) {
         out.putShort(MAGIC_OFFSET, MAGIC).put(VERSION_OFFSET, VERSION).put(TYPE_OFFSET, type)
-                .putInt(CONTEXT_OFFSET, context).putInt(ROOT_OFFSET, root).putInt(SENDER_OFFSET, sender);
+                .putInt(CONTEXT_OFFSET, communicator.context()).putLong(JOB_OFFSET, communicator.job())
+                .putInt(ROOT_OFFSET, root).putInt(SENDER_OFFSET, sender);
     }
 
     /** Writes a DATA packet's header into {@code out} (positions untouched); the fragment follows at 32. */
-    static void writeData(ByteBuffer out, int context, int root, long sequence, int messageLength, int offset) {
-        writeHeader(out, DATA, context, root, root);
+    static void writeData(ByteBuffer out, CommunicatorId communicator, int root, long sequence, int messageLength, int offset) {
+        writeHeader(out, DATA, communicator, root, root);
         out.putLong(SEQUENCE_OFFSET, sequence).putInt(MESSAGE_LENGTH_OFFSET, messageLength)
                 .putInt(FRAGMENT_OFFSET_OFFSET, offset);
     }
 
-    static byte[] feedback(int context, int root, int sender, long ackedUpTo, long creditLimit) {
+    static byte[] feedback(CommunicatorId communicator, int root, int sender, long ackedUpTo, long creditLimit) {
         ByteBuffer out = ByteBuffer.allocate(FEEDBACK_BYTES);
-        writeHeader(out, FEEDBACK, context, root, sender);
+        writeHeader(out, FEEDBACK, communicator, root, sender);
         out.putLong(ACKED_OFFSET, ackedUpTo).putLong(CREDIT_OFFSET, creditLimit);
         return out.array();
     }
 
-    static byte[] abort(int context, int sender, int failedRank, String node, String reason) {
+    static byte[] abort(CommunicatorId communicator, int sender, int failedRank, String node, String reason) {
         byte[] nodeBytes = node.getBytes(StandardCharsets.UTF_8);
         byte[] reasonBytes = reason.getBytes(StandardCharsets.UTF_8);
         ByteBuffer out = ByteBuffer.allocate(NODE_OFFSET + nodeBytes.length + reasonBytes.length);
-        writeHeader(out, ABORT, context, sender, sender);
+        writeHeader(out, ABORT, communicator, sender, sender);
         out.putInt(FAILED_RANK_OFFSET, failedRank).putShort(NODE_LENGTH_OFFSET, (short) nodeBytes.length);
         out.position(NODE_OFFSET);
         out.put(nodeBytes).put(reasonBytes);
@@ -142,9 +147,10 @@ final class PacketCodec {
 
     /**
      * Why {@code packet} (bytes 0 to limit) is malformed for this communicator, or null when every field is
-     * in range: magic, version, type, context, ranks, and for DATA the fragment against its message.
+     * in range: magic, version, type, job and context, ranks, and for DATA the fragment against its message.
      */
-    static String validate(ByteBuffer packet, int context, int size, int fragmentCapacity, int maxMessageBytes) {
+    static String validate(ByteBuffer packet, CommunicatorId communicator, int size, int fragmentCapacity,
+                           int maxMessageBytes) {
         int length = packet.limit();
         if (length < HEADER_BYTES) {
             return "a " + length + "-byte packet is shorter than the " + HEADER_BYTES + "-byte header";
@@ -152,8 +158,9 @@ final class PacketCodec {
         if (packet.getShort(MAGIC_OFFSET) != MAGIC || packet.get(VERSION_OFFSET) != VERSION) {
             return "bad magic or version";
         }
-        if (packet.getInt(CONTEXT_OFFSET) != context) {
-            return "context " + packet.getInt(CONTEXT_OFFSET) + " is not this communicator's (" + context + ")";
+        if (packet.getInt(CONTEXT_OFFSET) != communicator.context() || packet.getLong(JOB_OFFSET) != communicator.job()) {
+            return "context " + packet.getInt(CONTEXT_OFFSET) + " of job " + Long.toHexString(packet.getLong(JOB_OFFSET))
+                    + " is not this communicator (" + communicator + ")";
         }
         if (!isRank(root(packet), size) || !isRank(sender(packet), size)) {
             return "root " + root(packet) + " or sender " + sender(packet) + " is not a rank of " + size;

@@ -59,15 +59,16 @@ public final class ReliableMulticast implements MemberFailureListener {
     }
 
     /**
-     * A member of communicator {@code context} ({@code link.rank()} of {@code link.size()}) on {@code group}
-     * of {@code fabric}. Nothing is received before {@link #start}.
+     * A member of {@code communicator} ({@code link.rank()} of {@code link.size()}) on {@code group} of
+     * {@code fabric}. Nothing is received before {@link #start}.
      */
-    public static ReliableMulticast create(int context, MulticastGroup group, Fabric fabric, ReliableLink link,
+    public static ReliableMulticast create(CommunicatorId communicator, MulticastGroup group, Fabric fabric, ReliableLink link,
                                            OwnerLoop loop, MulticastOptions options) {
+        Objects.requireNonNull(communicator, "communicator");
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(options, "options");
         ReliableMulticast[] self = new ReliableMulticast[1];
-        Substrate substrate = new Substrate(context, group, fabric, link, loop, options, cause -> self[0].failLocally(cause));
+        Substrate substrate = new Substrate(communicator, group, fabric, link, loop, options, cause -> self[0].failLocally(cause));
         self[0] = new ReliableMulticast(substrate);
         fabric.receiveHandler(self[0]::onDatagram);
         link.handler(self[0]::onLinkMessage);
@@ -106,8 +107,8 @@ public final class ReliableMulticast implements MemberFailureListener {
     /** Leaves the group and fails what is still pending. */
     public void close() {
         substrate.loop.execute(() -> {
-            apply(new IllegalStateException("multicast member rank " + substrate.rank + " (context "
-                    + substrate.context + ") is closed"));
+            apply(new IllegalStateException("multicast member rank " + substrate.rank + " ("
+                    + substrate.communicator + ") is closed"));
             substrate.fabric.leave(substrate.group);
         });
     }
@@ -222,7 +223,7 @@ public final class ReliableMulticast implements MemberFailureListener {
         apply(cause);
         RankFailedException named = cause instanceof RankFailedException rankFailure ? rankFailure
                 : new RankFailedException(substrate.rank, NodeId.of("rank-" + substrate.rank), String.valueOf(cause.getMessage()));
-        byte[] abort = PacketCodec.abort(substrate.context, substrate.rank, named.rank(), named.node().value(),
+        byte[] abort = PacketCodec.abort(substrate.communicator, substrate.rank, named.rank(), named.node().value(),
                 named.reason());
         for (int other = 0; other < substrate.size; other++) {
             if (other != substrate.rank && other != named.rank()) {
@@ -236,7 +237,7 @@ public final class ReliableMulticast implements MemberFailureListener {
             return;
         }
         failure = cause;
-        LOG.warn("[multicast rank {} context {}] stops: {}", substrate.rank, substrate.context, cause.getMessage());
+        LOG.warn("[multicast rank {} {}] stops: {}", substrate.rank, substrate.communicator, cause.getMessage());
         rootStream.fail(cause);
         for (ReceiveStream stream : streams) {
             if (stream != null) {
@@ -246,7 +247,7 @@ public final class ReliableMulticast implements MemberFailureListener {
     }
 
     private boolean isValid(ByteBuffer packet, String from) {
-        String problem = PacketCodec.validate(packet, substrate.context, substrate.size, substrate.fragmentCapacity,
+        String problem = PacketCodec.validate(packet, substrate.communicator, substrate.size, substrate.fragmentCapacity,
                 substrate.options.maxMessageBytes());
         if (problem != null) {
             dropped(from, problem);
@@ -256,8 +257,10 @@ public final class ReliableMulticast implements MemberFailureListener {
     }
 
     private void dropped(String from, String problem) {
-        substrate.counters.malformedDropped++;
-        LOG.warn("[multicast rank {} context {}] dropped a packet from {}: {}", substrate.rank, substrate.context, from,
-                problem);
+        long dropped = ++substrate.counters.malformedDropped;
+        if (Long.bitCount(dropped) == 1) { // the 1st, 2nd, 4th, 8th, ...: foreign traffic must not flood the log
+            LOG.warn("[multicast rank {} {}] dropped a packet from {}: {} ({} dropped so far)", substrate.rank,
+                    substrate.communicator, from, problem, dropped);
+        }
     }
 }

@@ -103,7 +103,7 @@ final class RootStream {
             int length = broadcast.message.length();
             int fragment = Math.min(substrate.fragmentCapacity, length - broadcast.offset);
             byte[] slot = window.claim();
-            PacketCodec.writeData(ByteBuffer.wrap(slot), substrate.context, substrate.rank, window.tail(), length,
+            PacketCodec.writeData(ByteBuffer.wrap(slot), substrate.communicator, substrate.rank, window.tail(), length,
                     broadcast.offset);
             broadcast.message.getBytes(broadcast.offset, broadcast.offset + fragment, slot, PacketCodec.HEADER_BYTES);
             window.commit(PacketCodec.HEADER_BYTES + fragment);

@@ -17,7 +17,7 @@ final class Substrate {
 
     final int rank;
     final int size;
-    final int context;
+    final CommunicatorId communicator;
     final MulticastGroup group;
     final Fabric fabric;
     final ReliableLink link;
@@ -30,11 +30,11 @@ final class Substrate {
     final MulticastStats.Counters counters = new MulticastStats.Counters();
     private final Consumer<Throwable> failureSink;
 
-    Substrate(int context, MulticastGroup group, Fabric fabric, ReliableLink link, OwnerLoop loop,
+    Substrate(CommunicatorId communicator, MulticastGroup group, Fabric fabric, ReliableLink link, OwnerLoop loop,
               MulticastOptions options, Consumer<Throwable> failureSink) {
         this.rank = link.rank();
         this.size = link.size();
-        this.context = context;
+        this.communicator = communicator;
         this.group = group;
         this.fabric = fabric;
         this.link = link;

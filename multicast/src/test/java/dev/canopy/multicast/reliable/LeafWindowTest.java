@@ -74,7 +74,7 @@ class LeafWindowTest {
 
     private static ByteBuffer packet(long sequence) {
         ByteBuffer packet = ByteBuffer.allocate(PacketCodec.HEADER_BYTES);
-        PacketCodec.writeData(packet, 1, 0, sequence, 0, 0);
+        PacketCodec.writeData(packet, new CommunicatorId(1, 1), 0, sequence, 0, 0);
         return packet;
     }
 

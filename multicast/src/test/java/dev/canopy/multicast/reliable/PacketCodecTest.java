@@ -11,24 +11,25 @@ import org.junit.jupiter.api.Timeout;
 class PacketCodecTest {
 
     private static final int CAPACITY = 100;
+    private static final CommunicatorId NINE = new CommunicatorId(42, 9);
 
     @Test
     void fieldsRoundTrip() {
         ByteBuffer data = ByteBuffer.allocate(PacketCodec.HEADER_BYTES + 50);
-        PacketCodec.writeData(data, 9, 2, 77, 250, 200);
-        assertThat(PacketCodec.validate(data, 9, 4, CAPACITY, 1_000)).isNull();
+        PacketCodec.writeData(data, NINE, 2, 77, 250, 200);
+        assertThat(PacketCodec.validate(data, NINE, 4, CAPACITY, 1_000)).isNull();
         assertThat(PacketCodec.sequence(data)).isEqualTo(77);
         assertThat(PacketCodec.messageLength(data)).isEqualTo(250);
         assertThat(PacketCodec.fragmentOffset(data)).isEqualTo(200);
         assertThat(PacketCodec.fragmentLength(data)).isEqualTo(50);
 
-        ByteBuffer feedback = ByteBuffer.wrap(PacketCodec.feedback(9, 2, 3, 40, 72));
-        assertThat(PacketCodec.validate(feedback, 9, 4, CAPACITY, 1_000)).isNull();
+        ByteBuffer feedback = ByteBuffer.wrap(PacketCodec.feedback(NINE, 2, 3, 40, 72));
+        assertThat(PacketCodec.validate(feedback, NINE, 4, CAPACITY, 1_000)).isNull();
         assertThat(PacketCodec.ackedUpTo(feedback)).isEqualTo(40);
         assertThat(PacketCodec.creditLimit(feedback)).isEqualTo(72);
 
-        ByteBuffer abort = ByteBuffer.wrap(PacketCodec.abort(9, 1, 3, "node-3", "its session expired"));
-        assertThat(PacketCodec.validate(abort, 9, 4, CAPACITY, 1_000)).isNull();
+        ByteBuffer abort = ByteBuffer.wrap(PacketCodec.abort(NINE, 1, 3, "node-3", "its session expired"));
+        assertThat(PacketCodec.validate(abort, NINE, 4, CAPACITY, 1_000)).isNull();
         assertThat(PacketCodec.failedRank(abort)).isEqualTo(3);
         assertThat(PacketCodec.failedNode(abort)).isEqualTo("node-3");
         assertThat(PacketCodec.abortReason(abort)).isEqualTo("its session expired");
@@ -46,12 +47,13 @@ class PacketCodecTest {
     @Test
     void foreignAndBrokenPacketsAreNamed() {
         ByteBuffer data = ByteBuffer.allocate(PacketCodec.HEADER_BYTES);
-        PacketCodec.writeData(data, 9, 2, 0, 0, 0);
-        assertThat(PacketCodec.validate(data, 8, 4, CAPACITY, 1_000)).contains("context 9");
-        assertThat(PacketCodec.validate(data, 9, 2, CAPACITY, 1_000)).contains("root 2");
-        assertThat(PacketCodec.validate(ByteBuffer.allocate(10), 9, 4, CAPACITY, 1_000)).contains("shorter");
+        PacketCodec.writeData(data, NINE, 2, 0, 0, 0);
+        assertThat(PacketCodec.validate(data, new CommunicatorId(42, 8), 4, CAPACITY, 1_000)).contains("context 9");
+        assertThat(PacketCodec.validate(data, new CommunicatorId(43, 9), 4, CAPACITY, 1_000)).contains("of job 2a");
+        assertThat(PacketCodec.validate(data, NINE, 2, CAPACITY, 1_000)).contains("root 2");
+        assertThat(PacketCodec.validate(ByteBuffer.allocate(10), NINE, 4, CAPACITY, 1_000)).contains("shorter");
         data.put(PacketCodec.TYPE_OFFSET, (byte) 42);
-        assertThat(PacketCodec.validate(data, 9, 4, CAPACITY, 1_000)).contains("unknown type 42");
+        assertThat(PacketCodec.validate(data, NINE, 4, CAPACITY, 1_000)).contains("unknown type 42");
     }
 
     @Test
@@ -67,7 +69,7 @@ class PacketCodecTest {
                 bytes[3] = (byte) (1 + random.nextInt(3));
             }
             ByteBuffer packet = ByteBuffer.wrap(bytes);
-            String problem = PacketCodec.validate(packet, 0, 4, CAPACITY, 1_000);
+            String problem = PacketCodec.validate(packet, new CommunicatorId(0, 0), 4, CAPACITY, 1_000);
             if (problem == null && PacketCodec.type(packet) == PacketCodec.ABORT) {
                 PacketCodec.failedNode(packet);
                 PacketCodec.abortReason(packet);
@@ -77,7 +79,7 @@ class PacketCodecTest {
 
     private static String problem(int messageLength, int offset, int fragment) {
         ByteBuffer data = ByteBuffer.allocate(PacketCodec.HEADER_BYTES + fragment);
-        PacketCodec.writeData(data, 9, 2, 0, messageLength, offset);
-        return PacketCodec.validate(data, 9, 4, CAPACITY, 1_000);
+        PacketCodec.writeData(data, NINE, 2, 0, messageLength, offset);
+        return PacketCodec.validate(data, NINE, 4, CAPACITY, 1_000);
     }
 }

@@ -48,7 +48,7 @@ class ReliableMulticastSimulationTest {
         for (double faults : FAULTS) {
             for (long skew : new long[] {0, 400 * SimulatedGroup.MICROS}) {
                 for (int latePosters : new int[] {0, 2}) {
-                    int members = setting % 2 == 0 ? 8 : 12;
+                    int members = setting % 2 == 0 ? 8 : 10;
                     SimulatedGroup.Settings settings = new SimulatedGroup.Settings(members, SUB_GROUPS[setting % 4],
                             faults, skew, latePosters, 2_000 * SimulatedGroup.MICROS, messagesPerSetting, SIMULATED,
                             SEED + setting);

@@ -27,7 +27,7 @@ import java.util.SplittableRandom;
  */
 final class SimulatedGroup {
 
-    static final int CONTEXT = 7;
+    static final CommunicatorId COMMUNICATOR = new CommunicatorId(0x5EED_CAFEL, 7);
     static final MulticastGroup GROUP = new MulticastGroup(7);
     static final long MICROS = 1_000L;
 
@@ -71,7 +71,7 @@ final class SimulatedGroup {
         MulticastOptions options = settings.options().withSubGroupSize(settings.subGroupSize());
         for (int i = 0; i < n; i++) {
             endpoints.add(fabric.attach("member-" + i, loops.get(i)));
-            members.add(ReliableMulticast.create(CONTEXT, GROUP, endpoints.get(i), links.link(i), loops.get(i), options));
+            members.add(ReliableMulticast.create(COMMUNICATOR, GROUP, endpoints.get(i), links.link(i), loops.get(i), options));
         }
         SplittableRandom random = new SplittableRandom(settings.seed());
         roots = new int[settings.messages()];
@@ -89,13 +89,13 @@ final class SimulatedGroup {
         int bucket = random.nextInt(100);
         int fragment = EmulatedUdOptions.DEFAULT_WIRE_MTU - EmulatedUdOptions.DEFAULT_HEADER_OVERHEAD
                 - PacketCodec.HEADER_BYTES;
-        if (bucket < 55) {
+        if (bucket < 60) {
             return random.nextInt(65);
-        } else if (bucket < 80) {
+        } else if (bucket < 85) {
             return 65 + random.nextInt(fragment - 64);
-        } else if (bucket < 90) {
+        } else if (bucket < 94) {
             return fragment * (1 + random.nextInt(2)) + random.nextInt(3) - 1;
-        } else if (bucket < 98) {
+        } else if (bucket < 99) {
             return 2 * fragment + random.nextInt(14 * 1024);
         }
         return 16 * 1024 + random.nextInt(48 * 1024 + 1);

@@ -68,7 +68,7 @@ class VertxReliableMulticastTest {
         InProcessLinks links = new InProcessLinks(loops, 0);
         List<ReliableMulticast> members = new ArrayList<>();
         for (int i = 0; i < MEMBERS; i++) {
-            members.add(ReliableMulticast.create(SimulatedGroup.CONTEXT, SimulatedGroup.GROUP,
+            members.add(ReliableMulticast.create(SimulatedGroup.COMMUNICATOR, SimulatedGroup.GROUP,
                     fabric.attach("member-" + i, loops.get(i)), links.link(i), loops.get(i),
                     MulticastOptions.DEFAULTS.withSubGroupSize(2).withTimeouts(Duration.ofMillis(1), Duration.ofMillis(5))));
         }

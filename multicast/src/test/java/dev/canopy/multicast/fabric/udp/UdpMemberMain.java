@@ -2,6 +2,7 @@ package dev.canopy.multicast.fabric.udp;
 
 import dev.canopy.multicast.fabric.MulticastGroup;
 import dev.canopy.multicast.loop.VertxOwnerLoop;
+import dev.canopy.multicast.reliable.CommunicatorId;
 import dev.canopy.multicast.reliable.MulticastOptions;
 import dev.canopy.multicast.reliable.ReliableMulticast;
 import dev.canopy.multicast.testing.Payloads;
@@ -29,7 +30,7 @@ public final class UdpMemberMain {
 
     static final int LINK_PORT = 45_800;
     /** Every size class: empty, tiny, a packet, across packet boundaries, 64 KiB, 256 KiB. */
-    static final int[] SIZES = {0, 8, 1024, 1440, 1441, 2880, 8192, 65_536, 262_144};
+    static final int[] SIZES = {0, 8, 1024, 1432, 1433, 2864, 8192, 65_536, 262_144};
 
     private UdpMemberMain() {
     }
@@ -53,7 +54,7 @@ public final class UdpMemberMain {
         context.runOnContext(ignored -> {
             try {
                 TcpTestLink link = new TcpTestLink(vertx, rank, addresses, LINK_PORT);
-                member[0] = ReliableMulticast.create(7, new MulticastGroup(7), fabric, link, loop,
+                member[0] = ReliableMulticast.create(new CommunicatorId(0x5EED_CAFEL, 7), new MulticastGroup(7), fabric, link, loop,
                         MulticastOptions.DEFAULTS.withSubGroupSize(2).withTimeouts(Duration.ofMillis(1), Duration.ofMillis(10)));
                 link.listen().onComplete(listening -> {
                     if (listening.failed()) {
