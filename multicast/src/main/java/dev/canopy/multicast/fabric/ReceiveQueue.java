@@ -51,11 +51,6 @@ public final class ReceiveQueue {
         return buffer;
     }
 
-    /** Gives back a buffer taken by {@link #take} and not filled. */
-    public void untake(ByteBuffer buffer) {
-        post(buffer);
-    }
-
     /** {@code buffer}, taken from here, now holds a datagram (flipped for reading): hand it to the owner. */
     public void complete(MulticastGroup group, ByteBuffer buffer) {
         completions.add(new Completion(group, buffer));

@@ -52,11 +52,6 @@ public record MulticastOptions(int window, int creditsPerRoot, int ackEvery, Dur
                 latencyModel, maxMessageBytes);
     }
 
-    public MulticastOptions withFlow(int newWindow, int newCreditsPerRoot, int newAckEvery) {
-        return new MulticastOptions(newWindow, newCreditsPerRoot, newAckEvery, ackDelay, retransmitTimeout,
-                subGroupSize, latencyModel, maxMessageBytes);
-    }
-
     /** The sub-group size for a communicator of {@code size} ranks. */
     public int subGroupSizeFor(int size) {
         return Math.min(size, subGroupSize > 0 ? subGroupSize : latencyModel.bestSubGroupSize(size));

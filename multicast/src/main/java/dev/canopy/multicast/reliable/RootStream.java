@@ -80,11 +80,6 @@ final class RootStream {
         }
     }
 
-    /** True once this member has sent or queued anything as root. */
-    boolean used() {
-        return window.tail() > 0;
-    }
-
     private void pump() {
         while (failure == null) {
             copyIntoWindow();

@@ -18,16 +18,10 @@ public final class Simulation implements NanoClock {
     private final PriorityQueue<Event> events = new PriorityQueue<>();
     private long now;
     private long order;
-    private long processed;
 
     @Override
     public long nanoTime() {
         return now;
-    }
-
-    /** Events run so far. */
-    public long eventsProcessed() {
-        return processed;
     }
 
     /** A new member loop on this simulation. */
@@ -67,7 +61,6 @@ public final class Simulation implements NanoClock {
             }
             events.poll();
             now = next.time;
-            processed++;
             next.task.run();
         }
         return true;

@@ -38,10 +38,27 @@ class MemberFailureTest {
         assertEverySurvivorFailsNaming(group, 3);
     }
 
+    @Test
+    @Timeout(60)
+    void aDeadCoRootFailsItsLeavesToo() {
+        // One root (rank 0), sub-groups of 3: rank 3 is a co-root whose leaves 4 and 5 acknowledge only to it.
+        SimulatedGroup group = startedGroup(SEED + 2, 0);
+        runUntilProgress(group, 400);
+        group.kill(3);
+        group.members.get(0).rankFailed(new RankFailedException(3, InProcessLinks.nodeOf(3), "killed"));
+        assertEverySurvivorFailsNaming(group, 3);
+        assertThat(group.failure(4)).isInstanceOf(RankFailedException.class);
+        assertThat(group.failure(5)).isInstanceOf(RankFailedException.class);
+    }
+
     private static SimulatedGroup startedGroup(long seed) {
+        return startedGroup(seed, -1);
+    }
+
+    private static SimulatedGroup startedGroup(long seed, int onlyRoot) {
         System.out.println("MemberFailureTest seed: " + seed + " (replay with -Dcanopy.seed=" + seed + ")");
         SimulatedGroup group = new SimulatedGroup(new SimulatedGroup.Settings(12, 3, 0.05, 100 * SimulatedGroup.MICROS, 0,
-                1, 2_000, ReliableMulticastSimulationTest.SIMULATED, seed));
+                1, 2_000, ReliableMulticastSimulationTest.SIMULATED, seed, onlyRoot));
         group.start();
         return group;
     }

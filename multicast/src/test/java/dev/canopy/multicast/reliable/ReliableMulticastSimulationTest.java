@@ -51,7 +51,7 @@ class ReliableMulticastSimulationTest {
                     int members = setting % 2 == 0 ? 8 : 10;
                     SimulatedGroup.Settings settings = new SimulatedGroup.Settings(members, SUB_GROUPS[setting % 4],
                             faults, skew, latePosters, 2_000 * SimulatedGroup.MICROS, messagesPerSetting, SIMULATED,
-                            SEED + setting);
+                            SEED + setting, -1);
                     SimulatedGroup group = new SimulatedGroup(settings);
                     report.add(runOne(group));
                     lateDrops += latePosters > 0 ? group.fabricStats().droppedNoBuffer() : 0;

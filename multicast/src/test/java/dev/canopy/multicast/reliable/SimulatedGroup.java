@@ -31,9 +31,12 @@ final class SimulatedGroup {
     static final MulticastGroup GROUP = new MulticastGroup(7);
     static final long MICROS = 1_000L;
 
-    /** One run's settings; faults is the probability of loss, of duplication and of reordering alike. */
+    /**
+     * One run's settings; faults is the probability of loss, of duplication and of reordering alike; every
+     * message has a random root, or {@code onlyRoot} when that is 0 or more.
+     */
     record Settings(int members, int subGroupSize, double faults, long skewMaxNanos, int latePosters,
-                    long lateMaxNanos, int messages, MulticastOptions options, long seed) {
+                    long lateMaxNanos, int messages, MulticastOptions options, long seed, int onlyRoot) {
 
         @Override
         public String toString() {
@@ -77,7 +80,7 @@ final class SimulatedGroup {
         roots = new int[settings.messages()];
         sizes = new int[settings.messages()];
         for (int k = 0; k < roots.length; k++) {
-            roots[k] = random.nextInt(n);
+            roots[k] = settings.onlyRoot() >= 0 ? settings.onlyRoot() : random.nextInt(n);
             sizes[k] = size(random);
         }
         progress = new int[n];
@@ -157,10 +160,6 @@ final class SimulatedGroup {
 
     int messages() {
         return roots.length;
-    }
-
-    int rootOf(int message) {
-        return roots[message];
     }
 
     MulticastStats totalStats() {
