@@ -7,7 +7,8 @@ import java.util.Objects;
 /**
  * The substrate's parameters, checked once here.
  *
- * @param window            pre-allocated packet buffers of a root's sliding window (and of each co-root's)
+ * @param window            pre-allocated packet buffers of a root's sliding window (and of each co-root's);
+ *                          below {@code creditsPerRoot + ackEvery} a co-root often runs out and retransmits early
  * @param creditsPerRoot    receive buffers each member keeps posted per root that may send to it: the
  *                          packets a root may have in flight beyond what a receiver has seen
  * @param ackEvery          M: a receiver acknowledges packet B when B mod M == its rank mod M (skewed ACK)
