@@ -1,6 +1,7 @@
 package dev.canopy.multicast.fabric.udp;
 
 import dev.canopy.multicast.fabric.MulticastGroup;
+import dev.canopy.multicast.fabric.MulticastProbe;
 import dev.canopy.multicast.loop.VertxOwnerLoop;
 import dev.canopy.multicast.reliable.CommunicatorId;
 import dev.canopy.multicast.reliable.MulticastOptions;
@@ -21,7 +22,8 @@ import java.util.SplittableRandom;
 /**
  * One member process of {@code UdpMulticastNamespaceTest}, started inside its host's network namespace:
  * the substrate over the real {@code udp} fabric and a TCP link. It prints READY once it listens and
- * has posted its buffers, runs the broadcast program on GO (from stdin), prints DONE (or ERROR) once its
+ * has posted its buffers; on GO (from stdin) it probes whether multicast works between the hosts (prints
+ * PROBE and the result), runs the broadcast program, prints DONE (or ERROR) once its
  * program finished and its windows are empty, and exits on EXIT.
  *
  * <p>Arguments: rank, size, messages, seed.
@@ -68,9 +70,17 @@ public final class UdpMemberMain {
                 print("ERROR start: " + e);
             }
         });
+        UdpMulticastFabric probeEndpoint = UdpMulticastFabric.open(
+                UdpFabricOptions.on(InetAddress.getByName(addresses.get(rank))), loop);
         BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         if ("GO".equals(stdin.readLine())) {
-            loop.execute(() -> step(member[0], loop, vertx, rank, size, messages, seed, 0, new SplittableRandom(seed)));
+            // Everyone starts together: first check that multicast works between the hosts, then broadcast.
+            MulticastProbe.run(probeEndpoint, new MulticastGroup(8), 0x5EED_CAFEL, rank, size, loop, Duration.ofSeconds(1), 5)
+                    .onComplete(probe -> {
+                        probeEndpoint.close();
+                        print("PROBE " + (probe.succeeded() ? probe.result() : "failed: " + probe.cause()));
+                        step(member[0], loop, vertx, rank, size, messages, seed, 0, new SplittableRandom(seed));
+                    });
         }
         while (!"EXIT".equals(stdin.readLine())) {
             // wait for the test to let every member go

@@ -62,6 +62,9 @@ class UdpMulticastNamespaceTest {
                 assertThat(awaitLine(outputs.get(i), "READY", 60)).as("host %d", i).startsWith("READY");
             }
             tellAll(processes, "GO");
+            for (int i = 0; i < hosts; i++) {
+                assertThat(awaitLine(outputs.get(i), "PROBE", 30)).as("host %d", i).startsWith("PROBE multicast works");
+            }
             List<String> done = new ArrayList<>();
             for (int i = 0; i < hosts; i++) {
                 String line = awaitLine(outputs.get(i), "DONE", 120);
