@@ -95,8 +95,8 @@ public final class MulticastProbe {
         ByteBuffer datagram = ByteBuffer.allocate(BYTES).putInt(MAGIC).putLong(job).putInt(rank).flip();
         SendOutcome outcome = fabric.send(group, datagram);
         if (outcome != SendOutcome.SENT) {
-            result.tryFail(new IllegalStateException("multicast probe: the " + fabric.kind() + " fabric refused to send: "
-                    + outcome));
+            result.tryFail(new IllegalStateException("multicast probe: the " + fabric.kind()
+                    + " fabric refused to send: " + outcome));
             return;
         }
         if (--sendsLeft > 0) {

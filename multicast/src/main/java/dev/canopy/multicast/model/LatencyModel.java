@@ -54,7 +54,10 @@ public record LatencyModel(double copyMicros, double postMicros, double multicas
         return 2 * copyMicros + postMicros + pointToPointMicros * depth(groups(members, subGroupSize));
     }
 
-    /** Without loss every leaf finishes at T_sr and every co-root at min(T_rc, T_sr) <= T_sr: the broadcast takes T_sr. */
+    /**
+     * Binomial latency over multicast latency: without loss every leaf finishes at T_sr and every co-root at
+     * min(T_rc, T_sr) <= T_sr, so the broadcast takes T_sr.
+     */
     public double latencyRatioToBinomial(int members) {
         return binomialMicros(members) / singleRootMicros();
     }

@@ -75,7 +75,8 @@ final class FeedbackSender {
         cancel();
         ackedSent = Math.max(ackedSent, ackedUpTo);
         creditSent = Math.max(creditSent, creditLimit);
-        substrate.sendReliably(parent, PacketCodec.feedback(substrate.communicator, root, substrate.rank, ackedUpTo, creditLimit));
+        substrate.sendReliably(parent,
+                PacketCodec.feedback(substrate.communicator, root, substrate.rank, ackedUpTo, creditLimit));
         substrate.counters.feedbackSent++;
     }
 }

@@ -14,12 +14,14 @@ package dev.canopy.multicast.reliable;
  * @param malformedDropped     packets that failed validation
  * @param creditStalls         times this root had packets ready but no credits
  */
-public record MulticastStats(long packetsMulticast, long packetsFromFabric, long forwards, long retransmissions, long forcedRetransmissions,
+public record MulticastStats(long packetsMulticast, long packetsFromFabric, long forwards, long retransmissions,
+                             long forcedRetransmissions,
                              long feedbackSent, long feedbackReceived, long duplicatesDropped, long malformedDropped,
                              long creditStalls) {
 
     public MulticastStats plus(MulticastStats other) {
-        return new MulticastStats(packetsMulticast + other.packetsMulticast, packetsFromFabric + other.packetsFromFabric,
+        return new MulticastStats(packetsMulticast + other.packetsMulticast,
+                packetsFromFabric + other.packetsFromFabric,
                 forwards + other.forwards,
                 retransmissions + other.retransmissions, forcedRetransmissions + other.forcedRetransmissions,
                 feedbackSent + other.feedbackSent, feedbackReceived + other.feedbackReceived,
@@ -40,7 +42,8 @@ public record MulticastStats(long packetsMulticast, long packetsFromFabric, long
         long creditStalls;
 
         MulticastStats snapshot() {
-            return new MulticastStats(packetsMulticast, packetsFromFabric, forwards, retransmissions, forcedRetransmissions, feedbackSent,
+            return new MulticastStats(packetsMulticast, packetsFromFabric, forwards, retransmissions,
+                    forcedRetransmissions, feedbackSent,
                     feedbackReceived, duplicatesDropped, malformedDropped, creditStalls);
         }
     }

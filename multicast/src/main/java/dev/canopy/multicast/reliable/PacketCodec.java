@@ -72,7 +72,8 @@ final class PacketCodec {
     }
 
     /** Writes a DATA packet's header into {@code out} (positions untouched); the fragment follows at 32. */
-    static void writeData(ByteBuffer out, CommunicatorId communicator, int root, long sequence, int messageLength, int offset) {
+    static void writeData(ByteBuffer out, CommunicatorId communicator, int root, long sequence, int messageLength,
+                          int offset) {
         writeHeader(out, DATA, communicator, root, root);
         out.putLong(SEQUENCE_OFFSET, sequence).putInt(MESSAGE_LENGTH_OFFSET, messageLength)
                 .putInt(FRAGMENT_OFFSET_OFFSET, offset);
@@ -158,9 +159,11 @@ final class PacketCodec {
         if (packet.getShort(MAGIC_OFFSET) != MAGIC || packet.get(VERSION_OFFSET) != VERSION) {
             return "bad magic or version";
         }
-        if (packet.getInt(CONTEXT_OFFSET) != communicator.context() || packet.getLong(JOB_OFFSET) != communicator.job()) {
-            return "context " + packet.getInt(CONTEXT_OFFSET) + " of job " + Long.toHexString(packet.getLong(JOB_OFFSET))
-                    + " is not this communicator (" + communicator + ")";
+        int context = packet.getInt(CONTEXT_OFFSET);
+        long job = packet.getLong(JOB_OFFSET);
+        if (context != communicator.context() || job != communicator.job()) {
+            return "context " + context + " of job " + Long.toHexString(job) + " is not this communicator ("
+                    + communicator + ")";
         }
         if (!isRank(root(packet), size) || !isRank(sender(packet), size)) {
             return "root " + root(packet) + " or sender " + sender(packet) + " is not a rank of " + size;
@@ -168,7 +171,8 @@ final class PacketCodec {
         return switch (type(packet)) {
             case DATA -> validateData(packet, fragmentCapacity, maxMessageBytes);
             case FEEDBACK -> length != FEEDBACK_BYTES || ackedUpTo(packet) < 0 || creditLimit(packet) < 0
-                    ? "FEEDBACK of " + length + " bytes with acked " + ackedUpTo(packet) + ", credit " + creditLimit(packet)
+                    ? "FEEDBACK of " + length + " bytes with acked " + ackedUpTo(packet) + ", credit "
+                            + creditLimit(packet)
                     : null;
             case ABORT -> length < NODE_OFFSET || !isRank(failedRank(packet), size)
                     || NODE_OFFSET + Short.toUnsignedInt(packet.getShort(NODE_LENGTH_OFFSET)) > length

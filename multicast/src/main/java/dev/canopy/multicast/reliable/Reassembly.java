@@ -23,9 +23,9 @@ final class Reassembly {
         int offset = PacketCodec.fragmentOffset(packet);
         int filled = message == null ? 0 : message.length();
         if (offset != filled || (message != null && messageLength != length)) {
-            throw new IllegalStateException("root " + root + " packet " + PacketCodec.sequence(packet) + " carries bytes "
-                    + offset + ".. of a " + messageLength + "-byte message where bytes " + filled + ".. of a "
-                    + (message == null ? messageLength : length) + "-byte message are due");
+            throw new IllegalStateException("root " + root + " packet " + PacketCodec.sequence(packet)
+                    + " carries bytes " + offset + ".. of a " + messageLength + "-byte message where bytes " + filled
+                    + ".. of a " + (message == null ? messageLength : length) + "-byte message are due");
         }
         if (message == null) {
             message = Buffer.buffer(messageLength);

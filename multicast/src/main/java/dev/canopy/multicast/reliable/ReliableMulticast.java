@@ -43,8 +43,9 @@ public final class ReliableMulticast implements MemberFailureListener {
     private final List<ByteBuffer> receiveBuffers = new ArrayList<>();
     private Throwable failure;
 
-    private ReliableMulticast(Substrate substrate) {
-        this.substrate = substrate;
+    private ReliableMulticast(CommunicatorId communicator, MulticastGroup group, Fabric fabric, ReliableLink link,
+                              OwnerLoop loop, MulticastOptions options) {
+        this.substrate = new Substrate(communicator, group, fabric, link, loop, options, this::failLocally);
         this.rootStream = new RootStream(substrate);
         this.streams = new ReceiveStream[substrate.size];
         for (int root = 0; root < substrate.size; root++) {
@@ -62,17 +63,15 @@ public final class ReliableMulticast implements MemberFailureListener {
      * A member of {@code communicator} ({@code link.rank()} of {@code link.size()}) on {@code group} of
      * {@code fabric}. Nothing is received before {@link #start}.
      */
-    public static ReliableMulticast create(CommunicatorId communicator, MulticastGroup group, Fabric fabric, ReliableLink link,
-                                           OwnerLoop loop, MulticastOptions options) {
+    public static ReliableMulticast create(CommunicatorId communicator, MulticastGroup group, Fabric fabric,
+                                           ReliableLink link, OwnerLoop loop, MulticastOptions options) {
         Objects.requireNonNull(communicator, "communicator");
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(options, "options");
-        ReliableMulticast[] self = new ReliableMulticast[1];
-        Substrate substrate = new Substrate(communicator, group, fabric, link, loop, options, cause -> self[0].failLocally(cause));
-        self[0] = new ReliableMulticast(substrate);
-        fabric.receiveHandler(self[0]::onDatagram);
-        link.handler(self[0]::onLinkMessage);
-        return self[0];
+        ReliableMulticast member = new ReliableMulticast(communicator, group, fabric, link, loop, options);
+        fabric.receiveHandler(member::onDatagram);
+        link.handler(member::onLinkMessage);
+        return member;
     }
 
     /** Joins the group at once and posts the receive buffers on the owner loop (so a busy member posts them late). */
@@ -222,7 +221,8 @@ public final class ReliableMulticast implements MemberFailureListener {
         }
         apply(cause);
         RankFailedException named = cause instanceof RankFailedException rankFailure ? rankFailure
-                : new RankFailedException(substrate.rank, NodeId.of("rank-" + substrate.rank), String.valueOf(cause.getMessage()));
+                : new RankFailedException(substrate.rank, NodeId.of("rank-" + substrate.rank),
+                        String.valueOf(cause.getMessage()));
         byte[] abort = PacketCodec.abort(substrate.communicator, substrate.rank, named.rank(), named.node().value(),
                 named.reason());
         for (int other = 0; other < substrate.size; other++) {
@@ -247,8 +247,8 @@ public final class ReliableMulticast implements MemberFailureListener {
     }
 
     private boolean isValid(ByteBuffer packet, String from) {
-        String problem = PacketCodec.validate(packet, substrate.communicator, substrate.size, substrate.fragmentCapacity,
-                substrate.options.maxMessageBytes());
+        String problem = PacketCodec.validate(packet, substrate.communicator, substrate.size,
+                substrate.fragmentCapacity, substrate.options.maxMessageBytes());
         if (problem != null) {
             dropped(from, problem);
             return false;

@@ -33,8 +33,8 @@ final class RootStream {
         CoRootLayout layout = new CoRootLayout(substrate.size, substrate.rank, substrate.subGroupSize);
         int[] leaves = layout.leavesOf(substrate.rank);
         this.window = new LeafWindow(substrate.options.window(), substrate.fabric.mtu(), leaves);
-        this.credits = new CreditLedger(IntStream.concat(IntStream.of(leaves), IntStream.of(layout.coRoots())).toArray(),
-                substrate.options.creditsPerRoot());
+        int[] reporting = IntStream.concat(IntStream.of(leaves), IntStream.of(layout.coRoots())).toArray();
+        this.credits = new CreditLedger(reporting, substrate.options.creditsPerRoot());
         this.forwardChildren = layout.forwardChildrenOf(substrate.rank);
     }
 

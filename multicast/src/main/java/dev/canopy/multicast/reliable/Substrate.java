@@ -44,7 +44,8 @@ final class Substrate {
         this.fragmentCapacity = fabric.mtu() - PacketCodec.HEADER_BYTES;
         if (fragmentCapacity < 1) {
             throw new IllegalArgumentException("fabric " + fabric.kind() + " has an MTU of " + fabric.mtu()
-                    + " bytes: the multicast substrate needs more than its " + PacketCodec.HEADER_BYTES + "-byte header");
+                    + " bytes: the multicast substrate needs more than its " + PacketCodec.HEADER_BYTES
+                    + "-byte header");
         }
         this.ackDelayNanos = options.ackDelay().toNanos();
         this.retransmitNanos = options.retransmitTimeout().toNanos();

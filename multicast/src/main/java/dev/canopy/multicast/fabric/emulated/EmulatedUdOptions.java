@@ -45,7 +45,8 @@ public record EmulatedUdOptions(int wireMtu, int headerOverhead, double loss, do
 
     /** Loss, duplication and reordering all with probability {@code p}, seeded. */
     public static EmulatedUdOptions faulty(double p, long flightNanos, long reorderNanos, long seed) {
-        return new EmulatedUdOptions(DEFAULT_WIRE_MTU, DEFAULT_HEADER_OVERHEAD, p, p, p, flightNanos, reorderNanos, seed);
+        return new EmulatedUdOptions(DEFAULT_WIRE_MTU, DEFAULT_HEADER_OVERHEAD, p, p, p, flightNanos, reorderNanos,
+                seed);
     }
 
     /** The largest datagram a sender may hand to the fabric. */

@@ -53,8 +53,8 @@ public record UdpFabricOptions(InetAddress interfaceAddress, int port, int ttl, 
         InetAddress address = address((int) (value >>> 24) & 0xFF, (int) (value >>> 16) & 0xFF,
                 (int) (value >>> 8) & 0xFF, (int) value & 0xFF);
         if (value > 0xEFFF_FFFFL || !isAdminScoped(address)) {
-            throw new IllegalArgumentException("multicast group " + group.id() + " from base " + groupBase.getHostAddress()
-                    + " leaves 239.0.0.0/8");
+            throw new IllegalArgumentException("multicast group " + group.id() + " from base "
+                    + groupBase.getHostAddress() + " leaves 239.0.0.0/8");
         }
         return address;
     }

@@ -102,7 +102,8 @@ public final class UdpMulticastFabric implements Fabric {
             reader.setDaemon(true);
             reader.start();
         } catch (IOException e) {
-            throw new UncheckedIOException("udp fabric: cannot join " + address + " on " + networkInterface.getName(), e);
+            throw new UncheckedIOException("udp fabric: cannot join " + address + " on " + networkInterface.getName(),
+                    e);
         }
     }
 
@@ -131,7 +132,8 @@ public final class UdpMulticastFabric implements Fabric {
             }
             return SendOutcome.SENT;
         } catch (IOException e) {
-            LOG.warn("udp fabric: sending to group {} on {} failed: {}", group.id(), networkInterface.getName(), e.toString());
+            LOG.warn("udp fabric: sending to group {} on {} failed: {}", group.id(), networkInterface.getName(),
+                    e.toString());
             return SendOutcome.FAILED;
         }
     }
