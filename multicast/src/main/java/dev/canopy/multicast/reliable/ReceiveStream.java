@@ -1,0 +1,165 @@
+package dev.canopy.multicast.reliable;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One root's stream as seen by another member. Packets come by multicast or over the reliable link
+ * (forwards, retransmissions), in any order and possibly more than once: a packet below the next
+ * expected sequence number, or one already queued, is a duplicate and dropped; a higher one waits in
+ * the gap queue; messages are reassembled and delivered strictly in order. The member reports its
+ * progress and credits to its parent ({@link FeedbackSender}) and, if it is a co-root of this root,
+ * does that duty too ({@link CoRootDuty}). Owner loop only.
+ */
+final class ReceiveStream implements FeedbackSender.Progress {
+
+    /** A packet this far beyond the next expected one cannot come from a correct root. */
+    private static final long MAX_AHEAD = 1L << 24;
+
+    private final Substrate substrate;
+    private final int root;
+    private final CoRootDuty coRoot;
+    private final FeedbackSender feedback;
+    private final Reassembly reassembly = new Reassembly();
+    private final Map<Long, ByteBuffer> gaps = new HashMap<>();
+    private final ArrayDeque<Buffer> delivered = new ArrayDeque<>();
+    private final ArrayDeque<Promise<Buffer>> waiting = new ArrayDeque<>();
+    private long next;
+    private long seenUpTo;
+    private Throwable failure;
+
+    ReceiveStream(Substrate substrate, int root) {
+        this.substrate = substrate;
+        this.root = root;
+        CoRootLayout layout = new CoRootLayout(substrate.size, root, substrate.subGroupSize);
+        this.coRoot = layout.isHead(substrate.rank) ? new CoRootDuty(substrate, layout) : null;
+        this.feedback = new FeedbackSender(substrate, root, layout.parentOf(substrate.rank), this);
+    }
+
+    /** The next message of this root, in order. */
+    Future<Buffer> receive() {
+        Buffer message = delivered.poll();
+        if (message != null) {
+            return Future.succeededFuture(message);
+        }
+        if (failure != null) {
+            return Future.failedFuture(failure);
+        }
+        Promise<Buffer> promise = Promise.promise();
+        waiting.add(promise);
+        return promise.future();
+    }
+
+    /** A validated DATA packet of this root; read before the call returns (the caller re-posts its buffer). */
+    void accept(ByteBuffer packet) {
+        if (failure != null) {
+            return;
+        }
+        long sequence = PacketCodec.sequence(packet);
+        if (sequence < next || gaps.containsKey(sequence)) {
+            substrate.counters.duplicatesDropped++;
+            return;
+        }
+        if (sequence - next > MAX_AHEAD) {
+            substrate.counters.malformedDropped++;
+            return;
+        }
+        seenUpTo = Math.max(seenUpTo, sequence + 1);
+        if (coRoot != null) {
+            coRoot.forward(packet);
+        }
+        if (sequence != next) {
+            gaps.put(sequence, copy(packet));
+            feedback.progress(next, creditLimit(), false);
+            return;
+        }
+        boolean ackPoint = consume(packet);
+        ByteBuffer queued;
+        while (failure == null && (queued = gaps.remove(next)) != null) {
+            ackPoint |= consume(queued);
+        }
+        if (failure == null) {
+            feedback.progress(next, creditLimit(), ackPoint);
+        }
+    }
+
+    /** FEEDBACK from one of this co-root's leaves; false when this member is not the sender's co-root. */
+    boolean leafFeedback(int from, long ackedUpTo, long creditLimit) {
+        if (coRoot == null || failure != null || !coRoot.leafFeedback(from, ackedUpTo, creditLimit)) {
+            return false;
+        }
+        feedback.progress(next, creditLimit(), false);
+        return true;
+    }
+
+    @Override
+    public long ackedUpTo() {
+        return next;
+    }
+
+    /** What may be sent to this member, and for a co-root to its whole sub-group. */
+    @Override
+    public long creditLimit() {
+        long own = seenUpTo + substrate.options.creditsPerRoot();
+        return coRoot == null ? own : Math.min(own, coRoot.leafCreditLimit());
+    }
+
+    int windowInUse() {
+        return coRoot == null ? 0 : coRoot.windowInUse();
+    }
+
+    /** Fails the receives waiting now and every later one once the delivered messages are taken. */
+    void fail(Throwable cause) {
+        if (failure != null) {
+            return;
+        }
+        failure = cause;
+        gaps.clear();
+        feedback.cancel();
+        if (coRoot != null) {
+            coRoot.fail();
+        }
+        Promise<Buffer> promise;
+        while ((promise = waiting.poll()) != null) {
+            promise.tryFail(cause);
+        }
+    }
+
+    int queuedMessages() {
+        return delivered.size();
+    }
+
+    private boolean consume(ByteBuffer packet) {
+        long sequence = next++;
+        if (coRoot != null) {
+            coRoot.hold(packet);
+        }
+        Buffer message;
+        try {
+            message = reassembly.add(packet, root);
+        } catch (IllegalStateException broken) {
+            substrate.fail(broken);
+            return false;
+        }
+        if (message != null) {
+            Promise<Buffer> promise = waiting.poll();
+            if (promise != null) {
+                promise.complete(message);
+            } else {
+                delivered.add(message);
+            }
+        }
+        return feedback.isAckPoint(sequence);
+    }
+
+    private static ByteBuffer copy(ByteBuffer packet) {
+        byte[] bytes = new byte[packet.remaining()];
+        packet.get(packet.position(), bytes);
+        return ByteBuffer.wrap(bytes);
+    }
+}
