@@ -3,6 +3,7 @@ package dev.canopy.core.node;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.membership.testing.TestVertx;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
@@ -13,7 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * A job of real nodes in this JVM: an embedded ZooKeeper, one Vert.x, one event loop and real
+ * A job of real nodes in this JVM, sharing a job secret made for it: an embedded ZooKeeper, one Vert.x, one event loop and real
  * loopback sockets per node. {@link #worlds()} is indexed by WORLD rank.
  */
 public final class LocalJob implements AutoCloseable {
@@ -49,9 +50,10 @@ public final class LocalJob implements AutoCloseable {
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
         Vertx vertx = TestVertx.create();
         List<CanopyNode> nodes = new ArrayList<>();
+        JobSecret secret = JobSecret.generate();
         for (int i = 0; i < coordinates.size(); i++) {
             NodeOptions options = NodeOptions.of(JobId.of(job), NodeId.of("n" + i), coordinates.get(i),
-                    coordinates.size(), zooKeeper.connectString()).withSessionTimeout(SESSION);
+                    coordinates.size(), zooKeeper.connectString(), secret).withSessionTimeout(SESSION);
             options = tailor.apply(i, options);
             nodes.add(Await.result(CanopyNode.start(vertx, options), WAIT));
         }

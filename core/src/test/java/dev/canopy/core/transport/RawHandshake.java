@@ -1,0 +1,85 @@
+package dev.canopy.core.transport;
+
+import dev.canopy.core.frame.FrameCodec;
+import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeAddress;
+import dev.canopy.core.testing.Await;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.NetSocket;
+
+/**
+ * Both sides of the handshake over a raw socket, for tests that play a peer byte by byte: a member
+ * that authenticates and then misbehaves, or a receiver that authenticates and then stops reading.
+ */
+final class RawHandshake {
+
+    private RawHandshake() {
+    }
+
+    /**
+     * Connects to {@code server} claiming {@code claimed} and completes the client side with {@code security};
+     * the returned socket is authenticated (bytes the server writes afterwards are ignored).
+     */
+    static NetSocket connect(Vertx vertx, Member server, TransportSecurity security, NodeAddress claimed) {
+        NetSocket socket = Await.result(vertx.createNetClient().connect(server.address().tcpPort(), "127.0.0.1"));
+        Handshake handshake = new Handshake(security, PeerIdentity.of(claimed, "raw"));
+        byte[] nonce = Handshake.nonce();
+        Promise<Void> done = Promise.promise();
+        HandshakeReader reader = new HandshakeReader();
+        socket.handler(chunk -> {
+            if (done.future().isComplete()) {
+                return;
+            }
+            if (reader.feed(chunk) instanceof HandshakeReader.Message message) {
+                try {
+                    Hello.ServerHello hello = (Hello.ServerHello) Hello.decode(message.frame(), Hello.Kind.SERVER_HELLO);
+                    socket.write(FrameCodec.encode(Hello.clientProof(handshake.job(), handshake.clientProof(nonce, hello))))
+                            .onComplete(done);
+                } catch (Hello.Refused e) {
+                    done.fail(e);
+                }
+            }
+        });
+        socket.write(FrameCodec.encode(Hello.clientHello(handshake.job(), nonce, handshake.self())));
+        Await.result(done.future());
+        return socket;
+    }
+
+    /**
+     * Completes the server side on an accepted {@code socket} as {@code self}; then hands what followed the
+     * client's proof to {@code rest} and completes. The socket's handler is the caller's to set afterwards.
+     */
+    static Future<Void> serve(NetSocket socket, TransportSecurity security, NodeAddress self, Handler<Buffer> rest) {
+        Handshake handshake = new Handshake(security, PeerIdentity.of(self, "raw-server"));
+        byte[] nonce = Handshake.nonce();
+        Promise<Void> done = Promise.promise();
+        HandshakeReader[] reader = {new HandshakeReader()};
+        Hello.ClientHello[] hello = new Hello.ClientHello[1];
+        socket.handler(chunk -> {
+            if (done.future().isComplete()) {
+                return;
+            }
+            if (reader[0].feed(chunk) instanceof HandshakeReader.Message message) {
+                reader[0] = new HandshakeReader();
+                try {
+                    if (hello[0] == null) {
+                        hello[0] = (Hello.ClientHello) Hello.decode(message.frame(), Hello.Kind.CLIENT_HELLO);
+                        socket.write(FrameCodec.encode(Hello.serverHello(handshake.job(), nonce,
+                                handshake.serverProof(hello[0], nonce), handshake.self())));
+                    } else {
+                        Hello.decode(message.frame(), Hello.Kind.CLIENT_PROOF);
+                        rest.handle(message.rest());
+                        done.complete();
+                    }
+                } catch (Hello.Refused e) {
+                    done.fail(e);
+                }
+            }
+        });
+        return done.future();
+    }
+}
