@@ -4,6 +4,7 @@ import dev.canopy.cli.LevelFiles;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.gridconfig.model.GridModel;
 import java.io.File;
 import java.io.PrintWriter;
@@ -52,6 +53,10 @@ public final class LaunchCommand implements Callable<Integer> {
             + " (programs move to a new plan at CanopySession.adoptNewestPlan()); default: plans from the level file only.")
     private boolean livePlans;
 
+    @Option(names = "--secret-file", paramLabel = "FILE", description = "The job secret (64 hex digits, mode 600);"
+            + " default: a new one for this launch, in a temporary file deleted at the end.")
+    private Path secretFile;
+
     @Option(names = "--timeout", defaultValue = "600", description = "Seconds before the processes are killed (default ${DEFAULT-VALUE}).")
     private long timeoutSeconds;
 
@@ -68,22 +73,31 @@ public final class LaunchCommand implements Callable<Integer> {
             return 2;
         }
         String jobName = job != null ? job : "launch-" + ProcessHandle.current().pid();
-        if (zooKeeper != null) {
-            return runAll(grid, jobName, zooKeeper);
+        LaunchSecret secret;
+        try {
+            secret = LaunchSecret.of(Optional.ofNullable(secretFile));
+        } catch (IllegalArgumentException e) {
+            err.println("canopy launch: " + e.getMessage());
+            return 2;
         }
-        try (EmbeddedZooKeeper embedded = EmbeddedZooKeeper.start()) {
-            return runAll(grid, jobName, embedded.connectString());
+        try (secret) {
+            if (zooKeeper != null) {
+                return runAll(grid, jobName, zooKeeper, secret.file());
+            }
+            try (EmbeddedZooKeeper embedded = EmbeddedZooKeeper.start()) {
+                return runAll(grid, jobName, embedded.connectString(), secret.file());
+            }
         }
     }
 
-    private int runAll(GridModel grid, String jobName, String connectString) throws Exception {
+    private int runAll(GridModel grid, String jobName, String connectString, Path secret) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         RankTable ranks = new RankTable(grid);
         List<Process> processes = new ArrayList<>();
         List<Thread> pumps = new ArrayList<>();
         try {
             for (int index = 0; index < grid.processCount(); index++) {
-                Process process = start(index, jobName, connectString);
+                Process process = start(index, jobName, connectString, secret);
                 processes.add(process);
                 String prefix = "[rank " + ranks.rankOf(index) + "] ";
                 pumps.add(PrefixedOutput.pump(process.getInputStream(), out, prefix));
@@ -113,9 +127,10 @@ public final class LaunchCommand implements Callable<Integer> {
      * compiler and the serial collector keep each JVM from starting compiler and GC threads that would
      * starve the others' event loops while they load classes. {@code CANOPY_JAVA_OPTS} adds more.
      */
-    private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k");
+    private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k",
+            "-D" + CanopyVertx.DISABLE_DNS_CLIENT + "=true");
 
-    private Process start(int index, String jobName, String connectString) throws Exception {
+    private Process start(int index, String jobName, String connectString, Path secret) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String ownClasspath = System.getProperty("java.class.path");
         String fullClasspath = classpath == null ? ownClasspath : classpath + File.pathSeparator + ownClasspath;
@@ -133,6 +148,7 @@ public final class LaunchCommand implements Callable<Integer> {
         environment.put(JoinOptions.ENV_PROCESS, Integer.toString(index));
         environment.put(JoinOptions.ENV_CONFIG, config.toAbsolutePath().toString());
         environment.put(JoinOptions.ENV_ZOOKEEPER, connectString);
+        environment.put(JoinOptions.ENV_SECRET_FILE, secret.toString());
         environment.put(JoinOptions.ENV_EMULATE_WAN, "1");
         environment.put(JoinOptions.ENV_LIVE_PLANS, livePlans ? "1" : "0");
         return builder.start();

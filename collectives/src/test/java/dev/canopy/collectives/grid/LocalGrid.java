@@ -6,6 +6,7 @@ import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -39,9 +40,10 @@ public final class LocalGrid implements AutoCloseable {
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
         Vertx vertx = Vertx.vertx();
         List<Future<CanopyNode>> starting = new ArrayList<>();
+        JobSecret secret = JobSecret.generate();
         for (int i = 0; i < size; i++) {
             NodeOptions options = NodeOptions.of(JobId.of(job), NodeId.of("n" + i), coordinatesOf(i), size,
-                    zooKeeper.connectString());
+                    zooKeeper.connectString(), secret);
             starting.add(CanopyNode.start(vertx, options));
         }
         List<CanopyNode> nodes = new ArrayList<>();
