@@ -1,5 +1,6 @@
 package dev.canopy.collectives.engine;
 
+import dev.canopy.core.security.Printable;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 
@@ -41,6 +42,9 @@ public final class CollectiveFrame {
     /** What an abort frame says: the failed rank (-1 if none), who noticed, and why. */
     public record Abort(int failedRank, int originRank, String reason) {
     }
+
+    /** The longest abort reason kept from the wire. */
+    static final int MAX_ABORT_REASON_CHARS = 1000;
 
     private CollectiveFrame() {
     }
@@ -91,9 +95,10 @@ public final class CollectiveFrame {
         return frame.slice(HEADER_LENGTH, frame.length());
     }
 
+    /** The abort's ranks and reason; the reason came from the wire, so it is cut and made printable before any log sees it. */
     public static Abort abortBody(Buffer frame) {
         return new Abort(frame.getInt(HEADER_LENGTH + FAILED_RANK_OFFSET), frame.getInt(HEADER_LENGTH + ORIGIN_RANK_OFFSET),
-                frame.getString(HEADER_LENGTH + ABORT_REASON_OFFSET, frame.length()));
+                Printable.of(frame.getString(HEADER_LENGTH + ABORT_REASON_OFFSET, frame.length()), MAX_ABORT_REASON_CHARS));
     }
 
     private static Buffer headerBuffer(Header header, int bodyLength) {
