@@ -248,6 +248,11 @@ public final class VertxTransport implements Transport {
         });
     }
 
+    /** How many connections peers have open to this transport, authenticated or not (tests check none lingers). */
+    Future<Integer> inboundConnections() {
+        return onContext(() -> Future.succeededFuture(inbound.size()));
+    }
+
     @Override
     public String toString() {
         return "VertxTransport[" + options.nodeLabel() + " " + localAddress + "]";

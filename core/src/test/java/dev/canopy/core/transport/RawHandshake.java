@@ -24,8 +24,20 @@ final class RawHandshake {
      * Connects to {@code server} claiming {@code claimed} and completes the client side with {@code security};
      * the returned socket is authenticated (bytes the server writes afterwards are ignored).
      */
+    /** An authenticated raw socket and the moment the server closes it. */
+    record Connection(NetSocket socket, Future<Void> closed) {
+    }
+
     static NetSocket connect(Vertx vertx, Member server, TransportSecurity security, NodeAddress claimed) {
+        return connect(vertx, server, security, claimed, Buffer.buffer()).socket();
+    }
+
+    /** As {@link #connect(Vertx, Member, TransportSecurity, NodeAddress)}, appending every byte it writes to {@code transcript}. */
+    static Connection connect(Vertx vertx, Member server, TransportSecurity security, NodeAddress claimed,
+            Buffer transcript) {
         NetSocket socket = Await.result(vertx.createNetClient().connect(server.address().tcpPort(), "127.0.0.1"));
+        Promise<Void> closed = Promise.promise();
+        socket.closeHandler(v -> closed.tryComplete());
         Handshake handshake = new Handshake(security, PeerIdentity.of(claimed, "raw"));
         byte[] nonce = Handshake.nonce();
         Promise<Void> done = Promise.promise();
@@ -37,16 +49,19 @@ final class RawHandshake {
             if (reader.feed(chunk) instanceof HandshakeReader.Message message) {
                 try {
                     Hello.ServerHello hello = (Hello.ServerHello) Hello.decode(message.frame(), Hello.Kind.SERVER_HELLO);
-                    socket.write(FrameCodec.encode(Hello.clientProof(handshake.job(), handshake.clientProof(nonce, hello))))
-                            .onComplete(done);
+                    Buffer proof = FrameCodec.encode(Hello.clientProof(handshake.job(), handshake.clientProof(nonce, hello)));
+                    transcript.appendBuffer(proof);
+                    socket.write(proof).onComplete(done);
                 } catch (Hello.Refused e) {
                     done.fail(e);
                 }
             }
         });
-        socket.write(FrameCodec.encode(Hello.clientHello(handshake.job(), nonce, handshake.self())));
+        Buffer clientHello = FrameCodec.encode(Hello.clientHello(handshake.job(), nonce, handshake.self()));
+        transcript.appendBuffer(clientHello);
+        socket.write(clientHello);
         Await.result(done.future());
-        return socket;
+        return new Connection(socket, closed.future());
     }
 
     /**
