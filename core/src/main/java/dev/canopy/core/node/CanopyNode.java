@@ -100,6 +100,9 @@ public final class CanopyNode {
         Context context = vertx.getOrCreateContext();
         Promise<CanopyNode> started = Promise.promise();
         String transportLabel = options.coordinates().site() + "/" + options.coordinates().host();
+        if (Vertx.currentContext() == null) {
+            TransportSecurity.prepareCrypto();
+        }
         MemberSourceCheck sources = new MemberSourceCheck();
         TransportSecurity security = TransportSecurity.of(options.secret(), options.job()).withSourceCheck(sources);
         context.runOnContext(v -> VertxTransport.start(vertx, options.transport().withNodeLabel(transportLabel), security)

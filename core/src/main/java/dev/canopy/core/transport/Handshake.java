@@ -15,6 +15,7 @@ import java.security.SecureRandom;
  *   HELLO(client nonce Nc, job, client identity)  -->
  *                                           <-- HELLO(server nonce Ns, job, server proof, server identity)
  *   client proof                                  -->
+ *                                           <-- accept
  *   frames ...                                    -->
  * </pre>
  *
@@ -23,6 +24,8 @@ import java.security.SecureRandom;
  * connection only (the other side's fresh nonce), one job, and the identities both sides claimed: a
  * peer's identity comes from the handshake, not from a header field. Proofs are compared in constant
  * time. The client also checks that the server is the member it dialled (its identity's address).
+ * The client writes frames only after the server's accept: a connection the server closes at its
+ * handshake deadline, while the proof was on its way, loses no frame (they wait for the next attempt).
  *
  * <p>What it does not do: the secret is shared by the whole job, so any member could claim any
  * identity (members are trusted); frames after the handshake are not protected against a
@@ -50,6 +53,14 @@ final class Handshake {
 
     PeerIdentity self() {
         return self;
+    }
+
+    /**
+     * Loads and seeds the JVM's crypto (a first use can take a good part of a second on a loaded
+     * machine); call it off the event loop before the first handshake.
+     */
+    static void prepareCrypto() {
+        JobSecret.hmac(nonce(), nonce());
     }
 
     static byte[] nonce() {

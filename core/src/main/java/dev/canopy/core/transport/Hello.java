@@ -12,7 +12,7 @@ import io.vertx.core.buffer.Buffer;
  *
  * <pre>
  * offset  size  field
- *      0     1  kind: 1 client hello, 2 server hello, 3 client proof
+ *      0     1  kind: 1 client hello, 2 server hello, 3 client proof, 4 server accept
  *      1     1  handshake protocol version ({@value #VERSION})
  * client hello:
  *      2     8  job key
@@ -25,6 +25,8 @@ import io.vertx.core.buffer.Buffer;
  *     74     -  server identity, to the end
  * client proof:
  *      2    32  client proof (the payload is exactly 34 bytes)
+ * server accept:
+ *      (nothing more: the payload is exactly 2 bytes)
  * </pre>
  */
 final class Hello {
@@ -47,7 +49,7 @@ final class Hello {
     static final int CLIENT_PROOF_LENGTH = 34;
 
     enum Kind {
-        CLIENT_HELLO(1), SERVER_HELLO(2), CLIENT_PROOF(3);
+        CLIENT_HELLO(1), SERVER_HELLO(2), CLIENT_PROOF(3), SERVER_ACCEPT(4);
 
         final int code;
 
@@ -57,7 +59,7 @@ final class Hello {
     }
 
     /** A decoded handshake message. */
-    sealed interface Message permits ClientHello, ServerHello, ClientProof {
+    sealed interface Message permits ClientHello, ServerHello, ClientProof, ServerAccept {
     }
 
     record ClientHello(long job, byte[] nonce, PeerIdentity identity) implements Message {
@@ -67,6 +69,9 @@ final class Hello {
     }
 
     record ClientProof(byte[] proof) implements Message {
+    }
+
+    record ServerAccept() implements Message {
     }
 
     /** Why bytes are not the handshake message expected; the connection is closed and this counted. */
@@ -95,6 +100,10 @@ final class Hello {
 
     static Frame clientProof(long job, byte[] proof) {
         return frame(job, start(Kind.CLIENT_PROOF).appendBytes(proof));
+    }
+
+    static Frame serverAccept(long job) {
+        return frame(job, start(Kind.SERVER_ACCEPT));
     }
 
     /** Decodes a handshake message, which must be of kind {@code expected}. */
@@ -130,6 +139,12 @@ final class Hello {
                                 + CLIENT_PROOF_LENGTH);
                     }
                     yield new ClientProof(bytes(payload, CLIENT_PROOF_OFFSET, PROOF_BYTES));
+                }
+                case SERVER_ACCEPT -> {
+                    if (payload.length() != 2) {
+                        throw new IllegalArgumentException("server accept of " + payload.length() + " bytes, expected 2");
+                    }
+                    yield new ServerAccept();
                 }
             };
         } catch (IllegalArgumentException e) {

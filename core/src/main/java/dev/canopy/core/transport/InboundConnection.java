@@ -141,6 +141,7 @@ final class InboundConnection {
         }
         state = State.OPEN;
         cancelDeadline();
+        socket.write(FrameCodec.encode(Hello.serverAccept(settings.handshake().job())));
         peer = Optional.of(hello.identity().address());
         peerName = hello.identity() + " from " + socket.remoteAddress();
         log().debug("authenticated connection from {}", peerName);

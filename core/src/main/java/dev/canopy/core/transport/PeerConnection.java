@@ -63,6 +63,8 @@ final class PeerConnection {
     private long reconnectTimer = -1;
     private long handshakeTimer = -1;
     private byte[] clientNonce;
+    /** The server's hello arrived and our proof went out; its accept is next. */
+    private boolean proofSent;
     private HandshakeReader reader;
     private boolean pumping;
     private boolean pumpScheduled;
@@ -159,6 +161,7 @@ final class PeerConnection {
         connected.exceptionHandler(e -> log.debug("connection to {} at {}: {}", peer.id(), peer.address(), e.toString()));
         connected.handler(this::onBytes);
         clientNonce = Handshake.nonce();
+        proofSent = false;
         reader = new HandshakeReader();
         connected.write(FrameCodec.encode(Hello.clientHello(handshake.job(), clientNonce, handshake.self())));
         handshakeTimer = vertx.setTimer(security.handshakeTimeout().toMillis(), id -> {
@@ -189,8 +192,14 @@ final class PeerConnection {
         if (step instanceof HandshakeReader.Refused refused) {
             handshakeFailed(refused.rejection(), refused.detail());
         } else if (step instanceof HandshakeReader.Message message) {
+            reader = new HandshakeReader();
             try {
-                onServerHello((Hello.ServerHello) Hello.decode(message.frame(), Hello.Kind.SERVER_HELLO));
+                if (proofSent) {
+                    Hello.decode(message.frame(), Hello.Kind.SERVER_ACCEPT);
+                    accepted();
+                } else {
+                    onServerHello((Hello.ServerHello) Hello.decode(message.frame(), Hello.Kind.SERVER_HELLO));
+                }
             } catch (Hello.Refused refused) {
                 handshakeFailed(refused.rejection, refused.getMessage());
                 return;
@@ -214,8 +223,13 @@ final class PeerConnection {
             throw new Hello.Refused(Rejection.HANDSHAKE_WRONG_PEER, "the server is " + hello.identity()
                     + ", not member " + peer.id() + " at " + peer.address());
         }
-        cancelHandshakeTimer();
         socket.write(FrameCodec.encode(Hello.clientProof(handshake.job(), handshake.clientProof(clientNonce, hello))));
+        proofSent = true;
+    }
+
+    /** The server accepted our proof: frames may go. */
+    private void accepted() {
+        cancelHandshakeTimer();
         state = State.CONNECTED;
         failedAttempts = 0;
         log.debug("connected to {} at {}", peer.id(), peer.address());

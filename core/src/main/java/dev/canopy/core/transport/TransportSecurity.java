@@ -35,6 +35,14 @@ public record TransportSecurity(JobSecret secret, JobId job, Duration handshakeT
         return new TransportSecurity(secret, job, DEFAULT_HANDSHAKE_TIMEOUT, SourceCheck.ANY_MEMBER);
     }
 
+    /**
+     * Loads and seeds the JVM's crypto now, on the calling thread, so that the first handshake does not
+     * do it on an event loop (it can take a good part of a second on a loaded machine).
+     */
+    public static void prepareCrypto() {
+        Handshake.prepareCrypto();
+    }
+
     public TransportSecurity withHandshakeTimeout(Duration newTimeout) {
         return new TransportSecurity(secret, job, newTimeout, sourceCheck);
     }

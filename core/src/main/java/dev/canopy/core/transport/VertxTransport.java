@@ -122,6 +122,9 @@ public final class VertxTransport implements Transport {
      * binds a UDP socket on every interface.
      */
     public static Future<Transport> start(Vertx vertx, TransportOptions options, TransportSecurity security) {
+        if (Vertx.currentContext() == null) {
+            Handshake.prepareCrypto();
+        }
         Context context = vertx.getOrCreateContext();
         Promise<Transport> started = Promise.promise();
         context.runOnContext(v -> bind(vertx, context, options, security).onComplete(started));

@@ -22,7 +22,7 @@ final class RawHandshake {
 
     /**
      * Connects to {@code server} claiming {@code claimed} and completes the client side with {@code security};
-     * the returned socket is authenticated (bytes the server writes afterwards are ignored).
+     * returns once the server accepted (or closed the connection, when it refused the proof).
      */
     /** An authenticated raw socket and the moment the server closes it. */
     record Connection(NetSocket socket, Future<Void> closed) {
@@ -41,17 +41,25 @@ final class RawHandshake {
         Handshake handshake = new Handshake(security, PeerIdentity.of(claimed, "raw"));
         byte[] nonce = Handshake.nonce();
         Promise<Void> done = Promise.promise();
-        HandshakeReader reader = new HandshakeReader();
+        HandshakeReader[] reader = {new HandshakeReader()};
+        boolean[] proofSent = {false};
         socket.handler(chunk -> {
             if (done.future().isComplete()) {
                 return;
             }
-            if (reader.feed(chunk) instanceof HandshakeReader.Message message) {
+            if (reader[0].feed(chunk) instanceof HandshakeReader.Message message) {
+                reader[0] = new HandshakeReader();
                 try {
+                    if (proofSent[0]) {
+                        Hello.decode(message.frame(), Hello.Kind.SERVER_ACCEPT);
+                        done.complete();
+                        return;
+                    }
                     Hello.ServerHello hello = (Hello.ServerHello) Hello.decode(message.frame(), Hello.Kind.SERVER_HELLO);
                     Buffer proof = FrameCodec.encode(Hello.clientProof(handshake.job(), handshake.clientProof(nonce, hello)));
                     transcript.appendBuffer(proof);
-                    socket.write(proof).onComplete(done);
+                    proofSent[0] = true;
+                    socket.write(proof);
                 } catch (Hello.Refused e) {
                     done.fail(e);
                 }
@@ -60,7 +68,8 @@ final class RawHandshake {
         Buffer clientHello = FrameCodec.encode(Hello.clientHello(handshake.job(), nonce, handshake.self()));
         transcript.appendBuffer(clientHello);
         socket.write(clientHello);
-        Await.result(done.future());
+        // Done once the server accepted, or (a refused client) once it closed the connection.
+        Await.result(Future.any(done.future(), closed.future()));
         return new Connection(socket, closed.future());
     }
 
@@ -87,6 +96,7 @@ final class RawHandshake {
                                 handshake.serverProof(hello[0], nonce), handshake.self())));
                     } else {
                         Hello.decode(message.frame(), Hello.Kind.CLIENT_PROOF);
+                        socket.write(FrameCodec.encode(Hello.serverAccept(handshake.job())));
                         rest.handle(message.rest());
                         done.complete();
                     }
