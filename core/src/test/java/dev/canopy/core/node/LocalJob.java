@@ -26,12 +26,15 @@ public final class LocalJob implements AutoCloseable {
     private final Vertx vertx;
     private final List<CanopyNode> nodes;
     private final List<Communicator> worlds;
+    private final JobSecret secret;
 
-    private LocalJob(EmbeddedZooKeeper zooKeeper, Vertx vertx, List<CanopyNode> nodes, List<Communicator> worlds) {
+    private LocalJob(EmbeddedZooKeeper zooKeeper, Vertx vertx, List<CanopyNode> nodes, List<Communicator> worlds,
+            JobSecret secret) {
         this.zooKeeper = zooKeeper;
         this.vertx = vertx;
         this.nodes = nodes;
         this.worlds = worlds;
+        this.secret = secret;
     }
 
     /** Changes the options of the node with index {@code i} (id {@code n<i>}) before it starts. */
@@ -62,7 +65,7 @@ public final class LocalJob implements AutoCloseable {
         worlds.sort(Comparator.comparingInt(Communicator::rank));
         List<CanopyNode> byRank = new ArrayList<>(nodes);
         byRank.sort(Comparator.comparingInt(node -> node.world().orElseThrow().rank()));
-        return new LocalJob(zooKeeper, vertx, byRank, worlds);
+        return new LocalJob(zooKeeper, vertx, byRank, worlds, secret);
     }
 
     /** {@code count} nodes on {@code sites} sites (round robin), one host each. */
@@ -73,6 +76,11 @@ public final class LocalJob implements AutoCloseable {
             coordinates.add(new Coordinates("wan" + (i % sites) / 2, site, site + "-lan", site + "-c", "h" + i));
         }
         return coordinates;
+    }
+
+    /** The secret the job's nodes share (tests that play an insider use it). */
+    public JobSecret secret() {
+        return secret;
     }
 
     public List<Communicator> worlds() {
