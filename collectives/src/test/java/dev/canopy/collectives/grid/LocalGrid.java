@@ -28,8 +28,11 @@ public final class LocalGrid implements AutoCloseable {
     private final Vertx vertx;
     private final List<CanopyNode> nodes;
     private final List<Communicator> world;
+    private final JobSecret secret;
 
-    private LocalGrid(EmbeddedZooKeeper zooKeeper, Vertx vertx, List<CanopyNode> nodes, List<Communicator> world) {
+    private LocalGrid(EmbeddedZooKeeper zooKeeper, Vertx vertx, List<CanopyNode> nodes, List<Communicator> world,
+            JobSecret secret) {
+        this.secret = secret;
         this.zooKeeper = zooKeeper;
         this.vertx = vertx;
         this.nodes = nodes;
@@ -56,7 +59,7 @@ public final class LocalGrid implements AutoCloseable {
             world.add(await(communicator));
         }
         world.sort(Comparator.comparingInt(Communicator::rank));
-        return new LocalGrid(zooKeeper, vertx, nodes, world);
+        return new LocalGrid(zooKeeper, vertx, nodes, world, secret);
     }
 
     /** Node i: wan group w(i mod 3), site s(i/3 mod 2) of it, host h(i/6 mod 2) of the site. */
@@ -64,6 +67,11 @@ public final class LocalGrid implements AutoCloseable {
         String wanGroup = "w" + i % 3;
         String site = wanGroup + "-s" + i / 3 % 2;
         return new Coordinates(wanGroup, site, site + "-lan", site + "-c", site + "-h" + i / 6 % 2);
+    }
+
+    /** The secret the grid's nodes share (tests that play an insider use it). */
+    public JobSecret secret() {
+        return secret;
     }
 
     /** WORLD on every node, indexed by rank. */
