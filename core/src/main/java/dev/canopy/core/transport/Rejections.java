@@ -43,11 +43,11 @@ final class Rejections {
         RateLimitedWarnings.Decision decision = warnings.attempt(remoteHost);
         String safeDetail = Printable.of(detail, MAX_DETAIL_CHARS);
         if (decision.emit()) {
-            log.warn("refused {} from {}: {}, {}{}", what, remoteHost, rejection, safeDetail, decision.suppressed() == 0
+            log.warn("refused {} (host {}): {}, {}{}", what, remoteHost, rejection, safeDetail, decision.suppressed() == 0
                     ? "" : " (" + decision.suppressed() + " more refusals from this host in the last "
                             + INTERVAL_SECONDS + " s not logged; see the transport's security counters)");
         } else {
-            log.debug("refused {} from {}: {}, {}", what, remoteHost, rejection, safeDetail);
+            log.debug("refused {} (host {}): {}, {}", what, remoteHost, rejection, safeDetail);
         }
     }
 }
