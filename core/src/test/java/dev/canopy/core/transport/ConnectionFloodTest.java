@@ -77,8 +77,10 @@ class ConnectionFloodTest {
 
         Await.until(() -> server.securityCounters().total() == connections,
                 () -> "every foreign connection refused once: " + server.securityCounters());
-        assertThat(server.securityCounters().get(Rejection.HANDSHAKE_TIMEOUT)).isEqualTo(connections / 4);
-        assertThat(server.securityCounters().get(Rejection.HANDSHAKE_BAD_PROOF)).isEqualTo(connections / 4);
+        // A forged proof that the loaded machine delays past the deadline is refused as a timeout instead.
+        long timedOut = server.securityCounters().get(Rejection.HANDSHAKE_TIMEOUT);
+        assertThat(timedOut).isGreaterThanOrEqualTo(connections / 4);
+        assertThat(timedOut + server.securityCounters().get(Rejection.HANDSHAKE_BAD_PROOF)).isEqualTo(connections / 2);
         assertThat(Await.result(((VertxTransport) server).inboundConnections()))
                 .as("only the member's connection is left").isEqualTo(1);
         Await.result(good.send(toServer, TestNodes.data(++sequence, 64)));
