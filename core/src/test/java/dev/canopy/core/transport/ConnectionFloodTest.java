@@ -55,7 +55,7 @@ class ConnectionFloodTest {
     private void flood(int connections) {
         Transport good = nodes.start("good");
         Transport server = nodes.start(TransportOptions.defaults().withNodeLabel("server"),
-                nodes.security.withHandshakeTimeout(Duration.ofSeconds(1)));
+                nodes.security.withHandshakeTimeout(Duration.ofSeconds(2)));
         BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
         server.frameHandler(received::add);
         Member toServer = TestNodes.member("server", "s", server);
@@ -77,10 +77,9 @@ class ConnectionFloodTest {
 
         Await.until(() -> server.securityCounters().total() == connections,
                 () -> "every foreign connection refused once: " + server.securityCounters());
-        // A forged proof that the loaded machine delays past the deadline is refused as a timeout instead.
-        long timedOut = server.securityCounters().get(Rejection.HANDSHAKE_TIMEOUT);
-        assertThat(timedOut).isGreaterThanOrEqualTo(connections / 4);
-        assertThat(timedOut + server.securityCounters().get(Rejection.HANDSHAKE_BAD_PROOF)).isEqualTo(connections / 2);
+        // The silent ones can only time out; on a loaded machine some others may too, before their bytes are read.
+        assertThat(server.securityCounters().get(Rejection.HANDSHAKE_TIMEOUT)).isGreaterThanOrEqualTo(connections / 4);
+        assertThat(server.securityCounters().get(Rejection.HANDSHAKE_EVICTED)).isZero();
         assertThat(Await.result(((VertxTransport) server).inboundConnections()))
                 .as("only the member's connection is left").isEqualTo(1);
         Await.result(good.send(toServer, TestNodes.data(++sequence, 64)));
