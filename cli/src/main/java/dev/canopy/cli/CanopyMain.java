@@ -1,5 +1,6 @@
 package dev.canopy.cli;
 
+import dev.canopy.core.node.CanopyVertx;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 
@@ -15,6 +16,7 @@ public final class CanopyMain {
     }
 
     public static void main(String[] args) {
+        CanopyVertx.useSystemResolver(); // no Vert.x DNS socket on the wildcard address
         System.exit(run(args));
     }
 

@@ -7,6 +7,11 @@ import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportOptions;
+import dev.canopy.core.transport.TransportSecurity;
+import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.node.CanopyVertx;
+import dev.canopy.core.node.JobId;
+import java.nio.file.Path;
 import dev.canopy.core.transport.VertxTransport;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
@@ -28,19 +33,23 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EchoPeer {
 
+    /** The job of the benchmark's two transports (they authenticate each other with a secret made per run). */
+    static final JobId JOB = JobId.of("bench-p2p");
+
     private EchoPeer() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 3) {
-            System.err.println("usage: EchoPeer <host> <tcpPort> <udpPort> (started by canopy bench p2p)");
+        if (args.length != 4) {
+            System.err.println("usage: EchoPeer <host> <tcpPort> <udpPort> <secretFile> (started by canopy bench p2p)");
             System.exit(2);
         }
         Member benchmark = new Member(NodeId.of("bench"), Coordinates.ofHost("bench"),
                 new NodeAddress(args[0], Integer.parseInt(args[1]), Integer.parseInt(args[2])));
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = CanopyVertx.create();
         try {
-            Transport transport = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("echo-peer")));
+            Transport transport = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("echo-peer"),
+                    TransportSecurity.of(JobSecret.fromFile(Path.of(args[3])), JOB)));
             transport.frameHandler(frame -> {
                 if (frame.tag() != EchoProtocol.TAG_SINK_QUIET) {
                     transport.send(benchmark, answer(frame));

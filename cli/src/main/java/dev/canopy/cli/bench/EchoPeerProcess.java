@@ -3,6 +3,7 @@ package dev.canopy.cli.bench;
 import dev.canopy.core.node.NodeAddress;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +30,7 @@ final class EchoPeerProcess implements AutoCloseable {
     }
 
     /** Starts the child and waits for its READY line. */
-    static EchoPeerProcess start(NodeAddress benchmark) throws IOException {
+    static EchoPeerProcess start(NodeAddress benchmark, Path secretFile) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         // The same JVM options (heap, GC) as this JVM, so both ends of the measurement match.
@@ -38,7 +39,8 @@ final class EchoPeerProcess implements AutoCloseable {
                         && !option.startsWith("-javaagent"))
                 .toList());
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), EchoPeer.class.getName(),
-                benchmark.host(), String.valueOf(benchmark.tcpPort()), String.valueOf(benchmark.udpPort())));
+                benchmark.host(), String.valueOf(benchmark.tcpPort()), String.valueOf(benchmark.udpPort()),
+                secretFile.toString()));
         Process process = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();

@@ -5,6 +5,11 @@ import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportOptions;
+import dev.canopy.core.transport.TransportSecurity;
+import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.node.CanopyVertx;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import dev.canopy.core.transport.VertxTransport;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
@@ -70,11 +75,13 @@ public final class P2pBenchCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("canopy bench p2p: " + problem);
             return 2;
         }
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = CanopyVertx.create();
+        JobSecret secret = JobSecret.generate();
+        Path secretFile = secret.writeTemporary();
         try {
-            Transport transport = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("bench")),
-                    "start the transport");
-            try (EchoPeerProcess peer = EchoPeerProcess.start(transport.localAddress())) {
+            Transport transport = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("bench"),
+                    TransportSecurity.of(secret, EchoPeer.JOB)), "start the transport");
+            try (EchoPeerProcess peer = EchoPeerProcess.start(transport.localAddress(), secretFile)) {
                 EchoPeerProcess.Ports ports = peer.ports();
                 Member peerMember = new Member(NodeId.of("echo-peer"), Coordinates.ofHost("echo-peer"),
                         new NodeAddress(TransportOptions.LOOPBACK, ports.transportTcp(), ports.transportUdp()));
@@ -88,6 +95,7 @@ public final class P2pBenchCommand implements Callable<Integer> {
             }
             return 0;
         } finally {
+            Files.deleteIfExists(secretFile);
             vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
     }

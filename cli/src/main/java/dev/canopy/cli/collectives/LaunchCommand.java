@@ -5,6 +5,7 @@ import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LauncherWatch;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.gridconfig.model.GridModel;
 import java.io.File;
@@ -56,6 +57,10 @@ public final class LaunchCommand implements Callable<Integer> {
             + " (programs move to a new plan at CanopySession.adoptNewestPlan()); default: plans from the level file only.")
     private boolean livePlans;
 
+    @Option(names = "--secret-file", paramLabel = "FILE", description = "The job secret (64 hex digits, mode 600);"
+            + " default: a new one for this launch, in a temporary file deleted at the end.")
+    private Path secretFile;
+
     @Option(names = "--timeout", defaultValue = "600", description = "Seconds before the processes are killed (default ${DEFAULT-VALUE}).")
     private long timeoutSeconds;
 
@@ -78,24 +83,33 @@ public final class LaunchCommand implements Callable<Integer> {
             err.println("canopy launch: --job: " + e.getMessage());
             return 2;
         }
-        if (zooKeeper != null) {
-            try {
-                return runAll(grid, jobName, zooKeeper);
-            } finally {
-                JobSweep.sweep(zooKeeper, JobId.of(jobName), Optional.empty(), err);
-            }
+        LaunchSecret secret;
+        try {
+            secret = LaunchSecret.of(Optional.ofNullable(secretFile));
+        } catch (IllegalArgumentException e) {
+            err.println("canopy launch: " + e.getMessage());
+            return 2;
         }
-        try (EmbeddedZooKeeper embedded = EmbeddedZooKeeper.start()) {
-            return runAll(grid, jobName, embedded.connectString());
+        try (secret) {
+            if (zooKeeper != null) {
+                try {
+                    return runAll(grid, jobName, zooKeeper, secret.file());
+                } finally {
+                    JobSweep.sweep(zooKeeper, JobId.of(jobName), Optional.of(secret.zooKeeperCredentials()), err);
+                }
+            }
+            try (EmbeddedZooKeeper embedded = EmbeddedZooKeeper.start()) {
+                return runAll(grid, jobName, embedded.connectString(), secret.file());
+            }
         }
     }
 
-    private int runAll(GridModel grid, String jobName, String connectString) throws Exception {
+    private int runAll(GridModel grid, String jobName, String connectString, Path secret) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         RankTable ranks = new RankTable(grid);
         try (RankProcesses processes = new RankProcesses(spec.commandLine().getErr())) {
             for (int index = 0; index < grid.processCount(); index++) {
-                Process process = start(index, jobName, connectString);
+                Process process = start(index, jobName, connectString, secret);
                 String prefix = "[rank " + ranks.rankOf(index) + "] ";
                 processes.add(ranks.rankOf(index), process, PrefixedOutput.pump(process.getInputStream(), out, prefix));
             }
@@ -110,9 +124,9 @@ public final class LaunchCommand implements Callable<Integer> {
      * rather than limp on. {@code CANOPY_JAVA_OPTS} adds more.
      */
     private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k",
-            "-XX:+ExitOnOutOfMemoryError");
+            "-XX:+ExitOnOutOfMemoryError", "-D" + CanopyVertx.DISABLE_DNS_CLIENT + "=true");
 
-    private Process start(int index, String jobName, String connectString) throws Exception {
+    private Process start(int index, String jobName, String connectString, Path secret) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String ownClasspath = System.getProperty("java.class.path");
         String fullClasspath = classpath == null ? ownClasspath : classpath + File.pathSeparator + ownClasspath;
@@ -132,6 +146,7 @@ public final class LaunchCommand implements Callable<Integer> {
         environment.put(JoinOptions.ENV_PROCESS, Integer.toString(index));
         environment.put(JoinOptions.ENV_CONFIG, config.toAbsolutePath().toString());
         environment.put(JoinOptions.ENV_ZOOKEEPER, connectString);
+        environment.put(JoinOptions.ENV_SECRET_FILE, secret.toString());
         environment.put(JoinOptions.ENV_EMULATE_WAN, "1");
         environment.put(JoinOptions.ENV_LIVE_PLANS, livePlans ? "1" : "0");
         // Standard input stays a pipe from this launcher, never written: it closes when the launcher dies.

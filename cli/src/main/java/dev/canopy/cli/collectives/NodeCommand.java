@@ -7,6 +7,7 @@ import dev.canopy.collectives.run.LivePlanSettings;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.TransportStack;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.gridconfig.model.GridModel;
 import java.io.File;
@@ -64,6 +65,11 @@ public final class NodeCommand implements Callable<Integer> {
             description = "The address the other processes reach this one at, when --host is 0.0.0.0.")
     private String advertise;
 
+    @Option(names = "--secret-file", required = true, paramLabel = "FILE", description = "The job secret, the same"
+            + " file content on every process: 64 hex digits, readable by its owner only"
+            + " (openssl rand -hex 32 > job.key; chmod 600 job.key).")
+    private Path secretFile;
+
     @Option(names = "--live-plans", description = "Probe the network and follow the plan leader's live plans"
             + " (the same on every process); default: plans from the level file only.")
     private boolean livePlans;
@@ -83,7 +89,14 @@ public final class NodeCommand implements Callable<Integer> {
             return 2;
         }
         NodeAddresses.Usable usable = (NodeAddresses.Usable) addresses;
-        JoinOptions configured = new JoinOptions(JobId.of(job), process, grid.get(), zooKeeper, TransportStack.none())
+        JobSecret secret;
+        try {
+            secret = JobSecret.fromFile(secretFile);
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("canopy node: " + e.getMessage());
+            return 2;
+        }
+        JoinOptions configured = new JoinOptions(JobId.of(job), process, grid.get(), zooKeeper, TransportStack.none(), secret)
                 .withTransport(TransportOptions.defaults().withHost(usable.bindHost(), usable.advertisedHost()));
         JoinOptions options = livePlans ? configured.withLivePlans(LivePlanSettings.DEFAULTS) : configured;
         FatalErrors.install();

@@ -3,9 +3,11 @@ package dev.canopy.cli.demo;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.CanopyNode;
+import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.emulation.LinkProfile;
 import dev.canopy.core.transport.emulation.WanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulationLayer;
@@ -48,7 +50,8 @@ final class DemoRun {
         out.printf(Locale.ROOT, "ZooKeeper: %s %s%n", embedded != null ? "embedded, listening on" : "ensemble", connectString);
         out.printf(Locale.ROOT, "grid %s: %d processes; WAN emulation: %s (seed %d)%n", grid.name(), grid.nodes().size(),
                 describe(grid.wan()), seed);
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = CanopyVertx.create();
+        JobSecret secret = JobSecret.generate();
         WanEmulator wan = WanEmulator.start(grid.wan());
         List<CanopyNode> nodes = new ArrayList<>();
         try {
@@ -57,7 +60,7 @@ final class DemoRun {
                 Coordinates coordinates = grid.nodes().get(i);
                 long nodeSeed = seed + i;
                 NodeOptions options = NodeOptions.of(job, NodeId.of("node" + i), coordinates, grid.nodes().size(),
-                        connectString).withLayers(below -> new WanEmulationLayer(below, wan, coordinates, nodeSeed));
+                        connectString, secret).withLayers(below -> new WanEmulationLayer(below, wan, coordinates, nodeSeed));
                 nodes.add(await(CanopyNode.start(vertx, options), "start node" + i));
             }
             List<Future<Communicator>> joins = nodes.stream().map(CanopyNode::join).toList();

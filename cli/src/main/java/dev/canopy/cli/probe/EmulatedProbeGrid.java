@@ -10,6 +10,9 @@ import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportOptions;
+import dev.canopy.core.transport.TransportSecurity;
+import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.transport.VertxTransport;
 import dev.canopy.core.transport.emulation.WanEmulationLayer;
 import dev.canopy.core.transport.emulation.WanEmulator;
@@ -42,7 +45,9 @@ final class EmulatedProbeGrid implements AutoCloseable {
 
     private final GridModel grid;
     private final EmbeddedZooKeeper zooKeeper;
-    private final Vertx vertx = Vertx.vertx();
+    private final Vertx vertx = CanopyVertx.create();
+    /** The emulated nodes are members of one job, with a secret made for it. */
+    private final TransportSecurity security = TransportSecurity.of(JobSecret.generate(), JOB);
     private final WanEmulator emulator;
     private final List<Transport> transports = new ArrayList<>();
     private final List<JobMembership> memberships = new ArrayList<>();
@@ -74,7 +79,7 @@ final class EmulatedProbeGrid implements AutoCloseable {
         List<Member> members = new ArrayList<>();
         for (ProcessPlacement process : grid.processes()) {
             String label = process.coordinates().site() + "/" + process.coordinates().host() + "#" + process.globalIndex();
-            Transport bare = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel(label)));
+            Transport bare = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel(label), security));
             transports.add(new WanEmulationLayer(bare, emulator, process.coordinates(), seed + process.globalIndex()));
             members.add(new Member(nodeId(process), process.coordinates(), bare.localAddress()));
         }

@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -67,6 +68,22 @@ class LaunchCommandTest {
         int status = cli.execute("launch", "--config", directory.resolve("nowhere.rsl").toString(), "--class", "X");
         assertThat(status).isEqualTo(2);
         assertThat(err.toString()).contains("nowhere.rsl does not exist");
+    }
+
+    @Test
+    void aSecretFileOthersMayReadIsBadInputAndNoProcessStarts() throws Exception {
+        Path config = directory.resolve("two-site.rsl");
+        Files.writeString(config, GridConfigs.bundledText("two-site.rsl"));
+        Path secret = directory.resolve("open.key");
+        Files.writeString(secret, "0f".repeat(32));
+        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-rw-rw-"));
+        StringWriter err = new StringWriter();
+        CommandLine cli = new CommandLine(new CanopyCommand()).setErr(new PrintWriter(err));
+
+        int status = cli.execute("launch", "--config", config.toString(), "--class", "X", "--secret-file", secret.toString());
+
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).contains("canopy launch: secret file " + secret).contains("chmod 600 " + secret);
     }
 
     private Launch launch(Class<?> program, String... options) throws Exception {

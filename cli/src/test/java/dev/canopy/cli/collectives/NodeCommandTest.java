@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyMain;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.GridConfigs;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -11,6 +12,7 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -62,7 +64,8 @@ class NodeCommandTest {
     @Test
     void aProcessIndexOutsideTheFileIsBadInput() throws Exception {
         assertThat(CanopyMain.run("node", "--config", twoSiteConfig().toString(), "--process", "9", "--zk",
-                "127.0.0.1:1", "--job", "j", "--class", AllreduceProgram.class.getName())).isEqualTo(2);
+                "127.0.0.1:1", "--job", "j", "--class", AllreduceProgram.class.getName(), "--secret-file",
+                secretFile().toString())).isEqualTo(2);
     }
 
     /** Runs {@code canopy node} for each of the four processes of the two-site grid, with {@code extra} arguments. */
@@ -74,7 +77,7 @@ class NodeCommandTest {
             for (int process = 0; process < 4; process++) {
                 List<String> command = new ArrayList<>(List.of("node", "--config", config.toString(), "--process",
                         Integer.toString(process), "--zk", zooKeeper.connectString(), "--job", job,
-                        "--class", AllreduceProgram.class.getName()));
+                        "--class", AllreduceProgram.class.getName(), "--secret-file", secretFile().toString()));
                 command.addAll(extra.apply(process));
                 statuses.add(processes.submit(() -> CanopyMain.run(command.toArray(String[]::new))));
             }
@@ -91,8 +94,31 @@ class NodeCommandTest {
         List<String> command = new ArrayList<>(List.of("node", "--config", twoSiteConfig().toString(), "--process",
                 "0", "--zk", "127.0.0.1:1", "--job", "j", "--class", AllreduceProgram.class.getName()));
         command.addAll(List.of(extra));
+        if (!command.contains("--secret-file")) {
+            command.addAll(List.of("--secret-file", secretFile().toString()));
+        }
         return CanopyMain.run(new PrintWriter(new StringWriter()), new PrintWriter(err, true),
                 command.toArray(String[]::new));
+    }
+
+    @Test
+    void aSecretFileOthersMayReadIsRefusedNamingTheFix() throws Exception {
+        Path open = directory.resolve("open.key");
+        Files.writeString(open, "ab".repeat(32) + "\n");
+        Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rw-r--r--"));
+        StringWriter err = new StringWriter();
+
+        assertThat(runProcessZero(err, "--secret-file", open.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("may be read or changed by others").contains("chmod 600 " + open);
+    }
+
+    /** The job secret every process of these tests shares, made once per test directory. */
+    private Path secretFile() throws Exception {
+        Path file = directory.resolve("job.key");
+        if (!Files.exists(file)) {
+            JobSecret.generate().writeTo(file);
+        }
+        return file;
     }
 
     private Path twoSiteConfig() throws Exception {

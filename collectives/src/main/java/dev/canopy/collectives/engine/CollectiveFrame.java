@@ -1,6 +1,7 @@
 package dev.canopy.collectives.engine;
 
 import dev.canopy.collectives.data.MalformedMessageException;
+import dev.canopy.core.security.Printable;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 
@@ -139,7 +140,7 @@ public final class CollectiveFrame {
 
     /**
      * The body of an abort frame (whose header was read). Control characters in the reason become
-     * {@code ?}, so a reason cannot forge log lines.
+     * {@code ?} ({@link Printable}), so a reason cannot forge log lines.
      */
     public static Abort abortBody(Buffer frame) {
         int bodyLength = frame.length() - HEADER_LENGTH;
@@ -154,13 +155,7 @@ public final class CollectiveFrame {
                     + "; ranks are >= 0 (-1: no rank failed)");
         }
         String reason = frame.getString(HEADER_LENGTH + ABORT_REASON_OFFSET, frame.length(), "UTF-8");
-        return new Abort(failedRank, originRank, withoutControlCharacters(reason));
-    }
-
-    private static String withoutControlCharacters(String text) {
-        StringBuilder clean = new StringBuilder(text.length());
-        text.chars().forEach(c -> clean.append(Character.isISOControl(c) ? '?' : (char) c));
-        return clean.toString();
+        return new Abort(failedRank, originRank, Printable.of(reason, MAX_REASON_BYTES));
     }
 
     private static Buffer headerBuffer(Header header, int bodyLength) {

@@ -9,6 +9,7 @@ import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.node.CanopyNode;
+import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -31,7 +32,7 @@ public final class Canopy {
 
     /** Joins the job and waits at its start barrier (blocking: call it from main, not from an event loop). */
     public static CanopySession join(JoinOptions options) {
-        return Blocking.await(joinAsync(Vertx.vertx(), options));
+        return Blocking.await(joinAsync(CanopyVertx.create(), options));
     }
 
     /**

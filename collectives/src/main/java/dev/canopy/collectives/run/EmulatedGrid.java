@@ -4,7 +4,9 @@ import dev.canopy.collectives.Blocking;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.CanopyNode;
+import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.emulation.GridWanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.model.GridModel;
@@ -16,7 +18,7 @@ import java.util.List;
 
 /**
  * Every process of a level file as a real node in this JVM: an embedded ZooKeeper, TCP on
- * 127.0.0.1, and the file's WAN emulated between sites. For benchmarks and calibration; blocking
+ * 127.0.0.1, a job secret made for the grid, and the file's WAN emulated between sites. For benchmarks and calibration; blocking
  * methods, to be called from a plain thread.
  */
 public final class EmulatedGrid implements AutoCloseable {
@@ -40,13 +42,14 @@ public final class EmulatedGrid implements AutoCloseable {
     public static EmulatedGrid start(GridModel grid, String job, long seed) {
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
         WanEmulator emulator = WanEmulator.start(GridWanEmulation.of(grid));
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = CanopyVertx.create();
         List<CanopyNode> nodes = new ArrayList<>();
+        JobSecret secret = JobSecret.generate();
         try {
             List<Future<CanopyNode>> starting = new ArrayList<>();
             for (int index = 0; index < grid.processCount(); index++) {
                 JoinOptions options = new JoinOptions(JobId.of(job), index, grid, zooKeeper.connectString(),
-                        GridEmulation.layers(emulator, grid.processes().get(index).coordinates(), seed + index));
+                        GridEmulation.layers(emulator, grid.processes().get(index).coordinates(), seed + index), secret);
                 starting.add(CanopyNode.start(vertx, options.nodeOptions()));
             }
             for (Future<CanopyNode> node : starting) {

@@ -4,6 +4,7 @@ import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.node.TransportStack;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.core.transport.emulation.GridWanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulator;
@@ -21,10 +22,11 @@ import java.util.Optional;
  * emulation when the grid is emulated on one machine), whether the session follows live plans (probes
  * and a plan leader; off unless {@link #withLivePlans} or {@code CANOPY_LIVE_PLANS=1} asks for them; every
  * process of a job must make the same choice), and the transport's settings (by default loopback on
- * ephemeral ports; {@link #withTransport} to bind and advertise another address).
+ * ephemeral ports; {@link #withTransport} to bind and advertise another address), and the job secret every
+ * process of the job shares (only processes that prove they know it get in).
  */
 public record JoinOptions(JobId job, int processIndex, GridModel grid, String zooKeeper, TransportStack layers,
-                          Optional<LivePlanSettings> livePlans, TransportOptions transport) {
+                          Optional<LivePlanSettings> livePlans, TransportOptions transport, JobSecret secret) {
 
     /** Environment variables {@code canopy launch} and {@code canopy node} set for each process. */
     public static final String ENV_JOB = "CANOPY_JOB";
@@ -35,6 +37,8 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
     public static final String ENV_EMULATE_WAN = "CANOPY_EMULATE_WAN";
     /** {@code 1}: probe the network and follow the plan leader's live plans ({@link LivePlanSettings#DEFAULTS}). */
     public static final String ENV_LIVE_PLANS = "CANOPY_LIVE_PLANS";
+    /** The file holding the job secret ({@link JobSecret#fromFile}); the secret itself never goes into the environment. */
+    public static final String ENV_SECRET_FILE = "CANOPY_SECRET_FILE";
 
     public JoinOptions {
         Objects.requireNonNull(job, "job");
@@ -43,6 +47,7 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
         Objects.requireNonNull(layers, "layers");
         Objects.requireNonNull(livePlans, "livePlans");
         Objects.requireNonNull(transport, "transport");
+        Objects.requireNonNull(secret, "secret");
         if (processIndex < 0 || processIndex >= grid.processCount()) {
             throw new IllegalArgumentException("process index " + processIndex + " is not one of the "
                     + grid.processCount() + " processes of grid " + grid.name() + " (0 to " + (grid.processCount() - 1) + ")");
@@ -50,19 +55,22 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
     }
 
     /** Plans from the level file only (no probes, no plan leader), on loopback. */
-    public JoinOptions(JobId job, int processIndex, GridModel grid, String zooKeeper, TransportStack layers) {
-        this(job, processIndex, grid, zooKeeper, layers, Optional.empty(), TransportOptions.defaults());
+    public JoinOptions(JobId job, int processIndex, GridModel grid, String zooKeeper, TransportStack layers,
+            JobSecret secret) {
+        this(job, processIndex, grid, zooKeeper, layers, Optional.empty(), TransportOptions.defaults(), secret);
     }
 
     /**
      * Reads the options {@code canopy launch} passes: CANOPY_JOB, CANOPY_PROCESS, CANOPY_CONFIG, CANOPY_ZK,
-     * CANOPY_EMULATE_WAN=1 to emulate the file's WAN, and CANOPY_LIVE_PLANS=1 to follow live plans.
+     * CANOPY_SECRET_FILE (the job secret's file), CANOPY_EMULATE_WAN=1 to emulate the file's WAN, and
+     * CANOPY_LIVE_PLANS=1 to follow live plans.
      */
     public static JoinOptions fromEnvironment(Map<String, String> environment) {
         String job = required(environment, ENV_JOB, "the job name");
         String index = required(environment, ENV_PROCESS, "this process's index in the level file");
         String config = required(environment, ENV_CONFIG, "the level file");
         String zooKeeper = required(environment, ENV_ZOOKEEPER, "the ZooKeeper connect string host:port");
+        String secretFile = required(environment, ENV_SECRET_FILE, "the file holding the job secret");
         int processIndex;
         try {
             processIndex = Integer.parseInt(index.strip());
@@ -70,7 +78,8 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
             throw new IllegalArgumentException(ENV_PROCESS + "=" + index + " is not a process index (0, 1, ...)", e);
         }
         GridModel grid = GridConfigs.load(Path.of(config)).orElseThrow();
-        JoinOptions options = new JoinOptions(JobId.of(job), processIndex, grid, zooKeeper, TransportStack.none());
+        JoinOptions options = new JoinOptions(JobId.of(job), processIndex, grid, zooKeeper, TransportStack.none(),
+                JobSecret.fromFile(Path.of(secretFile)));
         String livePlans = environment.get(ENV_LIVE_PLANS);
         if (livePlans != null && !livePlans.isBlank() && !"0".equals(livePlans.strip())) {
             if (!"1".equals(livePlans.strip())) {
@@ -88,17 +97,17 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
     }
 
     public JoinOptions withLayers(TransportStack newLayers) {
-        return new JoinOptions(job, processIndex, grid, zooKeeper, newLayers, livePlans, transport);
+        return new JoinOptions(job, processIndex, grid, zooKeeper, newLayers, livePlans, transport, secret);
     }
 
     /** Probe the network and follow the plan leader's live plans, measured and decided by {@code settings}. */
     public JoinOptions withLivePlans(LivePlanSettings settings) {
-        return new JoinOptions(job, processIndex, grid, zooKeeper, layers, Optional.of(settings), transport);
+        return new JoinOptions(job, processIndex, grid, zooKeeper, layers, Optional.of(settings), transport, secret);
     }
 
     /** The transport's settings, for example {@code TransportOptions.defaults().withHost(address)}. */
     public JoinOptions withTransport(TransportOptions newTransport) {
-        return new JoinOptions(job, processIndex, grid, zooKeeper, layers, livePlans, newTransport);
+        return new JoinOptions(job, processIndex, grid, zooKeeper, layers, livePlans, newTransport, secret);
     }
 
     public ProcessPlacement placement() {
@@ -107,10 +116,11 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
 
     /**
      * The node's options: id {@code p<index>}, the placement's coordinates, every process of the file expected,
-     * these transport settings and layers.
+     * these transport settings and layers, and the job secret.
      */
     public NodeOptions nodeOptions() {
-        return NodeOptions.of(job, NodeId.of("p" + processIndex), placement().coordinates(), grid.processCount(), zooKeeper)
+        return NodeOptions.of(job, NodeId.of("p" + processIndex), placement().coordinates(), grid.processCount(), zooKeeper,
+                        secret)
                 .withTransport(transport)
                 .withLayers(layers);
     }

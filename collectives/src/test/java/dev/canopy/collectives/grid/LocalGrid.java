@@ -6,6 +6,7 @@ import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -27,8 +28,11 @@ public final class LocalGrid implements AutoCloseable {
     private final Vertx vertx;
     private final List<CanopyNode> nodes;
     private final List<Communicator> world;
+    private final JobSecret secret;
 
-    private LocalGrid(EmbeddedZooKeeper zooKeeper, Vertx vertx, List<CanopyNode> nodes, List<Communicator> world) {
+    private LocalGrid(EmbeddedZooKeeper zooKeeper, Vertx vertx, List<CanopyNode> nodes, List<Communicator> world,
+            JobSecret secret) {
+        this.secret = secret;
         this.zooKeeper = zooKeeper;
         this.vertx = vertx;
         this.nodes = nodes;
@@ -39,9 +43,10 @@ public final class LocalGrid implements AutoCloseable {
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
         Vertx vertx = Vertx.vertx();
         List<Future<CanopyNode>> starting = new ArrayList<>();
+        JobSecret secret = JobSecret.generate();
         for (int i = 0; i < size; i++) {
             NodeOptions options = NodeOptions.of(JobId.of(job), NodeId.of("n" + i), coordinatesOf(i), size,
-                    zooKeeper.connectString());
+                    zooKeeper.connectString(), secret);
             starting.add(CanopyNode.start(vertx, options));
         }
         List<CanopyNode> nodes = new ArrayList<>();
@@ -54,7 +59,7 @@ public final class LocalGrid implements AutoCloseable {
             world.add(await(communicator));
         }
         world.sort(Comparator.comparingInt(Communicator::rank));
-        return new LocalGrid(zooKeeper, vertx, nodes, world);
+        return new LocalGrid(zooKeeper, vertx, nodes, world, secret);
     }
 
     /** Node i: wan group w(i mod 3), site s(i/3 mod 2) of it, host h(i/6 mod 2) of the site. */
@@ -62,6 +67,11 @@ public final class LocalGrid implements AutoCloseable {
         String wanGroup = "w" + i % 3;
         String site = wanGroup + "-s" + i / 3 % 2;
         return new Coordinates(wanGroup, site, site + "-lan", site + "-c", site + "-h" + i / 6 % 2);
+    }
+
+    /** The secret the grid's nodes share (tests that play an insider use it). */
+    public JobSecret secret() {
+        return secret;
     }
 
     /** WORLD on every node, indexed by rank. */

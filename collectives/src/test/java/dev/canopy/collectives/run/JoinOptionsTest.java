@@ -3,6 +3,7 @@ package dev.canopy.collectives.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.gridconfig.GridConfigs;
 import java.nio.file.Files;
@@ -45,6 +46,16 @@ class JoinOptionsTest {
     }
 
     @Test
+    void theSecretComesFromItsFileAndAMissingOneIsNamed() throws Exception {
+        Map<String, String> environment = environment();
+        assertThat(JoinOptions.fromEnvironment(environment).secret().derive("x"))
+                .isEqualTo(JobSecret.fromFile(Path.of(environment.get(JoinOptions.ENV_SECRET_FILE))).derive("x"));
+        environment.remove(JoinOptions.ENV_SECRET_FILE);
+        assertThatThrownBy(() -> JoinOptions.fromEnvironment(environment))
+                .hasMessageContaining("CANOPY_SECRET_FILE is not set");
+    }
+
+    @Test
     void layersKeepTheLivePlanChoice() throws Exception {
         JoinOptions live = JoinOptions.fromEnvironment(with(JoinOptions.ENV_LIVE_PLANS, "1"));
         assertThat(live.withLayers(below -> below).livePlans()).contains(LivePlanSettings.DEFAULTS);
@@ -64,6 +75,11 @@ class JoinOptionsTest {
         environment.put(JoinOptions.ENV_PROCESS, "1");
         environment.put(JoinOptions.ENV_CONFIG, config.toString());
         environment.put(JoinOptions.ENV_ZOOKEEPER, "127.0.0.1:2181");
+        Path secret = directory.resolve("job.key");
+        if (!Files.exists(secret)) {
+            JobSecret.generate().writeTo(secret);
+        }
+        environment.put(JoinOptions.ENV_SECRET_FILE, secret.toString());
         return environment;
     }
 }

@@ -15,6 +15,7 @@ import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.TransportStack;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.probes.forecast.ForecastSettings;
@@ -104,8 +105,9 @@ class LivePlansSessionTest {
 
     private List<CanopySession> join(GridModel grid, String connectString) {
         List<Future<CanopySession>> joining = new ArrayList<>();
+        JobSecret secret = JobSecret.generate();
         for (int process = 0; process < grid.processCount(); process++) {
-            JoinOptions options = new JoinOptions(JOB, process, grid, connectString, TransportStack.none())
+            JoinOptions options = new JoinOptions(JOB, process, grid, connectString, TransportStack.none(), secret)
                     .withLivePlans(FAST);
             joining.add(Canopy.joinAsync(Vertx.vertx(),
                     options.withLayers(wan.layerAt(options.placement().coordinates().site()))));

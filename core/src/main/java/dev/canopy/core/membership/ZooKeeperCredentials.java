@@ -1,5 +1,6 @@
 package dev.canopy.core.membership;
 
+import dev.canopy.core.security.JobSecret;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
@@ -18,6 +19,9 @@ public final class ZooKeeperCredentials {
     /** 128 bits: the password is a secret, not something a person types. */
     public static final int MIN_PASSWORD_BYTES = 16;
 
+    private static final String JOB_USER = "canopy";
+    private static final String PASSWORD_LABEL = "canopy/zookeeper/digest/v1";
+
     private final String user;
     private final byte[] password;
 
@@ -34,6 +38,14 @@ public final class ZooKeeperCredentials {
         }
         this.user = user;
         this.password = password.clone();
+    }
+
+    /**
+     * The credentials every member of a job derives from its secret: user {@value #JOB_USER}, and a password
+     * that proves knowledge of the secret without revealing it (a key derived for ZooKeeper alone).
+     */
+    public static ZooKeeperCredentials of(JobSecret secret) {
+        return new ZooKeeperCredentials(JOB_USER, secret.derive(PASSWORD_LABEL));
     }
 
     public String user() {

@@ -8,7 +8,9 @@ import dev.canopy.core.membership.MembershipView;
 import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.transport.FrameDemux;
 import dev.canopy.core.transport.FrameFamily;
+import dev.canopy.core.security.SecurityCounters;
 import dev.canopy.core.transport.Transport;
+import dev.canopy.core.transport.TransportSecurity;
 import dev.canopy.core.transport.VertxTransport;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Context;
@@ -42,6 +44,10 @@ import org.slf4j.LoggerFactory;
  * {@link FrameFamily#COMMUNICATION} traffic, a probe service started on {@link #measurementTransport()}
  * receives {@link FrameFamily#MEASUREMENT} traffic.
  *
+ * <p>Only nodes given the same {@link NodeOptions#secret()} talk to each other: the transport
+ * authenticates every connection and datagram with it, and a frame must come from the member whose
+ * rank it claims ({@link MemberSourceCheck}).
+ *
  * <p>All of the node's state lives on one Vert.x context: a new event loop when {@link #start} is
  * called from a non-Vert.x thread, the caller's context otherwise.
  */
@@ -64,6 +70,7 @@ public final class CanopyNode {
     private final FrameDemux demux;
     private final ZooKeeperSession zooKeeper;
     private final JobMembership membership;
+    private final MemberSourceCheck sources;
     // Owned by the context.
     private final List<Handler<MembershipEvent>> listeners = new ArrayList<>();
     private CommunicatorRuntime runtime;
@@ -72,7 +79,8 @@ public final class CanopyNode {
     private volatile String label;
     private final NodeLogger log = new NodeLogger(LoggerFactory.getLogger(CanopyNode.class), () -> label);
 
-    private CanopyNode(NodeOptions options, Context context, Transport transport, ZooKeeperSession zooKeeper) {
+    private CanopyNode(NodeOptions options, Context context, Transport transport, ZooKeeperSession zooKeeper,
+            MemberSourceCheck sources) {
         this.options = options;
         this.context = context;
         this.transport = transport;
@@ -83,6 +91,8 @@ public final class CanopyNode {
         this.membership = new JobMembership(context, zooKeeper, options.job(), self, options.expectedSize(),
                 options.barrierTimeout());
         membership.onEvent(this::membershipChanged);
+        this.sources = sources;
+        sources.follow(membership);
     }
 
     /** Binds the transport on the configured host and connects to ZooKeeper. */
@@ -90,11 +100,16 @@ public final class CanopyNode {
         Context context = vertx.getOrCreateContext();
         Promise<CanopyNode> started = Promise.promise();
         String transportLabel = options.coordinates().site() + "/" + options.coordinates().host();
-        context.runOnContext(v -> VertxTransport.start(vertx, options.transport().withNodeLabel(transportLabel))
+        if (Vertx.currentContext() == null) {
+            TransportSecurity.prepareCrypto();
+        }
+        MemberSourceCheck sources = new MemberSourceCheck();
+        TransportSecurity security = TransportSecurity.of(options.secret(), options.job()).withSourceCheck(sources);
+        context.runOnContext(v -> VertxTransport.start(vertx, options.transport().withNodeLabel(transportLabel), security)
                 .map(options.layers()::build)
                 .compose(transport -> ZooKeeperSession.open(vertx, options.zooKeeper(), options.sessionTimeout(),
-                                ZOOKEEPER_CONNECT_TIMEOUT, options.zooKeeperCredentials())
-                        .map(session -> new CanopyNode(options, context, transport, session))
+                                ZOOKEEPER_CONNECT_TIMEOUT, Optional.of(options.zooKeeperCredentials()))
+                        .map(session -> new CanopyNode(options, context, transport, session, sources))
                         .onFailure(e -> transport.close()))
                 .onComplete(started));
         return started.future();
@@ -105,7 +120,7 @@ public final class CanopyNode {
         if (!state.compareAndSet(State.STARTED, State.JOINING)) {
             return Future.failedFuture(new IllegalStateException(options.id() + " cannot join: it is " + state.get()));
         }
-        return membership.start().map(view -> {
+        return membership.start().onComplete(r -> sources.settle()).map(view -> {
             label = NodeLogger.label(options.coordinates(), view.rankOf(options.id()));
             runtime = new CommunicatorRuntime(context, demux.port(FrameFamily.COMMUNICATION), options.job(), view,
                     options.id(), label, options.departureGrace());
@@ -133,6 +148,7 @@ public final class CanopyNode {
         if (before == State.CLOSED) {
             return Future.succeededFuture();
         }
+        sources.settle();
         Future<Void> left = before == State.JOINED || before == State.JOINING ? leaveNow() : membership.close();
         return left.transform(r -> transport.close())
                 .transform(r -> zooKeeper.close())
@@ -167,6 +183,11 @@ public final class CanopyNode {
     /** How log lines name this node: {@code site/host#rank} ({@code #?} before the start barrier). */
     public String label() {
         return label;
+    }
+
+    /** How many frames, datagrams and connections from the wire the node's transport refused, by reason. */
+    public SecurityCounters securityCounters() {
+        return transport.securityCounters();
     }
 
     /** The rank table, once joined. */

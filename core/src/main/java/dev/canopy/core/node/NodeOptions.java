@@ -1,11 +1,11 @@
 package dev.canopy.core.node;
 
 import dev.canopy.core.membership.ZooKeeperCredentials;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.gridconfig.Coordinates;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Everything a {@link CanopyNode} needs, validated once.
@@ -24,8 +24,8 @@ import java.util.Optional;
  * @param barrierTimeout how long to wait at the start barrier for the other nodes
  * @param transport      sockets and queue bounds; the node label is set by the node
  * @param layers         what to put over the real transport (WAN emulation, fault injection)
- * @param zooKeeperCredentials the job's ZooKeeper identity: every znode of the job belongs to it; empty:
- *                       open znodes
+ * @param secret         the job secret every node of the job shares: only nodes that prove they know it
+ *                       get in (see docs/security.md)
  */
 public record NodeOptions(
         JobId job,
@@ -38,7 +38,7 @@ public record NodeOptions(
         Duration barrierTimeout,
         TransportOptions transport,
         TransportStack layers,
-        Optional<ZooKeeperCredentials> zooKeeperCredentials) {
+        JobSecret secret) {
 
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(4);
     public static final Duration DEFAULT_DEPARTURE_GRACE = Duration.ofSeconds(1);
@@ -55,7 +55,7 @@ public record NodeOptions(
         Objects.requireNonNull(barrierTimeout, "barrierTimeout");
         Objects.requireNonNull(transport, "transport");
         Objects.requireNonNull(layers, "layers");
-        Objects.requireNonNull(zooKeeperCredentials, "zooKeeperCredentials");
+        Objects.requireNonNull(secret, "secret");
         if (expectedSize < 1) {
             throw new IllegalArgumentException("expected job size " + expectedSize + " must be at least 1");
         }
@@ -75,41 +75,46 @@ public record NodeOptions(
         }
     }
 
-    /** Options with default timeouts, loopback transport on ephemeral ports and no transport layers. */
-    public static NodeOptions of(JobId job, NodeId id, Coordinates coordinates, int expectedSize, String zooKeeper) {
+    /**
+     * Options with default timeouts, loopback transport on ephemeral ports and no transport layers; every node
+     * of the job must be given the same {@code secret}.
+     */
+    public static NodeOptions of(JobId job, NodeId id, Coordinates coordinates, int expectedSize, String zooKeeper,
+            JobSecret secret) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, DEFAULT_SESSION_TIMEOUT,
-                DEFAULT_DEPARTURE_GRACE, DEFAULT_BARRIER_TIMEOUT, TransportOptions.defaults(), TransportStack.none(),
-                Optional.empty());
+                DEFAULT_DEPARTURE_GRACE, DEFAULT_BARRIER_TIMEOUT, TransportOptions.defaults(), TransportStack.none(), secret);
     }
 
     public NodeOptions withSessionTimeout(Duration newSessionTimeout) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, newSessionTimeout, departureGrace,
-                barrierTimeout, transport, layers, zooKeeperCredentials);
+                barrierTimeout, transport, layers, secret);
     }
 
     public NodeOptions withDepartureGrace(Duration newDepartureGrace) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, newDepartureGrace,
-                barrierTimeout, transport, layers, zooKeeperCredentials);
+                barrierTimeout, transport, layers, secret);
     }
 
     public NodeOptions withBarrierTimeout(Duration newBarrierTimeout) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                newBarrierTimeout, transport, layers, zooKeeperCredentials);
+                newBarrierTimeout, transport, layers, secret);
     }
 
     public NodeOptions withTransport(TransportOptions newTransport) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, newTransport, layers, zooKeeperCredentials);
+                barrierTimeout, newTransport, layers, secret);
     }
 
     public NodeOptions withLayers(TransportStack newLayers) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, transport, newLayers, zooKeeperCredentials);
+                barrierTimeout, transport, newLayers, secret);
     }
 
-    /** The job's ZooKeeper identity (derived from the job secret): the job's znodes belong to it. */
-    public NodeOptions withZooKeeperCredentials(ZooKeeperCredentials credentials) {
-        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, transport, layers, Optional.of(credentials));
+    /**
+     * The job's ZooKeeper identity, derived from the job secret: every znode of the job is readable and
+     * writable only by clients that know the secret (see docs/security.md).
+     */
+    public ZooKeeperCredentials zooKeeperCredentials() {
+        return ZooKeeperCredentials.of(secret);
     }
 }

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Which peers have connections open to this node, by the address their HELLO announced, and who
+ * Which peers have connections open to this node, by the address they authenticated as, and who
  * waits for a peer's connections to end. A connection's close is seen after every frame read from
  * it has been handed up, so "ended" means every frame the peer wrote to us has arrived.
  *
@@ -30,7 +30,7 @@ final class InboundPeers {
     private final Set<NodeAddress> greeted = new HashSet<>();
     private final Map<NodeAddress, List<Waiter>> waiting = new HashMap<>();
     /**
-     * Connections accepted that have not said HELLO yet. Any of them may be a departed peer's
+     * Connections accepted that have not authenticated yet. Any of them may be a departed peer's
      * reconnection carrying its last frames, so no peer counts as ended while one is pending.
      */
     private int unidentified;
@@ -39,12 +39,12 @@ final class InboundPeers {
         this.vertx = vertx;
     }
 
-    /** A connection was accepted; it will say HELLO ({@link #opened}) or close first ({@link #closedUnidentified}). */
+    /** A connection was accepted; it will authenticate ({@link #opened}) or close first ({@link #closedUnidentified}). */
     void accepted() {
         unidentified++;
     }
 
-    /** A connection from {@code peer} said HELLO. */
+    /** A connection from {@code peer} authenticated. */
     void opened(NodeAddress peer) {
         unidentified--;
         greeted.add(peer);
@@ -58,7 +58,7 @@ final class InboundPeers {
         settleEndedPeers();
     }
 
-    /** A connection from {@code peer} that had said HELLO closed. */
+    /** A connection from {@code peer} that had authenticated closed. */
     void closed(NodeAddress peer) {
         open.computeIfPresent(peer, (address, count) -> count > 1 ? count - 1 : null);
         settleEndedPeers();

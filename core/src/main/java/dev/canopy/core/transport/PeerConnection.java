@@ -3,6 +3,8 @@ package dev.canopy.core.transport;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeLogger;
+import dev.canopy.core.frame.FrameCodec;
+import dev.canopy.core.security.Rejection;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -17,14 +19,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The one outbound connection to one peer, with its bounded, ordered write queue. Connects on the
- * first frame, re-connects (bounded attempts, doubling back-off) after the connection drops, and
- * writes frames strictly in the order they were queued.
+ * first frame, runs the client side of the {@link Handshake} (frames wait until the peer proved it
+ * knows the job secret and is the member we dialled), re-connects (bounded attempts, doubling
+ * back-off) after the connection drops or the handshake fails, and writes frames strictly in the
+ * order they were queued.
  *
  * <p>Owned by the transport's context: every method runs there.
  */
 final class PeerConnection {
 
-    private enum State { IDLE, CONNECTING, CONNECTED, CLOSED }
+    private enum State { IDLE, CONNECTING, HANDSHAKING, CONNECTED, CLOSED }
 
     /** Frames queued within one event-loop turn are written together up to this many bytes. */
     private static final int BATCH_BYTES = 64 * 1024;
@@ -44,7 +48,9 @@ final class PeerConnection {
     private final Context context;
     private final NetClient client;
     private final TransportOptions options;
-    private final Buffer hello;
+    private final Handshake handshake;
+    private final TransportSecurity security;
+    private final Rejections rejections;
     private final NodeLogger log;
     private final ArrayDeque<PendingWrite> waiting = new ArrayDeque<>();
 
@@ -55,17 +61,29 @@ final class PeerConnection {
     private long unflushedBytes;
     private long drainTimer = -1;
     private long reconnectTimer = -1;
+    private long handshakeTimer = -1;
+    private byte[] clientNonce;
+    /** The server's hello arrived and our proof went out; its accept is next. */
+    private boolean proofSent;
+    private HandshakeReader reader;
     private boolean pumping;
     private boolean pumpScheduled;
 
-    PeerConnection(Member peer, Context context, NetClient client, TransportOptions options, Buffer hello, NodeLogger log) {
+    /** What every outbound connection of one transport shares. */
+    record Settings(NetClient client, TransportOptions options, Handshake handshake, TransportSecurity security,
+                    Rejections rejections) {
+    }
+
+    PeerConnection(Member peer, Context context, Settings settings) {
         this.peer = peer;
         this.vertx = context.owner();
         this.context = context;
-        this.client = client;
-        this.options = options;
-        this.hello = hello;
-        this.log = log;
+        this.client = settings.client();
+        this.options = settings.options();
+        this.handshake = settings.handshake();
+        this.security = settings.security();
+        this.rejections = settings.rejections();
+        this.log = rejections.log();
     }
 
     NodeAddress address() {
@@ -138,15 +156,110 @@ final class PeerConnection {
             return;
         }
         socket = connected;
-        state = State.CONNECTED;
-        failedAttempts = 0;
+        state = State.HANDSHAKING;
         connected.closeHandler(v -> onClosed(connected));
         connected.exceptionHandler(e -> log.debug("connection to {} at {}: {}", peer.id(), peer.address(), e.toString()));
-        connected.handler(unexpected -> log.warn("peer {} wrote {} bytes on our outbound connection; ignored",
-                peer.id(), unexpected.length()));
-        connected.write(hello);
+        connected.handler(this::onBytes);
+        clientNonce = Handshake.nonce();
+        proofSent = false;
+        reader = new HandshakeReader();
+        connected.write(FrameCodec.encode(Hello.clientHello(handshake.job(), clientNonce, handshake.self())));
+        handshakeTimer = vertx.setTimer(security.handshakeTimeout().toMillis(), id -> {
+            handshakeTimer = -1;
+            handshakeFailed(Rejection.HANDSHAKE_TIMEOUT, "no answer to the handshake within "
+                    + security.handshakeTimeout().toMillis() + " ms");
+        });
+    }
+
+    private void onBytes(Buffer chunk) {
+        if (state == State.CONNECTED) {
+            // The server only reads on this connection once the handshake is done.
+            rejections.reject(Rejection.FRAME_ON_OUTBOUND, remoteHost(), "connection to " + peer.id(), chunk.length()
+                    + " bytes after the handshake");
+            NetSocket open = socket;
+            socket = null;
+            state = State.IDLE;
+            open.close();
+            if (!waiting.isEmpty()) {
+                connect();
+            }
+            return;
+        }
+        if (state != State.HANDSHAKING) {
+            return;
+        }
+        HandshakeReader.Step step = reader.feed(chunk);
+        if (step instanceof HandshakeReader.Refused refused) {
+            handshakeFailed(refused.rejection(), refused.detail());
+        } else if (step instanceof HandshakeReader.Message message) {
+            reader = new HandshakeReader();
+            try {
+                if (proofSent) {
+                    Hello.decode(message.frame(), Hello.Kind.SERVER_ACCEPT);
+                    accepted();
+                } else {
+                    onServerHello((Hello.ServerHello) Hello.decode(message.frame(), Hello.Kind.SERVER_HELLO));
+                }
+            } catch (Hello.Refused refused) {
+                handshakeFailed(refused.rejection, refused.getMessage());
+                return;
+            }
+            if (message.rest().length() > 0) {
+                onBytes(message.rest());
+            }
+        }
+    }
+
+    private void onServerHello(Hello.ServerHello hello) throws Hello.Refused {
+        if (hello.job() != handshake.job()) {
+            throw new Hello.Refused(Rejection.HANDSHAKE_WRONG_JOB, "the server belongs to job key "
+                    + Long.toHexString(hello.job()) + ", not to " + security.job());
+        }
+        if (!handshake.serverProofValid(clientNonce, hello)) {
+            throw new Hello.Refused(Rejection.HANDSHAKE_BAD_PROOF, "the server's proof is wrong: it does not know the"
+                    + " secret of job " + security.job());
+        }
+        if (!hello.identity().address().equals(peer.address())) {
+            throw new Hello.Refused(Rejection.HANDSHAKE_WRONG_PEER, "the server is " + hello.identity()
+                    + ", not member " + peer.id() + " at " + peer.address());
+        }
+        socket.write(FrameCodec.encode(Hello.clientProof(handshake.job(), handshake.clientProof(clientNonce, hello))));
+        proofSent = true;
+    }
+
+    /** The server accepted our proof: frames may go. */
+    private void accepted() {
+        cancelHandshakeTimer();
+        state = State.CONNECTED;
+        failedAttempts = 0;
         log.debug("connected to {} at {}", peer.id(), peer.address());
         pump();
+    }
+
+    /** The handshake failed: counted, the socket closed, and another attempt made after the back-off. */
+    private void handshakeFailed(Rejection rejection, String detail) {
+        if (state != State.HANDSHAKING) {
+            return;
+        }
+        cancelHandshakeTimer();
+        rejections.reject(rejection, remoteHost(), "connection to " + peer.id(), detail);
+        NetSocket open = socket;
+        socket = null;
+        state = State.CONNECTING;
+        open.close();
+        onConnectFailed(new IllegalStateException("handshake with " + peer.id() + " failed: " + rejection + ", "
+                + detail));
+    }
+
+    private String remoteHost() {
+        return peer.address().host();
+    }
+
+    private void cancelHandshakeTimer() {
+        if (handshakeTimer != -1) {
+            vertx.cancelTimer(handshakeTimer);
+            handshakeTimer = -1;
+        }
     }
 
     private void onConnectFailed(Throwable cause) {
@@ -177,6 +290,13 @@ final class PeerConnection {
         }
         socket = null;
         if (state == State.CLOSED) {
+            return;
+        }
+        if (state == State.HANDSHAKING) {
+            cancelHandshakeTimer();
+            state = State.CONNECTING;
+            onConnectFailed(new IllegalStateException("the peer closed the connection during the handshake"
+                    + " (does it have the same job secret?)"));
             return;
         }
         state = State.IDLE;
@@ -309,6 +429,7 @@ final class PeerConnection {
 
     private void cancelTimers() {
         cancelDrainTimer();
+        cancelHandshakeTimer();
         if (reconnectTimer != -1) {
             vertx.cancelTimer(reconnectTimer);
             reconnectTimer = -1;

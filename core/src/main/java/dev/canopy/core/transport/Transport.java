@@ -4,6 +4,7 @@ import dev.canopy.core.frame.Frame;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.security.SecurityCounters;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -18,6 +19,10 @@ import java.time.Duration;
  * {@link PeerUnavailableException} when the peer was declared gone or cannot be reached after a
  * bounded number of reconnect attempts, and with {@link BackPressureException} when the peer's
  * write queue is over its bound. A failed frame is not retried by the transport.
+ *
+ * <p>Only members of the transport's job get in: connections start with a mutual challenge-response
+ * and frames and datagrams that fail a check are dropped and counted ({@link #securityCounters()}); see
+ * {@link TransportSecurity}.
  *
  * <p>Layers (WAN emulation, fault injection) implement this interface and wrap another transport;
  * see {@link TransportLayer}.
@@ -49,7 +54,10 @@ public interface Transport {
     /** Receives every reliable frame (except connection handshakes). Replaces the previous handler. */
     void frameHandler(Handler<Frame> handler);
 
-    /** Receives every well-formed datagram, with the address it came from. Replaces the previous handler. */
+    /**
+     * Receives every well-formed, authentic datagram seen for the first time, with the address it came from.
+     * Replaces the previous handler.
+     */
     void datagramHandler(Handler<Datagram> handler);
 
     /**
@@ -63,13 +71,16 @@ public interface Transport {
 
     /**
      * Waits until every reliable frame {@code peer} wrote to this node has been handed to the frame
-     * handler, as far as the transport can tell: the peer had connected (its HELLO announced
+     * handler, as far as the transport can tell: the peer had connected (it authenticated as
      * {@code peer.address()}) and all its connections to this node have closed or been reset. For a
      * peer that has left, that is the moment nothing more can arrive from it. Completes with
      * {@link InboundEnd#TIMED_OUT} after {@code atMost} when a connection stays open or the peer never
      * connected, and at once when the connections have already closed.
      */
     Future<InboundEnd> awaitInboundEnd(Member peer, Duration atMost);
+
+    /** How many frames, datagrams and connections from the wire this transport refused, by reason. */
+    SecurityCounters securityCounters();
 
     /** Closes sockets and fails what is still queued; completes when everything is released. */
     Future<Void> close();

@@ -4,6 +4,7 @@ import dev.canopy.core.frame.Frame;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.security.SecurityCounters;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -66,6 +67,11 @@ public abstract class TransportLayer implements Transport {
     @Override
     public Future<InboundEnd> awaitInboundEnd(Member peer, Duration atMost) {
         return below.awaitInboundEnd(peer, atMost);
+    }
+
+    @Override
+    public SecurityCounters securityCounters() {
+        return below.securityCounters();
     }
 
     @Override

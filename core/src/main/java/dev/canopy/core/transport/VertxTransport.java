@@ -8,12 +8,13 @@ import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeLogger;
+import dev.canopy.core.security.Rejection;
+import dev.canopy.core.security.SecurityCounters;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.datagram.DatagramPacket;
 import io.vertx.core.datagram.DatagramSocket;
 import io.vertx.core.datagram.DatagramSocketOptions;
@@ -25,7 +26,7 @@ import io.vertx.core.net.NetSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,33 +41,50 @@ import org.slf4j.LoggerFactory;
  * <p>Between two nodes there are two TCP connections, one per direction: each node writes on the
  * connection it opened and reads on the one the peer opened. That keeps FIFO per direction
  * trivially and avoids the simultaneous-open race of shared connections.
+ *
+ * <p>Only the job's members get in ({@link TransportSecurity}): every connection starts with a mutual
+ * challenge-response ({@link Handshake}) and carries frames only after it; each frame's source must
+ * be the authenticated peer ({@link SourceCheck}); every datagram is sealed with a MAC and a sequence
+ * number ({@link DatagramSeal}). Whatever fails a check is dropped, counted ({@link #securityCounters()})
+ * and logged at a bounded rate; a connection that sent it is closed. At most
+ * {@value #MAX_PENDING_HANDSHAKES} accepted connections may be in their handshake at once; beyond that
+ * the oldest is closed.
  */
 public final class VertxTransport implements Transport {
 
     private final Context context;
     private final TransportOptions options;
     private final NodeLogger log;
+    static final int MAX_PENDING_HANDSHAKES = 1024;
+
     private final NetServer server;
     private final NetClient client;
     private final DatagramSocket datagrams;
     private final NodeAddress localAddress;
-    private final Buffer hello;
+    private final Rejections rejections;
+    private final DatagramSeal seal;
+    private final InboundConnection.Settings inboundSettings;
+    private final PeerConnection.Settings outboundSettings;
 
     private final Map<NodeId, PeerConnection> peers = new HashMap<>();
     private final Map<NodeId, String> gone = new HashMap<>();
-    private final Set<InboundConnection> inbound = new HashSet<>();
+    private final Set<InboundConnection> inbound = new LinkedHashSet<>();
+    /** Accepted connections still in their handshake, oldest first. */
+    private final Set<InboundConnection> pending = new LinkedHashSet<>();
     private final InboundPeers inboundPeers;
     /** Keeps {@link #inbound} and {@link #inboundPeers} up to date with the connections peers opened to us. */
     private final InboundConnection.Events inboundEvents = new InboundConnection.Events() {
 
         @Override
-        public void greeted(InboundConnection connection, NodeAddress peer) {
+        public void authenticated(InboundConnection connection, NodeAddress peer) {
+            pending.remove(connection);
             inboundPeers.opened(peer);
         }
 
         @Override
         public void closed(InboundConnection connection, Optional<NodeAddress> peer) {
             inbound.remove(connection);
+            pending.remove(connection);
             peer.ifPresentOrElse(inboundPeers::closed, inboundPeers::closedUnidentified);
         }
     };
@@ -75,8 +93,8 @@ public final class VertxTransport implements Transport {
     private Handler<Datagram> datagramHandler = datagram -> { };
     private boolean closed;
 
-    private VertxTransport(Context context, TransportOptions options, NetServer server, NetClient client,
-            DatagramSocket datagrams) {
+    private VertxTransport(Context context, TransportOptions options, TransportSecurity security, NetServer server,
+            NetClient client, DatagramSocket datagrams) {
         this.context = context;
         this.options = options;
         this.log = new NodeLogger(LoggerFactory.getLogger(VertxTransport.class), options.nodeLabel());
@@ -85,23 +103,36 @@ public final class VertxTransport implements Transport {
         this.datagrams = datagrams;
         this.localAddress = new NodeAddress(options.advertisedHost(), server.actualPort(),
                 datagrams.localAddress().port());
-        this.hello = FrameCodec.encode(new Hello(localAddress, options.nodeLabel()).toFrame());
+        this.rejections = new Rejections(log);
+        this.seal = new DatagramSeal(security, localAddress);
+        Handshake handshake = new Handshake(security, PeerIdentity.of(localAddress, options.nodeLabel()));
+        this.inboundSettings = new InboundConnection.Settings(context, options.maxFrameBytes(), handshake, security,
+                frame -> frameHandler.handle(frame), inboundEvents, rejections);
+        this.outboundSettings = new PeerConnection.Settings(client, options, handshake, security, rejections);
         this.inboundPeers = new InboundPeers(context.owner());
     }
 
     /**
      * Binds the TCP server and the UDP socket on {@code options.host()} and returns the running
-     * transport, which peers reach at {@code options.advertisedHost()}. Its context is the caller's
-     * when called on a Vert.x context, a new one otherwise.
+     * transport, which peers reach at {@code options.advertisedHost()} and which talks only to
+     * transports with the same {@code security} secret and job. Its context is the caller's when
+     * called on a Vert.x context, a new one otherwise.
+     *
+     * <p>Create {@code vertx} with {@link dev.canopy.core.node.CanopyVertx}: Vert.x's own DNS client
+     * binds a UDP socket on every interface.
      */
-    public static Future<Transport> start(Vertx vertx, TransportOptions options) {
+    public static Future<Transport> start(Vertx vertx, TransportOptions options, TransportSecurity security) {
+        if (Vertx.currentContext() == null) {
+            Handshake.prepareCrypto();
+        }
         Context context = vertx.getOrCreateContext();
         Promise<Transport> started = Promise.promise();
-        context.runOnContext(v -> bind(vertx, context, options).onComplete(started));
+        context.runOnContext(v -> bind(vertx, context, options, security).onComplete(started));
         return started.future();
     }
 
-    private static Future<Transport> bind(Vertx vertx, Context context, TransportOptions options) {
+    private static Future<Transport> bind(Vertx vertx, Context context, TransportOptions options,
+            TransportSecurity security) {
         NetServer server = vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true));
         NetClient client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true)
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis())));
@@ -116,7 +147,7 @@ public final class VertxTransport implements Transport {
                         .recover(e -> Future.failedFuture(new IllegalStateException("UDP port " + options.udpPort()
                                 + ": " + e.getMessage(), e))))
                 .map(d -> {
-                    VertxTransport transport = new VertxTransport(context, options, server, client, datagrams);
+                    VertxTransport transport = new VertxTransport(context, options, security, server, client, datagrams);
                     datagrams.handler(transport::onDatagram);
                     ready.complete(transport);
                     transport.log.info("transport listening on {}{}", transport.localAddress,
@@ -184,6 +215,11 @@ public final class VertxTransport implements Transport {
     }
 
     @Override
+    public SecurityCounters securityCounters() {
+        return rejections.counters();
+    }
+
+    @Override
     public Future<InboundEnd> awaitInboundEnd(Member peer, Duration atMost) {
         if (atMost.isNegative()) {
             return Future.failedFuture(new IllegalArgumentException("awaitInboundEnd: negative time " + atMost));
@@ -204,14 +240,20 @@ public final class VertxTransport implements Transport {
             peers.forEach((id, connection) -> closing.add(connection.close(
                     new PeerUnavailableException(id, "the local transport is closing"))));
             peers.clear();
-            inbound.forEach(InboundConnection::close);
+            List.copyOf(inbound).forEach(InboundConnection::close);
             inbound.clear();
+            pending.clear();
             closing.add(server.close());
             closing.add(client.close());
             closing.add(datagrams.close());
             return Future.join(closing).<Void>mapEmpty()
                     .onComplete(r -> log.info("transport closed"));
         });
+    }
+
+    /** How many connections peers have open to this transport, authenticated or not (tests check none lingers). */
+    Future<Integer> inboundConnections() {
+        return onContext(() -> Future.succeededFuture(inbound.size()));
     }
 
     @Override
@@ -251,17 +293,19 @@ public final class VertxTransport implements Transport {
             connection = null;
         }
         if (connection == null) {
-            connection = new PeerConnection(to, context, client, options, hello, log);
+            connection = new PeerConnection(to, context, outboundSettings);
             peers.put(to.id(), connection);
         }
         return connection;
     }
 
     private Future<Void> sendDatagramNow(Member to, Frame frame) {
-        Optional<RuntimeException> refused = refusal(to, frame, options.maxDatagramBytes(),
-                "TransportOptions.maxDatagramBytes); send it reliably or split it");
+        int maxBytes = Math.min(options.maxDatagramBytes(), FrameCodec.MAX_UDP_PAYLOAD - seal.overhead());
+        Optional<RuntimeException> refused = refusal(to, frame, maxBytes,
+                "TransportOptions.maxDatagramBytes, less the " + seal.overhead() + " bytes of the datagram's seal)"
+                        + "; send it reliably or split it");
         return refused.isPresent() ? Future.failedFuture(refused.get())
-                : datagrams.send(FrameCodec.encode(frame), to.address().udpPort(), to.address().host());
+                : datagrams.send(seal.seal(FrameCodec.encode(frame)), to.address().udpPort(), to.address().host());
     }
 
     private void accept(NetSocket socket) {
@@ -269,15 +313,27 @@ public final class VertxTransport implements Transport {
             socket.close();
             return;
         }
-        InboundConnection connection = new InboundConnection(socket, options.maxFrameBytes(),
-                frame -> frameHandler.handle(frame), inboundEvents, log);
+        if (pending.size() >= MAX_PENDING_HANDSHAKES) {
+            InboundConnection oldest = pending.iterator().next();
+            pending.remove(oldest);
+            oldest.evict();
+        }
+        InboundConnection connection = new InboundConnection(socket, inboundSettings);
         inbound.add(connection);
+        pending.add(connection);
         inboundPeers.accepted();
         connection.start();
     }
 
     private void onDatagram(DatagramPacket packet) {
-        DecodeResult result = FrameCodec.decodeDatagram(packet.data(), options.maxDatagramBytes());
+        String sender = packet.sender().hostAddress();
+        DatagramSeal.Opened opened = seal.open(packet.data());
+        if (opened instanceof DatagramSeal.Refused refused) {
+            rejections.reject(refused.rejection(), sender, "datagram from " + packet.sender(), refused.detail());
+            return;
+        }
+        DecodeResult result = FrameCodec.decodeDatagram(((DatagramSeal.Accepted) opened).frame(),
+                options.maxDatagramBytes());
         if (result instanceof DecodeResult.Decoded decoded) {
             try {
                 datagramHandler.handle(new Datagram(decoded.frame(), packet.sender()));
@@ -285,7 +341,8 @@ public final class VertxTransport implements Transport {
                 log.error("datagram handler failed on {} from {}", decoded.frame(), packet.sender(), e);
             }
         } else if (result instanceof MalformedFrame problem) {
-            log.warn("dropped a malformed datagram from {}: {}", packet.sender(), problem);
+            rejections.reject(Rejection.DATAGRAM_MALFORMED, sender, "datagram from " + packet.sender(),
+                    problem.toString());
         }
     }
 

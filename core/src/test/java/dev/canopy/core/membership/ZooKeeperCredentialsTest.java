@@ -3,6 +3,7 @@ package dev.canopy.core.membership;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.canopy.core.security.JobSecret;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -34,5 +35,13 @@ class ZooKeeperCredentialsTest {
         given[0] = 'X';
 
         assertThat(credentials).isEqualTo(new ZooKeeperCredentials("job-a", PASSWORD));
+    }
+
+    @Test
+    void membersOfOneJobDeriveTheSameCredentialsAndOtherJobsOthers() {
+        JobSecret secret = JobSecret.generate();
+
+        assertThat(ZooKeeperCredentials.of(secret)).isEqualTo(ZooKeeperCredentials.of(secret))
+                .isNotEqualTo(ZooKeeperCredentials.of(JobSecret.generate()));
     }
 }

@@ -67,6 +67,10 @@ final class ChildProcess implements AutoCloseable {
         }
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     void kill() {
         process.destroyForcibly(); // SIGKILL on Linux: no shutdown hook, no clean leave
     }

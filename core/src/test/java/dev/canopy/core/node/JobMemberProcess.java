@@ -3,6 +3,7 @@ package dev.canopy.core.node;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.comm.Message;
 import dev.canopy.core.membership.MembershipEvent;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -10,6 +11,7 @@ import io.vertx.core.buffer.Buffer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +20,7 @@ import java.util.stream.Collectors;
 
 /**
  * A node in its own JVM, driven by {@link MultiProcessJobTest} through stdin; it answers on stdout
- * with lines starting {@value #PREFIX}. Arguments: zookeeper job node-id site expected-size session-ms.
+ * with lines starting {@value #PREFIX}. Arguments: zookeeper job node-id site expected-size session-ms secret-file.
  * Commands: EXCHANGE (send to and receive from every other rank), RECV rank, SEND rank, EXIT.
  */
 public final class JobMemberProcess {
@@ -35,9 +37,9 @@ public final class JobMemberProcess {
         String site = args[3];
         NodeOptions options = NodeOptions.of(JobId.of(args[1]), NodeId.of(args[2]),
                         new Coordinates("wan", site, site + "-lan", site + "-c", "host-" + args[2]),
-                        Integer.parseInt(args[4]), args[0])
+                        Integer.parseInt(args[4]), args[0], JobSecret.fromFile(Path.of(args[6])))
                 .withSessionTimeout(Duration.ofMillis(Long.parseLong(args[5])));
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = CanopyVertx.create();
         CanopyNode node = block(CanopyNode.start(vertx, options));
         node.onMembershipEvent(event -> {
             if (event.kind() == MembershipEvent.Kind.LEFT) {

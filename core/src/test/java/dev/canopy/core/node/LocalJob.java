@@ -3,6 +3,7 @@ package dev.canopy.core.node;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.membership.testing.TestVertx;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
@@ -13,7 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * A job of real nodes in this JVM: an embedded ZooKeeper, one Vert.x, one event loop and real
+ * A job of real nodes in this JVM, sharing a job secret made for it: an embedded ZooKeeper, one Vert.x, one event loop and real
  * loopback sockets per node. {@link #worlds()} is indexed by WORLD rank.
  */
 public final class LocalJob implements AutoCloseable {
@@ -25,12 +26,15 @@ public final class LocalJob implements AutoCloseable {
     private final Vertx vertx;
     private final List<CanopyNode> nodes;
     private final List<Communicator> worlds;
+    private final JobSecret secret;
 
-    private LocalJob(EmbeddedZooKeeper zooKeeper, Vertx vertx, List<CanopyNode> nodes, List<Communicator> worlds) {
+    private LocalJob(EmbeddedZooKeeper zooKeeper, Vertx vertx, List<CanopyNode> nodes, List<Communicator> worlds,
+            JobSecret secret) {
         this.zooKeeper = zooKeeper;
         this.vertx = vertx;
         this.nodes = nodes;
         this.worlds = worlds;
+        this.secret = secret;
     }
 
     /** Changes the options of the node with index {@code i} (id {@code n<i>}) before it starts. */
@@ -49,9 +53,10 @@ public final class LocalJob implements AutoCloseable {
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
         Vertx vertx = TestVertx.create();
         List<CanopyNode> nodes = new ArrayList<>();
+        JobSecret secret = JobSecret.generate();
         for (int i = 0; i < coordinates.size(); i++) {
             NodeOptions options = NodeOptions.of(JobId.of(job), NodeId.of("n" + i), coordinates.get(i),
-                    coordinates.size(), zooKeeper.connectString()).withSessionTimeout(SESSION);
+                    coordinates.size(), zooKeeper.connectString(), secret).withSessionTimeout(SESSION);
             options = tailor.apply(i, options);
             nodes.add(Await.result(CanopyNode.start(vertx, options), WAIT));
         }
@@ -60,7 +65,7 @@ public final class LocalJob implements AutoCloseable {
         worlds.sort(Comparator.comparingInt(Communicator::rank));
         List<CanopyNode> byRank = new ArrayList<>(nodes);
         byRank.sort(Comparator.comparingInt(node -> node.world().orElseThrow().rank()));
-        return new LocalJob(zooKeeper, vertx, byRank, worlds);
+        return new LocalJob(zooKeeper, vertx, byRank, worlds, secret);
     }
 
     /** {@code count} nodes on {@code sites} sites (round robin), one host each. */
@@ -71,6 +76,11 @@ public final class LocalJob implements AutoCloseable {
             coordinates.add(new Coordinates("wan" + (i % sites) / 2, site, site + "-lan", site + "-c", "h" + i));
         }
         return coordinates;
+    }
+
+    /** The secret the job's nodes share (tests that play an insider use it). */
+    public JobSecret secret() {
+        return secret;
     }
 
     public List<Communicator> worlds() {

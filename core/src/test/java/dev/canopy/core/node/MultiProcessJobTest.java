@@ -3,6 +3,9 @@ package dev.canopy.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.security.JobSecret;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,11 +29,12 @@ class MultiProcessJobTest {
     @Test
     void threeJvmsAgreeExchangeAndSeeAKilledOneLeave() throws Exception {
         List<ChildProcess> children = new ArrayList<>();
+        Path secretFile = JobSecret.generate().writeTemporary();
         try (EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start()) {
             String[] sites = {"tokyo", "paris", "austin"};
             for (int i = 0; i < 3; i++) {
                 children.add(ChildProcess.launch("node" + i, List.of(zooKeeper.connectString(), "multi", "node" + i,
-                        sites[i], "3", Long.toString(SESSION.toMillis()))));
+                        sites[i], "3", Long.toString(SESSION.toMillis()), secretFile.toString())));
             }
 
             Map<Integer, ChildProcess> byRank = new HashMap<>();
@@ -45,6 +49,10 @@ class MultiProcessJobTest {
             // Coordinates sort austin < paris < tokyo, so the ranks follow the sites, not the launch order.
             assertThat(table).isEqualTo("node2,node1,node0");
             assertThat(byRank).containsOnlyKeys(0, 1, 2);
+            for (ChildProcess child : children) {
+                assertThat(BoundSockets.udp(child.pid())).as("UDP sockets of a node told to use 127.0.0.1")
+                        .isNotEmpty().allSatisfy(address -> assertThat(address).startsWith("127.0.0.1:"));
+            }
 
             children.forEach(child -> child.send("EXCHANGE"));
             for (int rank = 0; rank < 3; rank++) {
@@ -85,6 +93,7 @@ class MultiProcessJobTest {
                 assertThat(survivor.awaitExit(REPLY)).isZero();
             }
         } finally {
+            Files.deleteIfExists(secretFile);
             children.forEach(ChildProcess::close);
         }
     }

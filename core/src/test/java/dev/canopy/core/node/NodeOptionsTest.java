@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.canopy.core.frame.Frame;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.Coordinates;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -11,14 +12,15 @@ import org.junit.jupiter.api.Test;
 class NodeOptionsTest {
 
     private static final Coordinates HERE = Coordinates.ofHost("h1");
+    private static final JobSecret SECRET = JobSecret.generate();
 
     @Test
     void badSettingsAreRefusedNamingTheSettingAndTheFix() {
-        assertThatThrownBy(() -> NodeOptions.of(JobId.of("j"), NodeId.of("n"), HERE, 0, "127.0.0.1:2181"))
+        assertThatThrownBy(() -> NodeOptions.of(JobId.of("j"), NodeId.of("n"), HERE, 0, "127.0.0.1:2181", SECRET))
                 .hasMessageContaining("expected job size 0 must be at least 1");
-        assertThatThrownBy(() -> NodeOptions.of(JobId.of("j"), NodeId.of("n"), HERE, 2, " "))
+        assertThatThrownBy(() -> NodeOptions.of(JobId.of("j"), NodeId.of("n"), HERE, 2, " ", SECRET))
                 .hasMessageContaining("give host:port");
-        NodeOptions options = NodeOptions.of(JobId.of("j"), NodeId.of("n"), HERE, 2, "127.0.0.1:2181");
+        NodeOptions options = NodeOptions.of(JobId.of("j"), NodeId.of("n"), HERE, 2, "127.0.0.1:2181", SECRET);
         assertThatThrownBy(() -> options.withSessionTimeout(Duration.ofMillis(200)))
                 .hasMessageContaining("session timeout 200 ms is below the 1000 ms");
         assertThatThrownBy(() -> options.withBarrierTimeout(Duration.ZERO)).hasMessageContaining("must be positive");

@@ -33,7 +33,7 @@ class BackPressureTest {
 
     @Test
     void aStalledReceiverBoundsWhatTheSenderHolds() {
-        PausedReceiver receiver = new PausedReceiver(nodes.vertx);
+        PausedReceiver receiver = new PausedReceiver(nodes.vertx, nodes.security);
         Transport sender = nodes.start(TransportOptions.defaults().withNodeLabel("sender")
                 .withWriteQueue(256 * 1024, LIMIT, Duration.ofMinutes(2)));
         Member toReceiver = receiver.member("receiver");
@@ -78,7 +78,7 @@ class BackPressureTest {
 
     @Test
     void framesWaitingLongerThanTheDrainTimeoutFailWithBackPressure() {
-        PausedReceiver receiver = new PausedReceiver(nodes.vertx);
+        PausedReceiver receiver = new PausedReceiver(nodes.vertx, nodes.security);
         Transport sender = nodes.start(TransportOptions.defaults().withNodeLabel("sender")
                 .withWriteQueue(64 * 1024, 64L * 1024 * 1024, Duration.ofMillis(300)));
         Member toReceiver = receiver.member("receiver");

@@ -6,7 +6,7 @@ import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameCodec;
 import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.node.Member;
-import dev.canopy.core.node.NodeAddress;
+import dev.canopy.core.security.Rejection;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
@@ -49,35 +49,54 @@ class MalformedInputTest {
         nodes.close();
     }
 
-    static Stream<Arguments> badStreams() {
-        Buffer hello = rawHello();
+    /** Bytes an unauthenticated client opens with: refused before anything is read beyond the handshake. */
+    static Stream<Arguments> badOpenings() {
         Buffer valid = FrameCodec.encode(TestNodes.data(1, 16));
-        Buffer shortHost = new Hello(new NodeAddress("127.0.0.1", 4000, 4001), "raw").toFrame().payload()
-                .setUnsignedShort(Hello.HOST_LENGTH_OFFSET, 200);
         byte[] garbage = new byte[300];
         new Random(7).nextBytes(garbage);
         return Stream.of(
                 Arguments.of("garbage", Buffer.buffer(garbage)),
-                Arguments.of("bad magic after hello", hello.copy().appendBuffer(patched(valid, FrameCodec.MAGIC_OFFSET, 0xDEADBEEF))),
-                Arguments.of("bad version", hello.copy().appendBuffer(patchedByte(valid, FrameCodec.VERSION_OFFSET, 9))),
-                Arguments.of("unknown type", hello.copy().appendBuffer(patchedByte(valid, FrameCodec.TYPE_OFFSET, 200))),
-                Arguments.of("oversized length", hello.copy().appendBuffer(
-                        patched(valid, FrameCodec.PAYLOAD_LENGTH_OFFSET, Integer.MAX_VALUE))),
-                Arguments.of("negative length", hello.copy().appendBuffer(patched(valid, FrameCodec.PAYLOAD_LENGTH_OFFSET, -5))),
                 Arguments.of("no hello", valid.copy()),
-                Arguments.of("hello without an address", FrameCodec.encode(
-                        new Frame(FrameType.HELLO, 0, 0, 0, -1, -1, 0, 0, Buffer.buffer("raw"))).appendBuffer(valid)),
-                Arguments.of("hello with a host longer than its payload", FrameCodec.encode(
-                        new Frame(FrameType.HELLO, 0, 0, 0, -1, -1, 0, 0, shortHost)).appendBuffer(valid)));
+                Arguments.of("hello without a handshake payload", FrameCodec.encode(
+                        new Frame(FrameType.HELLO, 0, 0, 0, -1, -1, 0, 0, Buffer.buffer("raw")))),
+                Arguments.of("hello announcing a 1 MB payload", patched(FrameCodec.encode(
+                        new Frame(FrameType.HELLO, 0, 0, 0, -1, -1, 0, 0, Buffer.buffer("raw"))),
+                        FrameCodec.PAYLOAD_LENGTH_OFFSET, 1 << 20)),
+                Arguments.of("a client proof first", FrameCodec.encode(Hello.clientProof(TestNodes.JOB, new byte[32]))));
+    }
+
+    /** Bytes an authenticated peer sends after the handshake. */
+    static Stream<Arguments> badStreams() {
+        Buffer valid = FrameCodec.encode(TestNodes.data(1, 16));
+        return Stream.of(
+                Arguments.of("bad magic", patched(valid, FrameCodec.MAGIC_OFFSET, 0xDEADBEEF)),
+                Arguments.of("bad version", patchedByte(valid, FrameCodec.VERSION_OFFSET, 9)),
+                Arguments.of("unknown type", patchedByte(valid, FrameCodec.TYPE_OFFSET, 200)),
+                Arguments.of("oversized length", patched(valid, FrameCodec.PAYLOAD_LENGTH_OFFSET, Integer.MAX_VALUE)),
+                Arguments.of("negative length", patched(valid, FrameCodec.PAYLOAD_LENGTH_OFFSET, -5)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badOpenings")
+    void aMalformedOpeningClosesOnlyItsConnection(String name, Buffer bytes) {
+        NetSocket raw = Await.result(nodes.vertx.createNetClient().connect(toServer.address().tcpPort(), "127.0.0.1"));
+        assertClosedAfter(raw, bytes);
+        Await.until(() -> server.securityCounters().total() == 1, () -> "one refusal counted: "
+                + server.securityCounters());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("badStreams")
     void aMalformedStreamClosesOnlyItsConnection(String name, Buffer bytes) {
+        NetSocket raw = RawHandshake.connect(nodes.vertx, toServer, nodes.security, good.localAddress());
+        assertClosedAfter(raw, bytes);
+        assertThat(server.securityCounters().get(Rejection.FRAME_MALFORMED)).isEqualTo(1);
+    }
+
+    private void assertClosedAfter(NetSocket raw, Buffer bytes) {
         Await.result(good.send(toServer, TestNodes.data(100, 8)));
         assertThat(Await.next(received).sequence()).isEqualTo(100);
 
-        NetSocket raw = Await.result(nodes.vertx.createNetClient().connect(toServer.address().tcpPort(), "127.0.0.1"));
         Promise<Void> closed = Promise.promise();
         raw.closeHandler(v -> closed.tryComplete());
         raw.write(bytes);
@@ -90,10 +109,9 @@ class MalformedInputTest {
 
     @Test
     void aStreamEndingInsideAFrameDeliversNothingOfIt() {
-        Buffer hello = rawHello();
         Buffer whole = FrameCodec.encode(TestNodes.data(1, 1000));
-        NetSocket raw = Await.result(nodes.vertx.createNetClient().connect(toServer.address().tcpPort(), "127.0.0.1"));
-        Await.result(raw.write(hello.appendBuffer(whole.getBuffer(0, 500))));
+        NetSocket raw = RawHandshake.connect(nodes.vertx, toServer, nodes.security, good.localAddress());
+        Await.result(raw.write(whole.getBuffer(0, 500)));
         Await.result(raw.close());
 
         Await.result(good.send(toServer, TestNodes.data(2, 8)));
@@ -102,26 +120,22 @@ class MalformedInputTest {
     }
 
     @Test
-    void malformedDatagramsAreDroppedAndValidOnesStillArrive() {
+    void malformedAndUnsealedDatagramsAreDroppedCountedAndValidOnesStillArrive() {
         BlockingQueue<Datagram> datagrams = new LinkedBlockingQueue<>();
         server.datagramHandler(datagrams::add);
         DatagramSocket raw = nodes.vertx.createDatagramSocket();
         try {
             Buffer valid = FrameCodec.encode(TestNodes.data(5, 10));
             Await.result(raw.send(Buffer.buffer("not a frame at all, just text"), toServer.address().udpPort(), "127.0.0.1"));
-            Await.result(raw.send(valid.getBuffer(0, 50), toServer.address().udpPort(), "127.0.0.1"));
-            Await.result(raw.send(valid.copy().appendString("trailing"), toServer.address().udpPort(), "127.0.0.1"));
+            Await.result(raw.send(valid.getBuffer(0, 20), toServer.address().udpPort(), "127.0.0.1"));
+            Await.result(raw.send(valid, toServer.address().udpPort(), "127.0.0.1"));
             Await.result(good.sendDatagram(toServer, TestNodes.data(6, 10)));
 
             assertThat(Await.next(datagrams).frame().sequence()).isEqualTo(6);
+            Await.until(() -> server.securityCounters().total() == 3, () -> "three refusals: " + server.securityCounters());
         } finally {
             raw.close();
         }
-    }
-
-    /** The HELLO of a raw client that announces a made-up address. */
-    private static Buffer rawHello() {
-        return FrameCodec.encode(new Hello(new NodeAddress("127.0.0.1", 4000, 4001), "raw").toFrame());
     }
 
     private static Buffer patched(Buffer frame, int offset, int value) {

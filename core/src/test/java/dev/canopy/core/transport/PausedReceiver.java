@@ -2,7 +2,6 @@ package dev.canopy.core.transport;
 
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameStreamDecoder;
-import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
@@ -16,7 +15,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
- * A raw TCP peer that accepts one connection and does not read from it until {@link #resume()}:
+ * A raw TCP peer that accepts one connection, completes the handshake and then does not read from it until {@link #resume()}:
  * the slow receiver of back-pressure tests. Decodes what it reads once resumed.
  */
 final class PausedReceiver implements AutoCloseable {
@@ -26,22 +25,28 @@ final class PausedReceiver implements AutoCloseable {
     private final int port;
     final BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
 
-    PausedReceiver(Vertx vertx) {
+    /** A receiver that authenticates with {@code security}, then stops reading. */
+    PausedReceiver(Vertx vertx, TransportSecurity security) {
+        int[] listening = new int[1];
         server = vertx.createNetServer().connectHandler(socket -> {
-            socket.pause();
             FrameStreamDecoder decoder = new FrameStreamDecoder(64 * 1024 * 1024);
-            socket.handler(bytes -> decoder.feed(bytes, frame -> {
-                if (frame.type() != FrameType.HELLO) {
-                    received.add(frame);
-                }
-            }));
-            connection.tryComplete(socket);
+            RawHandshake.serve(socket, security, address(listening[0]), rest -> {
+                socket.pause();
+                decoder.feed(rest, received::add);
+                socket.handler(bytes -> decoder.feed(bytes, received::add));
+                connection.tryComplete(socket);
+            });
         });
         port = Await.result(server.listen(0, "127.0.0.1")).actualPort();
+        listening[0] = port;
+    }
+
+    private static NodeAddress address(int port) {
+        return new NodeAddress("127.0.0.1", port, port);
     }
 
     Member member(String id) {
-        return new Member(NodeId.of(id), Coordinates.ofHost(id), new NodeAddress("127.0.0.1", port, port));
+        return new Member(NodeId.of(id), Coordinates.ofHost(id), address(port));
     }
 
     NetSocket awaitConnection() {

@@ -59,7 +59,7 @@ class PeerFailureTest {
 
     @Test
     void framesQueuedForAPeerThatGoesAwayFailAtOnce() {
-        PausedReceiver stuck = new PausedReceiver(nodes.vertx);
+        PausedReceiver stuck = new PausedReceiver(nodes.vertx, nodes.security);
         Transport a = nodes.start(TransportOptions.defaults().withNodeLabel("a")
                 .withWriteQueue(64 * 1024, 64L * 1024 * 1024, Duration.ofMinutes(2)));
         Member toStuck = stuck.member("stuck");

@@ -2,8 +2,11 @@ package dev.canopy.core.transport;
 
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.node.CanopyVertx;
+import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
@@ -20,9 +23,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class TestNodes implements AutoCloseable {
 
-    static final long JOB = Frame.jobId("transport-test");
+    static final long JOB = JobId.of("transport-test").frameKey();
 
     final Vertx vertx;
+    /** Every transport started here shares this job secret and job, so they authenticate each other. */
+    final TransportSecurity security = TransportSecurity.of(JobSecret.generate(), JobId.of("transport-test"));
     private final List<Transport> started = new ArrayList<>();
 
     TestNodes() {
@@ -30,7 +35,7 @@ final class TestNodes implements AutoCloseable {
     }
 
     TestNodes(int eventLoops) {
-        vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops)
+        vertx = CanopyVertx.create(new VertxOptions().setEventLoopPoolSize(eventLoops)
                 .setMaxEventLoopExecuteTime(50).setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS)
                 .setBlockedThreadCheckInterval(50).setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS));
     }
@@ -40,7 +45,11 @@ final class TestNodes implements AutoCloseable {
     }
 
     Transport start(TransportOptions options) {
-        Transport transport = Await.result(VertxTransport.start(vertx, options));
+        return start(options, security);
+    }
+
+    Transport start(TransportOptions options, TransportSecurity withSecurity) {
+        Transport transport = Await.result(VertxTransport.start(vertx, options, withSecurity));
         started.add(transport);
         return transport;
     }

@@ -8,6 +8,8 @@ import dev.canopy.core.node.NodeId;
 import dev.canopy.core.testing.Await;
 import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportOptions;
+import dev.canopy.core.transport.TransportSecurity;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.VertxTransport;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
@@ -38,6 +40,8 @@ final class LiveGrid implements AutoCloseable {
     final List<ProbeService> services = new ArrayList<>();
     private final List<AutoCloseable> closeFirst = new ArrayList<>();
     MembershipView view;
+    /** The grid's job and secret: every node of the grid is a member. */
+    final TransportSecurity security = TransportSecurity.of(JobSecret.generate(), JOB);
 
     /** Wraps a node's bare transport in test layers. */
     @FunctionalInterface
@@ -56,7 +60,7 @@ final class LiveGrid implements AutoCloseable {
                 String site = sites.get(i);
                 String host = site + "-n" + i;
                 Transport bare = Await.result(VertxTransport.start(grid.vertx,
-                        TransportOptions.defaults().withNodeLabel(site + "/" + host)));
+                        TransportOptions.defaults().withNodeLabel(site + "/" + host), grid.security));
                 Coordinates coordinates = new Coordinates("wan", site, site, site, host);
                 grid.transports.add(layers.wrap(bare, coordinates, i));
                 grid.members.add(new Member(NodeId.of(host), coordinates, bare.localAddress()));

@@ -63,7 +63,7 @@ class ProbeServiceTest {
     void answersOnlyLiveMembersOfTheJobAndCountsTheRest() throws Exception {
         try (LiveGrid grid = LiveGrid.start(List.of("a", "b"), FAST)) {
             Transport intruder = Await.result(VertxTransport.start(grid.vertx,
-                    TransportOptions.defaults().withNodeLabel("x/intruder")));
+                    TransportOptions.defaults().withNodeLabel("x/intruder"), grid.security));
             AtomicInteger answersToIntruder = new AtomicInteger();
             intruder.datagramHandler(datagram -> answersToIntruder.incrementAndGet());
             long job = LiveGrid.JOB.frameKey();
