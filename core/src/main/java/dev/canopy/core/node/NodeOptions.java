@@ -1,5 +1,6 @@
 package dev.canopy.core.node;
 
+import dev.canopy.core.comm.MessageLimits;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.gridconfig.Coordinates;
 import java.time.Duration;
@@ -22,6 +23,8 @@ import java.util.Objects;
  * @param barrierTimeout how long to wait at the start barrier for the other nodes
  * @param transport      sockets and queue bounds; the node label is set by the node
  * @param layers         what to put over the real transport (WAN emulation, fault injection)
+ * @param messageLimits  how much unreceived data other nodes may leave at this one (per peer and in
+ *                       total) and the eager/rendezvous threshold of its sends
  */
 public record NodeOptions(
         JobId job,
@@ -33,7 +36,8 @@ public record NodeOptions(
         Duration departureGrace,
         Duration barrierTimeout,
         TransportOptions transport,
-        TransportStack layers) {
+        TransportStack layers,
+        MessageLimits messageLimits) {
 
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(4);
     public static final Duration DEFAULT_DEPARTURE_GRACE = Duration.ofSeconds(1);
@@ -50,6 +54,7 @@ public record NodeOptions(
         Objects.requireNonNull(barrierTimeout, "barrierTimeout");
         Objects.requireNonNull(transport, "transport");
         Objects.requireNonNull(layers, "layers");
+        Objects.requireNonNull(messageLimits, "messageLimits");
         if (expectedSize < 1) {
             throw new IllegalArgumentException("expected job size " + expectedSize + " must be at least 1");
         }
@@ -72,31 +77,37 @@ public record NodeOptions(
     /** Options with default timeouts, loopback transport on ephemeral ports and no transport layers. */
     public static NodeOptions of(JobId job, NodeId id, Coordinates coordinates, int expectedSize, String zooKeeper) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, DEFAULT_SESSION_TIMEOUT,
-                DEFAULT_DEPARTURE_GRACE, DEFAULT_BARRIER_TIMEOUT, TransportOptions.defaults(), TransportStack.none());
+                DEFAULT_DEPARTURE_GRACE, DEFAULT_BARRIER_TIMEOUT, TransportOptions.defaults(), TransportStack.none(),
+                MessageLimits.defaults());
     }
 
     public NodeOptions withSessionTimeout(Duration newSessionTimeout) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, newSessionTimeout, departureGrace,
-                barrierTimeout, transport, layers);
+                barrierTimeout, transport, layers, messageLimits);
     }
 
     public NodeOptions withDepartureGrace(Duration newDepartureGrace) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, newDepartureGrace,
-                barrierTimeout, transport, layers);
+                barrierTimeout, transport, layers, messageLimits);
     }
 
     public NodeOptions withBarrierTimeout(Duration newBarrierTimeout) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                newBarrierTimeout, transport, layers);
+                newBarrierTimeout, transport, layers, messageLimits);
     }
 
     public NodeOptions withTransport(TransportOptions newTransport) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, newTransport, layers);
+                barrierTimeout, newTransport, layers, messageLimits);
     }
 
     public NodeOptions withLayers(TransportStack newLayers) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, transport, newLayers);
+                barrierTimeout, transport, newLayers, messageLimits);
+    }
+
+    public NodeOptions withMessageLimits(MessageLimits newMessageLimits) {
+        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
+                barrierTimeout, transport, layers, newMessageLimits);
     }
 }

@@ -2,8 +2,10 @@ package dev.canopy.core.comm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.canopy.core.comm.Mailbox.Incoming;
 import dev.canopy.core.node.NodeId;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,10 +25,15 @@ class MailboxTest {
 
     private static final IntFunction<RankFailedException> ALIVE = rank -> null;
 
-    private final Mailbox mailbox = new Mailbox();
+    private final Mailbox mailbox = new Mailbox(MailboxTest::takeEager);
 
-    private static Message message(int source, int tag, String text) {
-        return new Message(source, tag, Buffer.buffer(text));
+    private static void takeEager(Incoming incoming, Promise<Message> receive) {
+        receive.complete(new Message(incoming.source(), incoming.tag(), incoming.payload()));
+    }
+
+    private static Incoming message(int source, int tag, String text) {
+        Buffer payload = Buffer.buffer(text);
+        return Incoming.eager(source, tag, payload, FlowProtocol.eagerCost(payload.length()));
     }
 
     private static String text(Future<Message> future) {

@@ -24,7 +24,7 @@ class FrameDemuxTest {
             Transport sender = nodes.start("sender");
             Transport receiver = nodes.start("receiver");
             Member to = TestNodes.member("receiver", "s", receiver);
-            FrameDemux demux = new FrameDemux(receiver, () -> "s/receiver");
+            FrameDemux demux = new FrameDemux(receiver, () -> "s/receiver", 8 << 20, 64 << 20);
             Transport communication = demux.port(FrameFamily.COMMUNICATION);
             Transport measurement = demux.port(FrameFamily.MEASUREMENT);
             BlockingQueue<Frame> communicationFrames = new LinkedBlockingQueue<>();
@@ -66,7 +66,7 @@ class FrameDemuxTest {
             Transport sender = nodes.start("sender");
             Transport receiver = nodes.start("receiver");
             Member to = TestNodes.member("receiver", "s", receiver);
-            FrameDemux demux = new FrameDemux(receiver, () -> "s/receiver");
+            FrameDemux demux = new FrameDemux(receiver, () -> "s/receiver", 8 << 20, 64 << 20);
             Await.result(OwnerContext.call(receiver.context(), Future::<Void>succeededFuture));
 
             Await.result(sender.send(to, frame(FrameType.COLLECTIVE, 1)));

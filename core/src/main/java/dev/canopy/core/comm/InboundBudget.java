@@ -1,0 +1,97 @@
+package dev.canopy.core.comm;
+
+/**
+ * The receiving side of {@link FlowProtocol}: how many bytes each peer (by WORLD rank) has queued or
+ * parked at this node, and the credit given back to it. A peer may hold at most its window: the
+ * {@value FlowProtocol#INITIAL_CREDIT} bytes every sender starts with until its first frame, then
+ * {@link MessageLimits#windowPerPeer}; consumed bytes go back to it in grants of at least an eighth
+ * of the window, so a stalled sender always has a grant on its way once its receiver has received.
+ *
+ * <p>Confined to the runtime's context.
+ */
+final class InboundBudget {
+
+    /** Sends a grant of {@code bytes} to the peer with WORLD rank {@code peer}. */
+    @FunctionalInterface
+    interface Grants {
+        void grant(int peer, long bytes);
+    }
+
+    private final long window;
+    private final long grantThreshold;
+    private final Grants grants;
+    private final long[] held;
+    private final long[] consumed;
+    private final boolean[] toppedUp;
+    private long heldTotal;
+    private long highWaterTotal;
+    private long highWaterPerPeer;
+
+    InboundBudget(int worldSize, MessageLimits limits, Grants grants) {
+        this.window = limits.windowPerPeer(worldSize - 1);
+        this.grantThreshold = window / 8;
+        this.grants = grants;
+        this.held = new long[worldSize];
+        this.consumed = new long[worldSize];
+        this.toppedUp = new boolean[worldSize];
+    }
+
+    /**
+     * A frame costing {@code cost} arrived from {@code peer}: true when it fits the peer's credit (it
+     * is now held), false when the peer sent beyond the credit it was given.
+     */
+    boolean admit(int peer, int cost) {
+        if (cost == 0) {
+            return true;
+        }
+        long limit = toppedUp[peer] ? window : FlowProtocol.INITIAL_CREDIT;
+        if (held[peer] + consumed[peer] + cost > limit) {
+            return false;
+        }
+        held[peer] += cost;
+        heldTotal += cost;
+        highWaterPerPeer = Math.max(highWaterPerPeer, held[peer]);
+        highWaterTotal = Math.max(highWaterTotal, heldTotal);
+        if (!toppedUp[peer]) {
+            toppedUp[peer] = true;
+            grants.grant(peer, window - FlowProtocol.INITIAL_CREDIT);
+        }
+        return true;
+    }
+
+    /** A receive took (or a free discarded) what {@code peer} sent at {@code cost}: its credit goes back. */
+    void release(int peer, int cost) {
+        if (cost == 0) {
+            return;
+        }
+        held[peer] -= cost;
+        heldTotal -= cost;
+        consumed[peer] += cost;
+        if (consumed[peer] >= grantThreshold) {
+            long bytes = consumed[peer];
+            consumed[peer] = 0;
+            grants.grant(peer, bytes);
+        }
+    }
+
+    long window() {
+        return window;
+    }
+
+    long held(int peer) {
+        return held[peer];
+    }
+
+    long heldTotal() {
+        return heldTotal;
+    }
+
+    /** The most bytes any one peer has had held here at once. */
+    long highWaterPerPeer() {
+        return highWaterPerPeer;
+    }
+
+    long highWaterTotal() {
+        return highWaterTotal;
+    }
+}
