@@ -42,7 +42,7 @@ final class FlowProtocol {
     static final int REJECT_TAG = -6;
 
     /** What a queued message or announcement costs beyond its payload (its objects on the heap). */
-    static final int ENVELOPE_COST = 64;
+    static final int ENVELOPE_COST = 256;
     /** Credit every sender starts with towards every receiver. */
     static final int INITIAL_CREDIT = 256 << 10;
     /** Credit eager messages leave for announcements. */

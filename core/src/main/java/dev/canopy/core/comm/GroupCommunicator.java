@@ -197,6 +197,11 @@ final class GroupCommunicator implements Communicator {
         return user.queuedBytes() + collective.queuedBytes() + control.queuedBytes();
     }
 
+    /** Messages and announcements waiting in the unexpected queues of this communicator. */
+    int queuedMessages() {
+        return user.queuedMessages() + collective.queuedMessages() + control.queuedMessages();
+    }
+
     void routeThrough(FrameRouter router) {
         router.register(contextId, FrameType.DATA, user::accept);
         router.register(contextId, FrameType.COLLECTIVE, collective::accept);

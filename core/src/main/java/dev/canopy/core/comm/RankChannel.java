@@ -163,6 +163,10 @@ final class RankChannel implements PointToPoint {
         }
     }
 
+    int queuedMessages() {
+        return mailbox.queuedMessages();
+    }
+
     /** How many bytes of credit the unexpected queue holds. */
     long queuedBytes() {
         return mailbox.queuedBytes();
