@@ -41,19 +41,20 @@ class FlowControlTest {
 
     /** A payload of {@code size} bytes that says which message it is: its index, then a pattern derived from it. */
     static Buffer numbered(int index, int size) {
-        Buffer payload = Buffer.buffer(size).appendInt(index);
+        byte[] bytes = new byte[size];
         for (int i = 4; i < size; i++) {
-            payload.appendByte((byte) (index * 31 + i));
+            bytes[i] = (byte) (index * 31 + i);
         }
-        return payload;
+        return Buffer.buffer(bytes).setInt(0, index);
     }
 
     /** The index of a {@link #numbered} payload, after checking its size and every byte. */
     static int indexOf(Buffer payload, int size) {
         assertThat(payload.length()).isEqualTo(size);
         int index = payload.getInt(0);
+        byte[] bytes = payload.getBytes();
         for (int i = 4; i < size; i++) {
-            if (payload.getByte(i) != (byte) (index * 31 + i)) {
+            if (bytes[i] != (byte) (index * 31 + i)) {
                 throw new AssertionError("message " + index + " is damaged at byte " + i);
             }
         }
