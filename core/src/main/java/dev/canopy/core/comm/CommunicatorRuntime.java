@@ -153,6 +153,9 @@ public final class CommunicatorRuntime {
             if (closedReason == null) {
                 closedReason = reason;
                 communicators.forEach(communicator -> communicator.close(reason));
+                for (OutboundWindow window : outbound) {
+                    window.fail(OutboundWindow.Failure.CLOSED, reason);
+                }
             }
             return Future.succeededFuture();
         });

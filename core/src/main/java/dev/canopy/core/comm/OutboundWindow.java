@@ -25,7 +25,9 @@ final class OutboundWindow {
         /** Membership reported the receiver gone. */
         DEPARTED,
         /** The receiver rejected this node's frames. */
-        REJECTED
+        REJECTED,
+        /** This node's runtime closed (it left, or its session expired). */
+        CLOSED
     }
 
     /** A send to this window's node, started once its credit allows. */

@@ -304,9 +304,11 @@ final class RankChannel implements PointToPoint {
         @Override
         public void fail(OutboundWindow.Failure failure, String reason) {
             Member to = owner.member(destination);
-            fail(failure == OutboundWindow.Failure.DEPARTED
-                    ? new RankFailedException(destination, to.id(), reason)
-                    : new MessageRejectedException(destination, to.id(), reason));
+            fail(switch (failure) {
+                case DEPARTED -> new RankFailedException(destination, to.id(), reason);
+                case REJECTED -> new MessageRejectedException(destination, to.id(), reason);
+                case CLOSED -> new RankFailedException(owner.rank(), owner.runtime().self().id(), reason);
+            });
         }
 
         void fail(RuntimeException failure) {

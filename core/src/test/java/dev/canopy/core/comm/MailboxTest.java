@@ -105,4 +105,38 @@ class MailboxTest {
                 .containsExactlyElementsOf(IntStream.range(0, count).boxed().toList()));
         assertThat(mailbox.queuedMessages()).isZero();
     }
+
+    @Test
+    void queuedBytesCountWhatWaitsAndDrainHandsItBackInArrivalOrder() {
+        mailbox.deliver(message(1, 1, "12345"));
+        mailbox.deliver(Incoming.announced(2, 1, 1 << 20, 7));
+        mailbox.deliver(message(1, 2, "1"));
+        assertThat(mailbox.queuedBytes()).isEqualTo(FlowProtocol.eagerCost(5) + FlowProtocol.ENVELOPE_COST
+                + FlowProtocol.eagerCost(1));
+        text(mailbox.receive(1, 2, ALIVE));
+        assertThat(mailbox.queuedBytes()).isEqualTo(FlowProtocol.eagerCost(5) + FlowProtocol.ENVELOPE_COST);
+
+        assertThat(mailbox.drain()).extracting(Incoming::source).containsExactly(1, 2);
+        assertThat(mailbox.queuedBytes()).isZero();
+        assertThat(mailbox.queuedMessages()).isZero();
+    }
+
+    @Test
+    void announcementsMatchLikeMessagesSoOrderHoldsAcrossTheEagerRendezvousBoundary() {
+        List<String> taken = new ArrayList<>();
+        Mailbox recording = new Mailbox((incoming, receive) -> taken.add(incoming.isAnnouncement()
+                ? "announced " + incoming.rendezvous() : incoming.payload().toString()));
+        Future<Message> posted = recording.receive(Communicator.ANY_SOURCE, 5, ALIVE);
+        recording.deliver(Incoming.announced(3, 5, 100, 1));
+        recording.deliver(message(3, 5, "second"));
+        recording.deliver(Incoming.announced(3, 5, 100, 3));
+        recording.deliver(message(4, 5, "other source"));
+        recording.receive(Communicator.ANY_SOURCE, Communicator.ANY_TAG, ALIVE);
+        recording.receive(3, 5, ALIVE);
+        recording.receive(Communicator.ANY_SOURCE, 5, ALIVE);
+
+        assertThat(posted.isComplete()).as("an announcement completes its receive only when the body comes")
+                .isFalse();
+        assertThat(taken).containsExactly("announced 1", "second", "announced 3", "other source");
+    }
 }
