@@ -17,9 +17,11 @@ import dev.canopy.core.frame.Frame;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -76,6 +78,8 @@ public final class CommunicatorRuntime {
     private final Map<NodeId, String> departed = new HashMap<>();
     /** Departed members whose last frames are in (or the grace ran out): receives from them fail. */
     private final Map<NodeId, String> failed = new HashMap<>();
+    /** Departed members whose connections to this node have ended (or the grace ran out) since this runtime started. */
+    private final Set<NodeId> inboundEnded = new HashSet<>();
     private final List<GroupCommunicator> communicators = new ArrayList<>();
     private int nextContextId = WORLD_CONTEXT + 1;
     /** Ids of freed communicators, below {@code nextContextId}: free again on this node. */
@@ -287,6 +291,12 @@ public final class CommunicatorRuntime {
             log.warn("dropped {}: its source is not another rank of this job's {} ranks", frame, outbound.length);
             return;
         }
+        if (frame.job() == job.frameKey() && inboundEnded.contains(world.member(source).id())) {
+            // Everything it wrote before leaving is in (or the grace ran out): a frame now is not one of
+            // those, and must not reach a communicator that reused the id of one it knew.
+            log.debug("dropped {}: rank {} has departed and its last frames are in", frame, source);
+            return;
+        }
         if (frame.job() == job.frameKey() && frame.context() == FlowProtocol.FLOW_CONTEXT) {
             flowFrame(frame);
             return;
@@ -351,6 +361,7 @@ public final class CommunicatorRuntime {
     /** A departed member's frames are all in, or the grace ran out: receives from it fail from now. */
     private void lastFramesIn(NodeId id, String reason, AsyncResult<InboundEnd> end) {
         log.info("receives from {} fail from now: {}", id, describe(end));
+        inboundEnded.add(id);
         if (failed.putIfAbsent(id, reason) == null) {
             communicators.forEach(communicator -> communicator.sourceFailed(id, reason));
         }
