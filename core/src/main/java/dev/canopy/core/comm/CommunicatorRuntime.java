@@ -234,6 +234,15 @@ public final class CommunicatorRuntime {
         }
     }
 
+    /** Reserves room for a rendezvous body from WORLD rank {@code worldRank} fetched ahead of its receive. */
+    boolean reserveFetch(int worldRank, int size) {
+        return inbound.reserveFetch(worldRank, size);
+    }
+
+    void releaseFetch(int worldRank, int size) {
+        inbound.releaseFetch(worldRank, size);
+    }
+
     /** Removes the sends {@code which} selects from every window (their communicator is freed). */
     List<OutboundWindow.PendingSend> withdrawSends(Predicate<OutboundWindow.PendingSend> which) {
         List<OutboundWindow.PendingSend> withdrawn = new ArrayList<>();

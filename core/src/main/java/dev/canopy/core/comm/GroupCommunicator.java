@@ -202,6 +202,16 @@ final class GroupCommunicator implements Communicator {
         return user.queuedMessages() + collective.queuedMessages() + control.queuedMessages();
     }
 
+    /** Queued messages that carry their payload, in the user channel (for tests and diagnostics). */
+    int queuedUserPayloads() {
+        return user.queuedPayloads();
+    }
+
+    /** Rendezvous bodies of the user channel asked for ahead of their receives and still on their way. */
+    int userFetchesInFlight() {
+        return user.fetchesInFlight();
+    }
+
     void routeThrough(FrameRouter router) {
         router.register(contextId, FrameType.DATA, user::accept);
         router.register(contextId, FrameType.COLLECTIVE, collective::accept);

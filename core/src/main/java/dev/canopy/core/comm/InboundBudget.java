@@ -7,6 +7,11 @@ package dev.canopy.core.comm;
  * {@link MessageLimits#windowPerPeer}; consumed bytes go back to it in grants of at least an eighth
  * of the window, so a stalled sender always has a grant on its way once its receiver has received.
  *
+ * <p>Bodies of rendezvous messages this node fetches before a receive takes their announcement (so a
+ * receive posted later finds them here, as if they had been eager) have a budget of their own: half
+ * the window per peer and half of {@link MessageLimits#bytesTotal} in all. A peer can thus leave at
+ * most one and a half windows of data here.
+ *
  * <p>Confined to the runtime's context.
  */
 final class InboundBudget {
@@ -18,17 +23,24 @@ final class InboundBudget {
     }
 
     private final long window;
+    private final long fetchLimitPerPeer;
+    private final long fetchLimitTotal;
     private final long grantThreshold;
     private final Grants grants;
     private final long[] held;
     private final long[] consumed;
     private final boolean[] toppedUp;
+    private final long[] fetched;
+    private long fetchedTotal;
     private long heldTotal;
     private long highWaterTotal;
     private long highWaterPerPeer;
 
     InboundBudget(int worldSize, MessageLimits limits, Grants grants) {
         this.window = limits.windowPerPeer(worldSize - 1);
+        this.fetchLimitPerPeer = window / 2;
+        this.fetchLimitTotal = limits.bytesTotal() / 2;
+        this.fetched = new long[worldSize];
         this.grantThreshold = window / 8;
         this.grants = grants;
         this.held = new long[worldSize];
@@ -50,7 +62,7 @@ final class InboundBudget {
         }
         held[peer] += cost;
         heldTotal += cost;
-        highWaterPerPeer = Math.max(highWaterPerPeer, held[peer]);
+        highWaterPerPeer = Math.max(highWaterPerPeer, held[peer] + fetched[peer]);
         highWaterTotal = Math.max(highWaterTotal, heldTotal);
         if (!toppedUp[peer]) {
             toppedUp[peer] = true;
@@ -74,6 +86,27 @@ final class InboundBudget {
         }
     }
 
+    /** Reserves room for a body of {@code size} bytes from {@code peer} fetched ahead of its receive; false when there is none. */
+    boolean reserveFetch(int peer, int size) {
+        if (fetched[peer] + size > fetchLimitPerPeer || fetchedTotal + size > fetchLimitTotal) {
+            return false;
+        }
+        fetched[peer] += size;
+        fetchedTotal += size;
+        highWaterPerPeer = Math.max(highWaterPerPeer, held[peer] + fetched[peer]);
+        return true;
+    }
+
+    /** A fetched body was received or discarded. */
+    void releaseFetch(int peer, int size) {
+        fetched[peer] -= size;
+        fetchedTotal -= size;
+    }
+
+    long fetched(int peer) {
+        return fetched[peer];
+    }
+
     long window() {
         return window;
     }
@@ -86,7 +119,7 @@ final class InboundBudget {
         return heldTotal;
     }
 
-    /** The most bytes any one peer has had held here at once. */
+    /** The most bytes any one peer has had held here at once, fetched bodies included. */
     long highWaterPerPeer() {
         return highWaterPerPeer;
     }

@@ -29,21 +29,26 @@ final class Mailbox {
 
     /**
      * An arrival: an eager message ({@code payload} set) or an announcement ({@code payload} null,
-     * {@code size} bytes to come under rendezvous id {@code rendezvous}). {@code cost} is what it
-     * holds of its sender's credit.
+     * {@code size} bytes to come under rendezvous id {@code rendezvous}), or an announcement whose body
+     * the receiver fetched before any receive took it ({@code payload} set, {@code fetched}). {@code cost}
+     * is what it holds of its sender's credit.
      */
-    record Incoming(int source, int tag, Buffer payload, int size, long rendezvous, int cost) {
+    record Incoming(int source, int tag, Buffer payload, int size, long rendezvous, int cost, boolean fetched) {
 
         static Incoming eager(int source, int tag, Buffer payload, int cost) {
-            return new Incoming(source, tag, payload, payload.length(), 0, cost);
+            return new Incoming(source, tag, payload, payload.length(), 0, cost, false);
         }
 
         static Incoming announced(int source, int tag, int size, long rendezvous) {
-            return new Incoming(source, tag, null, size, rendezvous, FlowProtocol.ENVELOPE_COST);
+            return new Incoming(source, tag, null, size, rendezvous, FlowProtocol.ENVELOPE_COST, false);
         }
 
         boolean isAnnouncement() {
             return payload == null;
+        }
+
+        Incoming withBody(Buffer body) {
+            return new Incoming(source, tag, body, size, rendezvous, cost, true);
         }
     }
 
@@ -53,7 +58,24 @@ final class Mailbox {
         void take(Incoming incoming, Promise<Message> receive);
     }
 
-    private record Arrival(long order, Incoming incoming) {
+    /** A queued arrival; its incoming changes once, when the body of an announcement is fetched. */
+    private static final class Arrival {
+
+        private final long order;
+        private Incoming incoming;
+
+        Arrival(long order, Incoming incoming) {
+            this.order = order;
+            this.incoming = incoming;
+        }
+
+        long order() {
+            return order;
+        }
+
+        Incoming incoming() {
+            return incoming;
+        }
     }
 
     private record PostedReceive(int source, int tag, Promise<Message> promise) {
@@ -73,19 +95,37 @@ final class Mailbox {
         this.taker = taker;
     }
 
-    /** Something arrived (sources are ranks of the owning communicator). */
-    void deliver(Incoming incoming) {
+    /** Something arrived (sources are ranks of the owning communicator): true when it was queued. */
+    boolean deliver(Incoming incoming) {
         for (Iterator<PostedReceive> it = posted.iterator(); it.hasNext(); ) {
             PostedReceive receive = it.next();
             if (receive.matches(incoming)) {
                 it.remove();
                 taker.take(incoming, receive.promise());
-                return;
+                return false;
             }
         }
         unexpected.computeIfAbsent(key(incoming.source(), incoming.tag()), k -> new ArrayDeque<>())
                 .add(new Arrival(arrivals++, incoming));
         queuedBytes += incoming.cost();
+        return true;
+    }
+
+    /**
+     * The body of a queued announcement arrived: it keeps its place in the queue, now with its
+     * payload. False when no such announcement is queued (a receive has taken it).
+     */
+    boolean fill(int source, int tag, long rendezvous, Buffer body) {
+        ArrayDeque<Arrival> queue = unexpected.get(key(source, tag));
+        if (queue != null) {
+            for (Arrival arrival : queue) {
+                if (arrival.incoming().isAnnouncement() && arrival.incoming().rendezvous() == rendezvous) {
+                    arrival.incoming = arrival.incoming().withBody(body);
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
@@ -141,6 +181,12 @@ final class Mailbox {
 
     int queuedMessages() {
         return unexpected.values().stream().mapToInt(ArrayDeque::size).sum();
+    }
+
+    /** Queued arrivals that carry their payload (eager messages and fetched bodies). */
+    int queuedPayloads() {
+        return (int) unexpected.values().stream().flatMap(ArrayDeque::stream)
+                .filter(arrival -> !arrival.incoming().isAnnouncement()).count();
     }
 
     /** The credit cost of everything queued. */

@@ -28,6 +28,10 @@ final class RankChannel implements PointToPoint {
     private record AwaitedBody(int tag, int size, Promise<Message> receive) {
     }
 
+    /** A body asked for before any receive took its announcement, which waits in the queue. */
+    private record Fetch(int tag, int size) {
+    }
+
     /** A rendezvous send whose announcement went out: its body waits for the receiver's clear-to-send. */
     private record AnnouncedSend(int destination, Buffer payload, Promise<Void> sent) {
     }
@@ -37,6 +41,7 @@ final class RankChannel implements PointToPoint {
     private final Mailbox mailbox = new Mailbox(this::take);
     private final Map<Long, AnnouncedSend> announced = new HashMap<>();
     private final Map<BodyKey, AwaitedBody> awaitedBodies = new HashMap<>();
+    private final Map<BodyKey, Fetch> fetching = new HashMap<>();
     private long sequence;
     /** Set when the communicator is freed: every later operation fails with it. */
     private RuntimeException freed;
@@ -117,6 +122,13 @@ final class RankChannel implements PointToPoint {
     /** Receives from {@code rank} fail (see {@link Mailbox#sourceFailed}), and so do receives waiting for its bodies. */
     void sourceFailed(int rank, RankFailedException failure) {
         mailbox.sourceFailed(rank, failure);
+        fetching.entrySet().removeIf(entry -> {
+            if (entry.getKey().source() == rank) {
+                owner.runtime().releaseFetch(owner.worldRank(rank), entry.getValue().size());
+                return true;
+            }
+            return false;
+        });
         awaitedBodies.entrySet().removeIf(entry -> {
             if (entry.getKey().source() == rank) {
                 entry.getValue().receive().tryFail(failure);
@@ -140,6 +152,8 @@ final class RankChannel implements PointToPoint {
     /** Fails every waiting operation (the node is closing). */
     void close(RuntimeException failure) {
         mailbox.failAll(failure);
+        fetching.forEach((key, fetch) -> owner.runtime().releaseFetch(owner.worldRank(key.source()), fetch.size()));
+        fetching.clear();
         awaitedBodies.values().forEach(body -> body.receive().tryFail(failure));
         awaitedBodies.clear();
         announced.values().forEach(send -> send.sent().tryFail(failure));
@@ -160,11 +174,23 @@ final class RankChannel implements PointToPoint {
                 .forEach(send -> ((ChannelSend) send).fail(failure));
         for (Incoming incoming : mailbox.drain()) {
             owner.runtime().release(owner.worldRank(incoming.source()), incoming.cost());
+            if (incoming.fetched()) {
+                owner.runtime().releaseFetch(owner.worldRank(incoming.source()), incoming.size());
+            }
         }
     }
 
     int queuedMessages() {
         return mailbox.queuedMessages();
+    }
+
+    int queuedPayloads() {
+        return mailbox.queuedPayloads();
+    }
+
+    /** Bodies asked for ahead of their receives that have not arrived yet. */
+    int fetchesInFlight() {
+        return fetching.size();
     }
 
     /** How many bytes of credit the unexpected queue holds. */
@@ -197,6 +223,9 @@ final class RankChannel implements PointToPoint {
     private void take(Incoming incoming, Promise<Message> receive) {
         owner.runtime().release(owner.worldRank(incoming.source()), incoming.cost());
         if (!incoming.isAnnouncement()) {
+            if (incoming.fetched()) {
+                owner.runtime().releaseFetch(owner.worldRank(incoming.source()), incoming.size());
+            }
             receive.complete(new Message(incoming.source(), incoming.tag(), incoming.payload()));
             return;
         }
@@ -207,12 +236,17 @@ final class RankChannel implements PointToPoint {
         }
         BodyKey key = new BodyKey(incoming.source(), incoming.rendezvous());
         awaitedBodies.put(key, new AwaitedBody(incoming.tag(), incoming.size(), receive));
-        write(incoming.source(), FlowProtocol.CLEAR_TO_SEND_TAG, incoming.rendezvous(), Buffer.buffer())
-                .onFailure(e -> {
-                    if (awaitedBodies.remove(key) != null) {
-                        receive.tryFail(e);
-                    }
-                });
+        if (!fetching.containsKey(key)) {
+            askForBody(key).onFailure(e -> {
+                if (awaitedBodies.remove(key) != null) {
+                    receive.tryFail(e);
+                }
+            });
+        }
+    }
+
+    private Future<Void> askForBody(BodyKey key) {
+        return write(key.source(), FlowProtocol.CLEAR_TO_SEND_TAG, key.rendezvous(), Buffer.buffer());
     }
 
     private void announcementArrived(int source, Frame frame) {
@@ -225,7 +259,17 @@ final class RankChannel implements PointToPoint {
                     + " in 8 bytes");
             return;
         }
-        mailbox.deliver(Incoming.announced(source, tag, size, frame.sequence()));
+        boolean queued = mailbox.deliver(Incoming.announced(source, tag, size, frame.sequence()));
+        if (queued && owner.runtime().reserveFetch(frame.source(), size)) {
+            // Room to spare: fetch the body now, so a receive posted later does not wait a round trip.
+            BodyKey key = new BodyKey(source, frame.sequence());
+            fetching.put(key, new Fetch(tag, size));
+            askForBody(key).onFailure(e -> {
+                if (fetching.remove(key) != null) {
+                    owner.runtime().releaseFetch(frame.source(), size);
+                }
+            });
+        }
     }
 
     private void clearToSend(int source, Frame frame) {
@@ -240,7 +284,21 @@ final class RankChannel implements PointToPoint {
     }
 
     private void bodyArrived(int source, Frame frame) {
-        AwaitedBody body = awaitedBodies.remove(new BodyKey(source, frame.sequence()));
+        BodyKey key = new BodyKey(source, frame.sequence());
+        AwaitedBody body = awaitedBodies.remove(key);
+        Fetch fetch = fetching.remove(key);
+        if (body == null && fetch != null) {
+            if (frame.payload().length() != fetch.size()
+                    || !mailbox.fill(source, fetch.tag(), frame.sequence(), frame.payload())) {
+                owner.runtime().releaseFetch(frame.source(), fetch.size());
+                owner.logDropped(frame, "the body of rendezvous " + frame.sequence() + " does not fit its announcement"
+                        + " of " + fetch.size() + " bytes, or the announcement is no longer queued");
+            }
+            return;
+        }
+        if (fetch != null) {
+            owner.runtime().releaseFetch(frame.source(), fetch.size());
+        }
         if (body == null) {
             owner.logDropped(frame, "no receive here waits for the body of rendezvous " + frame.sequence());
         } else if (frame.payload().length() != body.size()) {

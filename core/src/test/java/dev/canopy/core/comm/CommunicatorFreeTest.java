@@ -53,7 +53,8 @@ class CommunicatorFreeTest {
 
         // Left unreceived, or in flight, when free starts: none of it may survive the free.
         Future<Void> stale = old.get(0).send(1, 5, text("stale"));
-        Future<Void> rendezvous = old.get(2).send(3, 5, numbered(0, 1 << 20));
+        // Larger than the bodies a receiver fetches ahead (half its 8 MiB window), so it waits for a receive.
+        Future<Void> rendezvous = old.get(2).send(3, 5, numbered(0, 6 << 20));
         Future<Message> waiting = old.get(3).receive(0, 99);
         Await.result(stale, WAIT);
 

@@ -60,8 +60,9 @@ public final class FloodReceiverProcess {
         int peer = 1 - world.rank();
         System.gc();
         Runtime heap = Runtime.getRuntime();
-        return "STATS held=" + runtime.inbound().held(peer) + " highWater=" + runtime.inbound().highWaterPerPeer()
+        return "STATS held=" + runtime.inbound().held(peer) + " fetched=" + runtime.inbound().fetched(peer) + " highWater=" + runtime.inbound().highWaterPerPeer()
                 + " window=" + runtime.inbound().window() + " queued=" + world.queuedMessages()
+                + " payloads=" + world.queuedUserPayloads() + " fetching=" + world.userFetchesInFlight()
                 + " parked=" + runtime.router().parkedBytes() + " rejected=" + runtime.rejectedFrames()
                 + " heapUsed=" + (heap.totalMemory() - heap.freeMemory()) + " heapMax=" + heap.maxMemory();
     }

@@ -138,7 +138,8 @@ class FlowControlTest {
         long held = onContext(job.world(1), () -> receiver.inbound().held(2));
         assertThat(held).as("bytes rank 2 has queued at rank 1").isPositive().isLessThanOrEqualTo(window);
         assertThat(sent.stream().filter(Future::isComplete).count())
-                .as("completed sends: no more than the window holds").isLessThan(window / size + 1);
+                .as("completed sends: no more than the window and the fetched bodies hold")
+                .isLessThanOrEqualTo(window * 3 / 2 / size);
         System.out.println("flow: " + sent.stream().filter(Future::isComplete).count() + " of " + count
                 + " sends of 16 KiB completed and " + waiting + " wait for credit, with " + held + " of " + window
                 + " bytes held at the receiver");
@@ -148,6 +149,7 @@ class FlowControlTest {
         }
         Await.result(Future.all(sent), WAIT);
         assertThat(onContext(job.world(1), () -> receiver.inbound().held(2))).isZero();
-        assertThat(onContext(job.world(1), () -> receiver.inbound().highWaterPerPeer())).isLessThanOrEqualTo(window);
+        assertThat(onContext(job.world(1), () -> receiver.inbound().highWaterPerPeer()))
+                .isLessThanOrEqualTo(window * 3 / 2);
     }
 }
