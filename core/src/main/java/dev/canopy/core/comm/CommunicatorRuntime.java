@@ -295,22 +295,26 @@ public final class CommunicatorRuntime {
     }
 
     private void onFrame(Frame frame) {
+        if (frame.job() != job.frameKey()) {
+            router.handle(frame, Unrouted.DROP); // it logs the other job's frame
+            return;
+        }
         int source = frame.source();
-        if (frame.job() == job.frameKey() && (source < 0 || source >= outbound.length || source == selfWorldRank)) {
+        if (source < 0 || source >= outbound.length || source == selfWorldRank) {
             log.warn("dropped {}: its source is not another rank of this job's {} ranks", frame, outbound.length);
             return;
         }
-        if (frame.job() == job.frameKey() && inboundEnded.contains(world.member(source).id())) {
+        if (inboundEnded.contains(world.member(source).id())) {
             // Everything it wrote before leaving is in (or the grace ran out): a frame now is not one of
             // those, and must not reach a communicator that reused the id of one it knew.
             log.debug("dropped {}: rank {} has departed and its last frames are in", frame, source);
             return;
         }
-        if (frame.job() == job.frameKey() && frame.context() == FlowProtocol.FLOW_CONTEXT) {
+        if (frame.context() == FlowProtocol.FLOW_CONTEXT) {
             flowFrame(frame);
             return;
         }
-        int cost = frame.job() == job.frameKey() ? FlowProtocol.cost(frame) : 0;
+        int cost = FlowProtocol.cost(frame);
         if (!inbound.admit(source, cost)) {
             reject(frame, cost);
             return;

@@ -139,4 +139,50 @@ class MailboxTest {
                 .isFalse();
         assertThat(taken).containsExactly("announced 1", "second", "announced 3", "other source");
     }
+
+    /**
+     * Messages of six (source, tag) streams arrive eager or announced (some announced bodies fetched
+     * while queued), and receives, specific or ANY_SOURCE/ANY_TAG, come in any order: every receive
+     * gets the next message of a stream it matches, so each stream is taken in sending order.
+     */
+    @Property(tries = 300)
+    void streamsStayInOrderWhateverMixOfEagerAnnouncedAndFetchedMessages(
+            @ForAll @Size(min = 1, max = 120) List<@IntRange(min = 0, max = 17) Integer> arrivals,
+            @ForAll @Size(min = 1, max = 120) List<@IntRange(min = 0, max = 7) Integer> receives) {
+        // arrival a: stream a % 6; a / 6 == 0 eager, 1 announced, 2 announced and fetched at once.
+        Map<Long, String> announcedBodies = new HashMap<>();
+        Map<Integer, List<Integer>> taken = new HashMap<>();
+        Mailbox mixed = new Mailbox((incoming, receive) -> {
+            String text = incoming.isAnnouncement() ? announcedBodies.get(incoming.rendezvous())
+                    : incoming.payload().toString();
+            taken.computeIfAbsent(incoming.source() * 2 + incoming.tag(), k -> new ArrayList<>())
+                    .add(Integer.parseInt(text));
+        });
+        Map<Integer, Integer> sent = new HashMap<>();
+        long rendezvous = 0;
+        for (int arrival : arrivals) {
+            int stream = arrival % 6;
+            String index = Integer.toString(sent.merge(stream, 1, Integer::sum) - 1);
+            if (arrival / 6 == 0) {
+                mixed.deliver(message(stream / 2, stream % 2, index));
+            } else {
+                announcedBodies.put(rendezvous, index);
+                boolean queued = mixed.deliver(Incoming.announced(stream / 2, stream % 2, index.length(), rendezvous));
+                if (arrival / 6 == 2 && queued) {
+                    assertThat(mixed.fill(stream / 2, stream % 2, rendezvous, Buffer.buffer(index))).isTrue();
+                }
+                rendezvous++;
+            }
+        }
+        for (int pick : receives) {
+            int source = pick >= 6 ? Communicator.ANY_SOURCE : pick / 2;
+            int tag = pick == 7 ? Communicator.ANY_TAG : pick % 2;
+            mixed.receive(source, tag, ALIVE);
+        }
+        while (mixed.queuedMessages() > 0) {
+            mixed.receive(Communicator.ANY_SOURCE, Communicator.ANY_TAG, ALIVE);
+        }
+        sent.forEach((stream, count) -> assertThat(taken.get(stream)).as("stream " + stream)
+                .containsExactlyElementsOf(IntStream.range(0, count).boxed().toList()));
+    }
 }
