@@ -192,11 +192,6 @@ final class GroupCommunicator implements Communicator {
         }
     }
 
-    /** Bytes of credit the unexpected queues of this communicator hold. */
-    long queuedBytes() {
-        return user.queuedBytes() + collective.queuedBytes() + control.queuedBytes();
-    }
-
     /** Messages and announcements waiting in the unexpected queues of this communicator. */
     int queuedMessages() {
         return user.queuedMessages() + collective.queuedMessages() + control.queuedMessages();

@@ -33,7 +33,6 @@ final class InboundBudget {
     private final long[] fetched;
     private long fetchedTotal;
     private long heldTotal;
-    private long highWaterTotal;
     private long highWaterPerPeer;
 
     InboundBudget(int worldSize, MessageLimits limits, Grants grants) {
@@ -63,7 +62,6 @@ final class InboundBudget {
         held[peer] += cost;
         heldTotal += cost;
         highWaterPerPeer = Math.max(highWaterPerPeer, held[peer] + fetched[peer]);
-        highWaterTotal = Math.max(highWaterTotal, heldTotal);
         if (!toppedUp[peer]) {
             toppedUp[peer] = true;
             grants.grant(peer, window - FlowProtocol.INITIAL_CREDIT);
@@ -122,9 +120,5 @@ final class InboundBudget {
     /** The most bytes any one peer has had held here at once, fetched bodies included. */
     long highWaterPerPeer() {
         return highWaterPerPeer;
-    }
-
-    long highWaterTotal() {
-        return highWaterTotal;
     }
 }

@@ -193,11 +193,6 @@ final class RankChannel implements PointToPoint {
         return fetching.size();
     }
 
-    /** How many bytes of credit the unexpected queue holds. */
-    long queuedBytes() {
-        return mailbox.queuedBytes();
-    }
-
     private Future<Void> sendNow(int destination, int tag, Buffer payload) {
         if (freed != null) {
             return Future.failedFuture(freed);
