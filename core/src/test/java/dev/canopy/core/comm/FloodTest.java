@@ -146,6 +146,8 @@ class FloodTest {
                     + " ones within its window, and rendezvous ones whose bodies it fetched within half of that")
                     .isLessThanOrEqualTo((int) (flooded.get("window") * 3 / 2 / SIZE));
             assertThat(flooded.get("highWater")).isLessThanOrEqualTo(flooded.get("window") * 3 / 2);
+            assertThat(flooded.get("heapUsed")).as("receiver heap in use after a GC: what it holds plus a node's"
+                    + " own 10 to 15 MiB, far from its 64 MiB").isLessThan(flooded.get("heapMax") * 3 / 4);
             assertThat(pump.completed()).as("the sender stays held back").isEqualTo(completedWhenStalled);
 
             receiver.send("RECEIVE " + world.rank() + " " + MESSAGES + " " + SIZE);
