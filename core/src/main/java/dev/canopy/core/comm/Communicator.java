@@ -42,8 +42,12 @@ public interface Communicator extends PointToPoint {
     List<Member> members();
 
     /**
-     * Sends to {@code destination}; completes when the frame has been written by the reliable
-     * transport. Do not modify {@code payload} before the future completes.
+     * Sends to {@code destination}. A payload of at most the eager limit ({@link MessageLimits}) goes
+     * at once when the receiver's credit allows, and the future completes when it has been written;
+     * larger ones (or any, when credit is short) are announced, and the future completes once the
+     * receiver has matched a receive and the body has been written. When the receiver holds as much
+     * unreceived data of this node as it allows, the future waits: that is the back-pressure. Do not
+     * modify {@code payload} before the future completes.
      */
     @Override
     Future<Void> send(int destination, int tag, Buffer payload);
@@ -69,6 +73,15 @@ public interface Communicator extends PointToPoint {
 
     /** Collective over the surviving members: a new communicator without the failed ranks, agreed ranks. */
     Future<Communicator> shrink();
+
+    /**
+     * Collective: releases this communicator's context id, channels and queues on every member. Its
+     * pending and later operations fail with {@link IllegalStateException}; unreceived messages are
+     * discarded (their senders get their credit back). Completes once every live member has freed it,
+     * when no frame of it can still arrive, so its id can be reused by a later split or shrink. WORLD
+     * cannot be freed.
+     */
+    Future<Void> free();
 
     /** The event-loop context that owns this communicator's state. */
     Context context();

@@ -12,11 +12,19 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import java.time.Duration;
+import dev.canopy.core.comm.FrameRouter.Unrouted;
+import dev.canopy.core.frame.Frame;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
 
@@ -25,12 +33,19 @@ import org.slf4j.LoggerFactory;
  * members have failed, allocates context ids and serialises communicator creation.
  *
  * <p>Context ids: WORLD is {@value #WORLD_CONTEXT}. Each node keeps {@code nextContextId}, above every
- * id it uses. A split or shrink gathers every participant's {@code nextContextId}; the children get
- * {@code max + i} for the i-th color in ascending color order, and every participant moves its
- * {@code nextContextId} past them. So a new id is above every id any participant already uses: no
- * node ever has two communicators with one id. Creation calls (split, splitByLevel, shrink) are
- * serialised per node, and, as for MPI's blocking collectives, must be called in the same order on
- * every node of overlapping communicators.
+ * id it has used, and the ids of its freed communicators. A split or shrink gathers every participant's
+ * offer ({@link ContextIdOffer}): the children take the smallest ids freed on every participant, then
+ * ids from the largest {@code nextContextId} up, and every participant marks them used. So a new id is
+ * unused on every participant: no node ever has two communicators with one id. A freed id is offered
+ * again only once {@code free()} has heard from every member that it sends nothing more on it, so no
+ * late frame of the freed communicator can reach one that reuses its id. Creation calls (split,
+ * splitByLevel, shrink, free) are serialised per node, and, as for MPI's blocking collectives, must be
+ * called in the same order on every node of overlapping communicators.
+ *
+ * <p>Memory: messages and announcements that no receive has taken yet, and frames waiting for a
+ * context this node has not created, hold their sender's credit ({@link FlowProtocol},
+ * {@link InboundBudget}); a frame beyond it is rejected, counted and logged (at most once a second),
+ * and its sender is told once, which fails its sends to this node ({@link MessageRejectedException}).
  *
  * <p>A member that leaves: sends to it fail at once. Receives from it keep waiting until every frame
  * it wrote to this node has arrived, that is until its connections to this node have closed, or for
@@ -54,14 +69,27 @@ public final class CommunicatorRuntime {
     private final FrameRouter router;
     private final Duration departureGrace;
     private final NodeLogger log;
+    private final InboundBudget inbound;
+    /** Credit towards each node, by WORLD rank. */
+    private final OutboundWindow[] outbound;
 
     // Owned by the context.
     /** Members membership reported gone, and why: sends to them fail. */
     private final Map<NodeId, String> departed = new HashMap<>();
     /** Departed members whose last frames are in (or the grace ran out): receives from them fail. */
     private final Map<NodeId, String> failed = new HashMap<>();
+    /** Departed members whose connections to this node have ended (or the grace ran out) since this runtime started. */
+    private final Set<NodeId> inboundEnded = new HashSet<>();
     private final List<GroupCommunicator> communicators = new ArrayList<>();
     private int nextContextId = WORLD_CONTEXT + 1;
+    /** Ids of freed communicators, below {@code nextContextId}: free again on this node. */
+    private final TreeSet<Integer> reusableContextIds = new TreeSet<>();
+    /** WORLD ranks told that this node rejects their frames. */
+    private final boolean[] toldRejected;
+    private long rejectedFrames;
+    private long rejectedBytes;
+    private long rejectsSinceLog;
+    private long lastRejectLog;
     private Future<?> lastCreation = Future.succeededFuture();
     private String closedReason;
 
@@ -69,9 +97,10 @@ public final class CommunicatorRuntime {
      * @param world the rank table of the started job; ranks in it are the WORLD ranks frames carry
      * @param transport a started transport; this runtime becomes its frame handler
      * @param departureGrace how long receives from a departed member wait for its connections to this node to close
+     * @param limits how much unreceived data other nodes may leave at this one, and the eager limit of its sends
      */
     public CommunicatorRuntime(Context context, Transport transport, JobId job, MembershipView world, NodeId self,
-            String nodeLabel, Duration departureGrace) {
+            String nodeLabel, Duration departureGrace, MessageLimits limits) {
         this.context = Objects.requireNonNull(context, "context");
         this.transport = Objects.requireNonNull(transport, "transport");
         this.job = Objects.requireNonNull(job, "job");
@@ -83,11 +112,18 @@ public final class CommunicatorRuntime {
         this.router = new FrameRouter(job.frameKey(), nodeLabel);
         this.departureGrace = Objects.requireNonNull(departureGrace, "departureGrace");
         this.log = new NodeLogger(LoggerFactory.getLogger(CommunicatorRuntime.class), nodeLabel);
+        int worldSize = world.ranked().size();
+        this.inbound = new InboundBudget(worldSize, limits, this::sendGrant);
+        this.outbound = new OutboundWindow[worldSize];
+        for (int r = 0; r < worldSize; r++) {
+            outbound[r] = new OutboundWindow(limits.eagerLimit());
+        }
+        this.toldRejected = new boolean[worldSize];
         for (NodeId id : world.departed()) {
             departed.put(id, "it had left before this node started its communicators");
             failed.put(id, "it had left before this node started its communicators");
         }
-        transport.frameHandler(router);
+        transport.frameHandler(this::onFrame);
     }
 
     /** Creates the WORLD communicator: every member of the job, ranked as in the rank table. */
@@ -107,6 +143,8 @@ public final class CommunicatorRuntime {
         }
         context.runOnContext(v -> {
             if (departed.putIfAbsent(id, reason) == null) {
+                outbound[worldRankOf(id)].fail(OutboundWindow.Failure.DEPARTED, reason);
+                communicators.forEach(communicator -> communicator.destinationDeparted(id, reason));
                 transport.awaitInboundEnd(world.member(worldRankOf(id)), departureGrace)
                         .onComplete(end -> context.runOnContext(w -> lastFramesIn(id, reason, end)));
             }
@@ -119,6 +157,9 @@ public final class CommunicatorRuntime {
             if (closedReason == null) {
                 closedReason = reason;
                 communicators.forEach(communicator -> communicator.close(reason));
+                for (OutboundWindow window : outbound) {
+                    window.fail(OutboundWindow.Failure.CLOSED, reason);
+                }
             }
             return Future.succeededFuture();
         });
@@ -168,12 +209,67 @@ public final class CommunicatorRuntime {
         return sendFailureOf(id) != null;
     }
 
-    int proposeContextId() {
-        return nextContextId;
+    /** The context ids this node can give a new communicator. */
+    ContextIdOffer contextIdOffer() {
+        return ContextIdOffer.of(nextContextId, reusableContextIds);
     }
 
-    void reserveContextIdsBelow(int limit) {
-        nextContextId = Math.max(nextContextId, limit);
+    /** Marks {@code ids} used (an agreement gave them to new communicators). */
+    void claimContextIds(List<Integer> ids) {
+        for (int id : ids) {
+            reusableContextIds.remove(id);
+            nextContextId = Math.max(nextContextId, id + 1);
+        }
+    }
+
+    /** The credit window towards the node of WORLD rank {@code worldRank}. On the context only. */
+    OutboundWindow outbound(int worldRank) {
+        return outbound[worldRank];
+    }
+
+    /** A receive took (or a free discarded) what WORLD rank {@code worldRank} sent at {@code cost}. */
+    void release(int worldRank, int cost) {
+        if (worldRank != selfWorldRank) {
+            inbound.release(worldRank, cost);
+        }
+    }
+
+    /** Reserves room for a rendezvous body from WORLD rank {@code worldRank} fetched ahead of its receive. */
+    boolean reserveFetch(int worldRank, int size) {
+        return inbound.reserveFetch(worldRank, size);
+    }
+
+    void releaseFetch(int worldRank, int size) {
+        inbound.releaseFetch(worldRank, size);
+    }
+
+    /** Removes the sends {@code which} selects from every window (their communicator is freed). */
+    List<OutboundWindow.PendingSend> withdrawSends(Predicate<OutboundWindow.PendingSend> which) {
+        List<OutboundWindow.PendingSend> withdrawn = new ArrayList<>();
+        for (OutboundWindow window : outbound) {
+            withdrawn.addAll(window.withdraw(which));
+        }
+        return withdrawn;
+    }
+
+    InboundBudget inbound() {
+        return inbound;
+    }
+
+    FrameRouter router() {
+        return router;
+    }
+
+    /** Frames this node rejected because their sender went beyond its credit. */
+    long rejectedFrames() {
+        return rejectedFrames;
+    }
+
+    /** {@code communicator} has been freed on every member: its id may be reused. On the context only. */
+    void freed(GroupCommunicator communicator) {
+        communicators.remove(communicator);
+        router.unregister(communicator.contextId());
+        reusableContextIds.add(communicator.contextId());
     }
 
     /** Creates a communicator with {@code members} (by rank) and routes its frames. On the context only. */
@@ -198,9 +294,87 @@ public final class CommunicatorRuntime {
         return OwnerContext.call(context, () -> guarded(action));
     }
 
+    private void onFrame(Frame frame) {
+        if (frame.job() != job.frameKey()) {
+            router.handle(frame, Unrouted.DROP); // it logs the other job's frame
+            return;
+        }
+        int source = frame.source();
+        if (source < 0 || source >= outbound.length || source == selfWorldRank) {
+            log.warn("dropped {}: its source is not another rank of this job's {} ranks", frame, outbound.length);
+            return;
+        }
+        if (inboundEnded.contains(world.member(source).id())) {
+            // Everything it wrote before leaving is in (or the grace ran out): a frame now is not one of
+            // those, and must not reach a communicator that reused the id of one it knew.
+            log.debug("dropped {}: rank {} has departed and its last frames are in", frame, source);
+            return;
+        }
+        if (frame.context() == FlowProtocol.FLOW_CONTEXT) {
+            flowFrame(frame);
+            return;
+        }
+        int cost = FlowProtocol.cost(frame);
+        if (!inbound.admit(source, cost)) {
+            reject(frame, cost);
+            return;
+        }
+        router.handle(frame, cost > 0 ? Unrouted.PARK : Unrouted.DROP);
+    }
+
+    private void flowFrame(Frame frame) {
+        OutboundWindow window = outbound[frame.source()];
+        if (frame.tag() == FlowProtocol.CREDIT_TAG && frame.payload().length() == 8
+                && frame.payload().getLong(0) > 0) {
+            window.grant(frame.payload().getLong(0));
+        } else if (frame.tag() == FlowProtocol.REJECT_TAG) {
+            String reason = frame.payload().toString(StandardCharsets.UTF_8);
+            log.error("rank {} rejects this node's messages, so every send to it fails from now: {}", frame.source(),
+                    reason);
+            window.fail(OutboundWindow.Failure.REJECTED, reason);
+        } else {
+            log.warn("dropped {}: not a credit grant (tag {}, 8-byte positive count) nor a rejection (tag {})", frame,
+                    FlowProtocol.CREDIT_TAG, FlowProtocol.REJECT_TAG);
+        }
+    }
+
+    /** A frame beyond its sender's credit: dropped, counted, logged at most once a second, its sender told once. */
+    private void reject(Frame frame, int cost) {
+        rejectedFrames++;
+        rejectedBytes += frame.payload().length();
+        rejectsSinceLog++;
+        String reason = "rank " + frame.source() + " sent beyond the " + inbound.window()
+                + " bytes of credit this node grants it (it holds " + inbound.held(frame.source())
+                + " bytes of its messages and frames for contexts not created here, and this frame costs " + cost
+                + "); a Canopy node never does this unless its limits are tampered with";
+        long now = System.nanoTime();
+        if (lastRejectLog == 0 || now - lastRejectLog >= TimeUnit.SECONDS.toNanos(1)) {
+            log.error("rejected {} frame(s) ({} in all, {} payload bytes), latest {}: {}", rejectsSinceLog,
+                    rejectedFrames, rejectedBytes, frame, reason);
+            lastRejectLog = now;
+            rejectsSinceLog = 0;
+        }
+        if (!toldRejected[frame.source()]) {
+            toldRejected[frame.source()] = true;
+            transport.send(world.member(frame.source()), FlowProtocol.reject(job.frameKey(), selfWorldRank,
+                    frame.source(), reason)).onFailure(e -> log.debug("could not tell rank {} of its rejection: {}",
+                    frame.source(), e.toString()));
+        }
+    }
+
+    private void sendGrant(int worldRank, long bytes) {
+        if (departed.containsKey(world.member(worldRank).id())) {
+            return;
+        }
+        transport.send(world.member(worldRank), FlowProtocol.credit(job.frameKey(), selfWorldRank, worldRank, bytes))
+                .onFailure(e -> log.debug("could not grant {} bytes of credit to rank {}: {}", bytes, worldRank,
+                        e.toString()));
+    }
+
     /** A departed member's frames are all in, or the grace ran out: receives from it fail from now. */
     private void lastFramesIn(NodeId id, String reason, AsyncResult<InboundEnd> end) {
         log.info("receives from {} fail from now: {}", id, describe(end));
+        inboundEnded.add(id);
         if (failed.putIfAbsent(id, reason) == null) {
             communicators.forEach(communicator -> communicator.sourceFailed(id, reason));
         }

@@ -13,14 +13,20 @@ import org.slf4j.LoggerFactory;
 /**
  * Hands each incoming communicator frame to the channel it belongs to, by (context id, frame type).
  * A frame for a context this node has not created yet (a faster peer already uses the child of a
- * split this node is still completing) is parked until the channel registers, up to
- * {@link #MAX_PARKED_FRAMES}; beyond that frames are dropped with an error in the log.
+ * split this node is still completing) is parked until the channel registers, when it is a message or
+ * an announcement: those hold their sender's credit ({@link FlowProtocol}), so what is parked is
+ * bounded per peer and in total by {@link MessageLimits}. Other frames for an unknown context (answers
+ * to announcements this node never made) are dropped and logged.
  *
  * <p>Confined to the runtime's context.
  */
-final class FrameRouter implements Handler<Frame> {
+final class FrameRouter {
 
-    static final int MAX_PARKED_FRAMES = 100_000;
+    /** Whether a frame for an unknown context may wait for it. */
+    enum Unrouted {
+        PARK,
+        DROP
+    }
 
     private record Route(int context, FrameType type) {
     }
@@ -30,7 +36,7 @@ final class FrameRouter implements Handler<Frame> {
     private final NodeLogger log;
     private final Map<Route, Handler<Frame>> channels = new HashMap<>();
     private final Map<Route, List<Frame>> parked = new HashMap<>();
-    private int parkedFrames;
+    private long parkedBytes;
 
     FrameRouter(long job, String nodeLabel) {
         this.job = job;
@@ -46,13 +52,18 @@ final class FrameRouter implements Handler<Frame> {
         }
         List<Frame> waiting = parked.remove(route);
         if (waiting != null) {
-            parkedFrames -= waiting.size();
+            waiting.forEach(frame -> parkedBytes -= frame.payload().length());
             waiting.forEach(channel::handle);
         }
     }
 
-    @Override
-    public void handle(Frame frame) {
+    /** Stops routing {@code context}'s frames (its communicator is freed); later ones count as unknown. */
+    void unregister(int context) {
+        channels.keySet().removeIf(route -> route.context() == context);
+    }
+
+    /** Routes {@code frame}; {@code unrouted} says what to do when its context is not registered. */
+    void handle(Frame frame, Unrouted unrouted) {
         if (frame.job() != job) {
             log.warn("dropped {}: it belongs to another job (this job's id is {})", frame,
                     Long.toHexString(job));
@@ -62,12 +73,16 @@ final class FrameRouter implements Handler<Frame> {
         Handler<Frame> channel = channels.get(route);
         if (channel != null) {
             channel.handle(frame);
-        } else if (parkedFrames < MAX_PARKED_FRAMES) {
+        } else if (unrouted == Unrouted.PARK) {
             parked.computeIfAbsent(route, r -> new ArrayList<>()).add(frame);
-            parkedFrames++;
+            parkedBytes += frame.payload().length();
         } else {
-            log.error("dropped {}: {} frames already wait for contexts this node has not created", frame,
-                    parkedFrames);
+            log.debug("dropped {}: no communicator of this node has context {}", frame, frame.context());
         }
+    }
+
+    /** Payload bytes of the frames waiting for contexts this node has not created. */
+    long parkedBytes() {
+        return parkedBytes;
     }
 }

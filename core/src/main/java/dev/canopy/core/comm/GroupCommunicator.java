@@ -13,11 +13,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
 
 /** A communicator over a fixed list of members, sharing its node's {@link CommunicatorRuntime}. */
 final class GroupCommunicator implements Communicator {
-
 
     private final CommunicatorRuntime runtime;
     private final int contextId;
@@ -28,6 +28,8 @@ final class GroupCommunicator implements Communicator {
     private final RankChannel user = new RankChannel(this, FrameType.DATA);
     private final RankChannel collective = new RankChannel(this, FrameType.COLLECTIVE);
     private final RankChannel control = new RankChannel(this, FrameType.CONTROL);
+    /** Set once {@link #free()} started; owned by the runtime's context. */
+    private boolean freeing;
 
     GroupCommunicator(CommunicatorRuntime runtime, int contextId, List<Member> members) {
         this.runtime = runtime;
@@ -92,7 +94,7 @@ final class GroupCommunicator implements Communicator {
 
     @Override
     public Future<Communicator> split(int color, int key) {
-        return runtime.serialized(() -> CommunicatorAgreement.split(this, color, key));
+        return runtime.serialized(() -> unlessFreed(() -> CommunicatorAgreement.split(this, color, key)));
     }
 
     @Override
@@ -106,7 +108,19 @@ final class GroupCommunicator implements Communicator {
 
     @Override
     public Future<Communicator> shrink() {
-        return runtime.serialized(() -> CommunicatorAgreement.shrink(this));
+        return runtime.serialized(() -> unlessFreed(() -> CommunicatorAgreement.shrink(this)));
+    }
+
+    @Override
+    public Future<Void> free() {
+        if (contextId == CommunicatorRuntime.WORLD_CONTEXT) {
+            return Future.failedFuture(new IllegalStateException("WORLD cannot be freed; it lives as long as the node"
+                    + " is in the job"));
+        }
+        return runtime.serialized(() -> unlessFreed(() -> {
+            freeing = true;
+            return CommunicatorAgreement.free(this);
+        }));
     }
 
     @Override
@@ -153,6 +167,46 @@ final class GroupCommunicator implements Communicator {
         return !runtime.hasDeparted(members.get(r).id());
     }
 
+    /** Free has started: user and collective operations fail from now, the control channel agrees on the free. */
+    void stopUserTraffic() {
+        IllegalStateException failure = freedFailure();
+        user.free(failure);
+        collective.free(failure);
+    }
+
+    /** Every member has stopped sending on this context: release it for reuse. */
+    void release() {
+        control.free(freedFailure());
+        runtime.freed(this);
+    }
+
+    /** Membership reported {@code id} gone: rendezvous sends to it fail. */
+    void destinationDeparted(NodeId id, String reason) {
+        for (int r = 0; r < members.size(); r++) {
+            if (members.get(r).id().equals(id)) {
+                RankFailedException failure = new RankFailedException(r, id, reason);
+                user.destinationDeparted(r, failure);
+                collective.destinationDeparted(r, failure);
+                control.destinationDeparted(r, failure);
+            }
+        }
+    }
+
+    /** Messages and announcements waiting in the unexpected queues of this communicator. */
+    int queuedMessages() {
+        return user.queuedMessages() + collective.queuedMessages() + control.queuedMessages();
+    }
+
+    /** Queued messages that carry their payload, in the user channel (for tests and diagnostics). */
+    int queuedUserPayloads() {
+        return user.queuedPayloads();
+    }
+
+    /** Rendezvous bodies of the user channel asked for ahead of their receives and still on their way. */
+    int userFetchesInFlight() {
+        return user.fetchesInFlight();
+    }
+
     void routeThrough(FrameRouter router) {
         router.register(contextId, FrameType.DATA, user::accept);
         router.register(contextId, FrameType.COLLECTIVE, collective::accept);
@@ -181,6 +235,15 @@ final class GroupCommunicator implements Communicator {
     void logDropped(Frame frame, String why) {
         new NodeLogger(LoggerFactory.getLogger(GroupCommunicator.class), runtime::nodeLabel)
                 .warn("dropped {} on context {}: {}", frame, contextId, why);
+    }
+
+    private <T> Future<T> unlessFreed(Supplier<Future<T>> operation) {
+        return freeing ? Future.failedFuture(freedFailure()) : operation.get();
+    }
+
+    private IllegalStateException freedFailure() {
+        return new IllegalStateException("communicator " + contextId + " (rank " + rank + " of " + members.size()
+                + ") has been freed");
     }
 
     private static RankFailedException failure(int r, NodeId id, String reason) {

@@ -1,24 +1,50 @@
 package dev.canopy.core.comm;
 
+import dev.canopy.core.comm.Mailbox.Incoming;
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.transport.PeerUnavailableException;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * One channel of a communicator: the user channel (DATA frames), the collective channel (COLLECTIVE
  * frames) or the control channel used to agree on new communicators (CONTROL frames). The three share
- * ranks and context id and never see each other's messages.
+ * ranks and context id and never see each other's messages. Sends go eager or rendezvous as the
+ * receiver's credit allows ({@link FlowProtocol}); a send's future completes once its frame (eager)
+ * or its body (rendezvous) has been written.
  */
 final class RankChannel implements PointToPoint {
 
+    private record BodyKey(int source, long rendezvous) {
+    }
+
+    /** A receive that took an announcement and waits for the body. */
+    private record AwaitedBody(int tag, int size, Promise<Message> receive) {
+    }
+
+    /** A body asked for before any receive took its announcement, which waits in the queue. */
+    private record Fetch(int tag, int size) {
+    }
+
+    /** A rendezvous send whose announcement went out: its body waits for the receiver's clear-to-send. */
+    private record AnnouncedSend(int destination, Buffer payload, Promise<Void> sent) {
+    }
+
     private final GroupCommunicator owner;
     private final FrameType type;
-    private final Mailbox mailbox = new Mailbox();
+    private final Mailbox mailbox = new Mailbox(this::take);
+    private final Map<Long, AnnouncedSend> announced = new HashMap<>();
+    private final Map<BodyKey, AwaitedBody> awaitedBodies = new HashMap<>();
+    private final Map<BodyKey, Fetch> fetching = new HashMap<>();
     private long sequence;
+    /** Set when the communicator is freed: every later operation fails with it. */
+    private RuntimeException freed;
 
     RankChannel(GroupCommunicator owner, FrameType type) {
         this.owner = owner;
@@ -59,6 +85,9 @@ final class RankChannel implements PointToPoint {
                     + ": tags are 0 or more, or ANY_TAG (-1)"));
         }
         return owner.runtime().onContext(() -> {
+            if (freed != null) {
+                return Future.failedFuture(freed);
+            }
             RankFailedException selfFailure = owner.receiveFailureOf(owner.rank());
             if (selfFailure != null) {
                 return Future.failedFuture(selfFailure);
@@ -67,25 +96,107 @@ final class RankChannel implements PointToPoint {
         });
     }
 
-    /** A frame of this channel arrived; its source is a WORLD rank. */
+    /** A frame of this channel arrived; its source is a WORLD rank. Its credit cost is already held. */
     void accept(Frame frame) {
         int source = owner.rankOfWorld(frame.source());
-        if (source < 0) {
-            owner.logDropped(frame, "its source is not a member of this communicator");
+        if (source < 0 || freed != null) {
+            owner.runtime().release(frame.source(), FlowProtocol.cost(frame));
+            owner.logDropped(frame, source < 0 ? "its source is not a member of this communicator"
+                    : "the communicator has been freed");
             return;
         }
-        mailbox.deliver(new Message(source, frame.tag(), frame.payload()));
+        switch (frame.tag()) {
+            case FlowProtocol.ANNOUNCE_TAG -> announcementArrived(source, frame);
+            case FlowProtocol.CLEAR_TO_SEND_TAG -> clearToSend(source, frame);
+            case FlowProtocol.BODY_TAG -> bodyArrived(source, frame);
+            default -> {
+                if (frame.tag() >= 0) {
+                    mailbox.deliver(Incoming.eager(source, frame.tag(), frame.payload(), FlowProtocol.cost(frame)));
+                } else {
+                    owner.logDropped(frame, "tag " + frame.tag() + " is neither a user tag nor a protocol tag");
+                }
+            }
+        }
     }
 
+    /** Receives from {@code rank} fail (see {@link Mailbox#sourceFailed}), and so do receives waiting for its bodies. */
     void sourceFailed(int rank, RankFailedException failure) {
         mailbox.sourceFailed(rank, failure);
+        fetching.entrySet().removeIf(entry -> {
+            if (entry.getKey().source() == rank) {
+                owner.runtime().releaseFetch(owner.worldRank(rank), entry.getValue().size());
+                return true;
+            }
+            return false;
+        });
+        awaitedBodies.entrySet().removeIf(entry -> {
+            if (entry.getKey().source() == rank) {
+                entry.getValue().receive().tryFail(failure);
+                return true;
+            }
+            return false;
+        });
     }
 
+    /** Membership reported {@code rank} gone: rendezvous sends to it will never be asked for their bodies. */
+    void destinationDeparted(int rank, RankFailedException failure) {
+        announced.values().removeIf(send -> {
+            if (send.destination() == rank) {
+                send.sent().tryFail(failure);
+                return true;
+            }
+            return false;
+        });
+    }
+
+    /** Fails every waiting operation (the node is closing). */
     void close(RuntimeException failure) {
         mailbox.failAll(failure);
+        fetching.forEach((key, fetch) -> owner.runtime().releaseFetch(owner.worldRank(key.source()), fetch.size()));
+        fetching.clear();
+        awaitedBodies.values().forEach(body -> body.receive().tryFail(failure));
+        awaitedBodies.clear();
+        announced.values().forEach(send -> send.sent().tryFail(failure));
+        announced.clear();
+    }
+
+    /**
+     * The communicator is freed: waiting operations and later ones fail with {@code failure}; what the
+     * unexpected queue held is discarded and its credit given back to the senders.
+     */
+    void free(RuntimeException failure) {
+        if (freed != null) {
+            return;
+        }
+        freed = failure;
+        close(failure);
+        owner.runtime().withdrawSends(send -> send instanceof ChannelSend mine && mine.channel() == this)
+                .forEach(send -> ((ChannelSend) send).fail(failure));
+        for (Incoming incoming : mailbox.drain()) {
+            owner.runtime().release(owner.worldRank(incoming.source()), incoming.cost());
+            if (incoming.fetched()) {
+                owner.runtime().releaseFetch(owner.worldRank(incoming.source()), incoming.size());
+            }
+        }
+    }
+
+    int queuedMessages() {
+        return mailbox.queuedMessages();
+    }
+
+    int queuedPayloads() {
+        return mailbox.queuedPayloads();
+    }
+
+    /** Bodies asked for ahead of their receives that have not arrived yet. */
+    int fetchesInFlight() {
+        return fetching.size();
     }
 
     private Future<Void> sendNow(int destination, int tag, Buffer payload) {
+        if (freed != null) {
+            return Future.failedFuture(freed);
+        }
         RankFailedException failure = owner.sendFailureOf(owner.rank());
         if (failure == null) {
             failure = owner.sendFailureOf(destination);
@@ -94,16 +205,167 @@ final class RankChannel implements PointToPoint {
             return Future.failedFuture(failure);
         }
         if (destination == owner.rank()) {
-            // A copy: the sender may reuse its buffer once the send completes, which is now.
-            mailbox.deliver(new Message(destination, tag, payload.copy()));
+            // A copy: the sender may reuse its buffer once the send completes, which is now. Costs no credit.
+            mailbox.deliver(Incoming.eager(destination, tag, payload.copy(), 0));
             return Future.succeededFuture();
         }
+        ChannelSend send = new ChannelSend(destination, tag, payload, Promise.promise());
+        owner.runtime().outbound(owner.worldRank(destination)).submit(send);
+        return send.sent.future();
+    }
+
+    /** A matched arrival: complete the receive with an eager message, or ask the sender for the body. */
+    private void take(Incoming incoming, Promise<Message> receive) {
+        owner.runtime().release(owner.worldRank(incoming.source()), incoming.cost());
+        if (!incoming.isAnnouncement()) {
+            if (incoming.fetched()) {
+                owner.runtime().releaseFetch(owner.worldRank(incoming.source()), incoming.size());
+            }
+            receive.complete(new Message(incoming.source(), incoming.tag(), incoming.payload()));
+            return;
+        }
+        RankFailedException failure = owner.receiveFailureOf(incoming.source());
+        if (failure != null) {
+            receive.fail(failure);
+            return;
+        }
+        BodyKey key = new BodyKey(incoming.source(), incoming.rendezvous());
+        awaitedBodies.put(key, new AwaitedBody(incoming.tag(), incoming.size(), receive));
+        if (!fetching.containsKey(key)) {
+            askForBody(key).onFailure(e -> {
+                if (awaitedBodies.remove(key) != null) {
+                    receive.tryFail(e);
+                }
+            });
+        }
+    }
+
+    private Future<Void> askForBody(BodyKey key) {
+        return write(key.source(), FlowProtocol.CLEAR_TO_SEND_TAG, key.rendezvous(), Buffer.buffer());
+    }
+
+    private void announcementArrived(int source, Frame frame) {
+        Buffer payload = frame.payload();
+        int tag = payload.length() == 8 ? payload.getInt(0) : -1;
+        int size = payload.length() == 8 ? payload.getInt(4) : -1;
+        if (tag < 0 || size < 0) {
+            owner.runtime().release(frame.source(), FlowProtocol.cost(frame));
+            owner.logDropped(frame, "a rendezvous announcement holds a tag of 0 or more and a size of 0 or more"
+                    + " in 8 bytes");
+            return;
+        }
+        boolean queued = mailbox.deliver(Incoming.announced(source, tag, size, frame.sequence()));
+        if (queued && owner.runtime().reserveFetch(frame.source(), size)) {
+            // Room to spare: fetch the body now, so a receive posted later does not wait a round trip.
+            BodyKey key = new BodyKey(source, frame.sequence());
+            fetching.put(key, new Fetch(tag, size));
+            askForBody(key).onFailure(e -> {
+                if (fetching.remove(key) != null) {
+                    owner.runtime().releaseFetch(frame.source(), size);
+                }
+            });
+        }
+    }
+
+    private void clearToSend(int source, Frame frame) {
+        AnnouncedSend send = announced.get(frame.sequence());
+        if (send == null || send.destination() != source) {
+            owner.logDropped(frame, "no rendezvous send " + frame.sequence() + " to this rank waits here"
+                    + " (it failed or its communicator was freed)");
+            return;
+        }
+        announced.remove(frame.sequence());
+        write(source, FlowProtocol.BODY_TAG, frame.sequence(), send.payload()).onComplete(send.sent());
+    }
+
+    private void bodyArrived(int source, Frame frame) {
+        BodyKey key = new BodyKey(source, frame.sequence());
+        AwaitedBody body = awaitedBodies.remove(key);
+        Fetch fetch = fetching.remove(key);
+        if (body == null && fetch != null) {
+            if (frame.payload().length() != fetch.size()
+                    || !mailbox.fill(source, fetch.tag(), frame.sequence(), frame.payload())) {
+                owner.runtime().releaseFetch(frame.source(), fetch.size());
+                owner.logDropped(frame, "the body of rendezvous " + frame.sequence() + " does not fit its announcement"
+                        + " of " + fetch.size() + " bytes, or the announcement is no longer queued");
+            }
+            return;
+        }
+        if (fetch != null) {
+            owner.runtime().releaseFetch(frame.source(), fetch.size());
+        }
+        if (body == null) {
+            owner.logDropped(frame, "no receive here waits for the body of rendezvous " + frame.sequence());
+        } else if (frame.payload().length() != body.size()) {
+            body.receive().fail(new IllegalStateException("rank " + source + " sent " + frame.payload().length()
+                    + " bytes for rendezvous " + frame.sequence() + " after announcing " + body.size()));
+        } else {
+            body.receive().complete(new Message(source, body.tag(), frame.payload()));
+        }
+    }
+
+    private Future<Void> write(int destination, int tag, long frameSequence, Buffer payload) {
         Member to = owner.member(destination);
         Frame frame = new Frame(type, owner.runtime().jobKey(), owner.contextId(), 0, owner.runtime().selfWorldRank(),
-                owner.worldRank(destination), tag, sequence++, payload);
+                owner.worldRank(destination), tag, frameSequence, payload);
         return owner.runtime().transport().send(to, frame).recover(e -> Future.failedFuture(
                 e instanceof PeerUnavailableException unavailable
                         ? new RankFailedException(destination, to.id(), unavailable.reason())
                         : e));
+    }
+
+    /** A send of this channel, started by its destination's {@link OutboundWindow} once credit allows. */
+    private final class ChannelSend implements OutboundWindow.PendingSend {
+
+        private final int destination;
+        private final int tag;
+        private final Buffer payload;
+        private final Promise<Void> sent;
+
+        ChannelSend(int destination, int tag, Buffer payload, Promise<Void> sent) {
+            this.destination = destination;
+            this.tag = tag;
+            this.payload = payload;
+            this.sent = sent;
+        }
+
+        RankChannel channel() {
+            return RankChannel.this;
+        }
+
+        @Override
+        public int size() {
+            return payload.length();
+        }
+
+        @Override
+        public void start(OutboundWindow.Mode mode) {
+            long id = sequence++;
+            if (mode == OutboundWindow.Mode.EAGER) {
+                write(destination, tag, id, payload).onComplete(sent);
+                return;
+            }
+            announced.put(id, new AnnouncedSend(destination, payload, sent));
+            write(destination, FlowProtocol.ANNOUNCE_TAG, id, FlowProtocol.announcement(tag, payload.length()))
+                    .onFailure(e -> {
+                        if (announced.remove(id) != null) {
+                            sent.tryFail(e);
+                        }
+                    });
+        }
+
+        @Override
+        public void fail(OutboundWindow.Failure failure, String reason) {
+            Member to = owner.member(destination);
+            fail(switch (failure) {
+                case DEPARTED -> new RankFailedException(destination, to.id(), reason);
+                case REJECTED -> new MessageRejectedException(destination, to.id(), reason);
+                case CLOSED -> new RankFailedException(owner.rank(), owner.runtime().self().id(), reason);
+            });
+        }
+
+        void fail(RuntimeException failure) {
+            sent.tryFail(failure);
+        }
     }
 }

@@ -86,7 +86,8 @@ public final class CanopyNode {
         this.transport = transport;
         this.zooKeeper = zooKeeper;
         this.label = NodeLogger.label(options.coordinates(), OptionalInt.empty());
-        this.demux = new FrameDemux(transport, () -> label);
+        this.demux = new FrameDemux(transport, () -> label, options.messageLimits().bytesPerPeer(),
+                options.messageLimits().bytesTotal());
         Member self = new Member(options.id(), options.coordinates(), transport.localAddress());
         this.membership = new JobMembership(context, zooKeeper, options.job(), self, options.expectedSize(),
                 options.barrierTimeout());
@@ -123,7 +124,7 @@ public final class CanopyNode {
         return membership.start().onComplete(r -> sources.settle()).map(view -> {
             label = NodeLogger.label(options.coordinates(), view.rankOf(options.id()));
             runtime = new CommunicatorRuntime(context, demux.port(FrameFamily.COMMUNICATION), options.job(), view,
-                    options.id(), label, options.departureGrace());
+                    options.id(), label, options.departureGrace(), options.messageLimits());
             view.departed().forEach(id -> transport.peerGone(id, "it left before this node joined"));
             return runtime;
         }).compose(CommunicatorRuntime::world).onSuccess(communicator -> {

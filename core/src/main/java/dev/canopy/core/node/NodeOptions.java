@@ -1,5 +1,6 @@
 package dev.canopy.core.node;
 
+import dev.canopy.core.comm.MessageLimits;
 import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.TransportOptions;
@@ -26,6 +27,8 @@ import java.util.Objects;
  * @param layers         what to put over the real transport (WAN emulation, fault injection)
  * @param secret         the job secret every node of the job shares: only nodes that prove they know it
  *                       get in (see docs/security.md)
+ * @param messageLimits  how much unreceived data other nodes may leave at this one (per peer and in
+ *                       total) and the eager/rendezvous threshold of its sends
  */
 public record NodeOptions(
         JobId job,
@@ -38,7 +41,8 @@ public record NodeOptions(
         Duration barrierTimeout,
         TransportOptions transport,
         TransportStack layers,
-        JobSecret secret) {
+        JobSecret secret,
+        MessageLimits messageLimits) {
 
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(4);
     public static final Duration DEFAULT_DEPARTURE_GRACE = Duration.ofSeconds(1);
@@ -56,6 +60,7 @@ public record NodeOptions(
         Objects.requireNonNull(transport, "transport");
         Objects.requireNonNull(layers, "layers");
         Objects.requireNonNull(secret, "secret");
+        Objects.requireNonNull(messageLimits, "messageLimits");
         if (expectedSize < 1) {
             throw new IllegalArgumentException("expected job size " + expectedSize + " must be at least 1");
         }
@@ -82,32 +87,33 @@ public record NodeOptions(
     public static NodeOptions of(JobId job, NodeId id, Coordinates coordinates, int expectedSize, String zooKeeper,
             JobSecret secret) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, DEFAULT_SESSION_TIMEOUT,
-                DEFAULT_DEPARTURE_GRACE, DEFAULT_BARRIER_TIMEOUT, TransportOptions.defaults(), TransportStack.none(), secret);
+                DEFAULT_DEPARTURE_GRACE, DEFAULT_BARRIER_TIMEOUT, TransportOptions.defaults(), TransportStack.none(), secret,
+                MessageLimits.defaults());
     }
 
     public NodeOptions withSessionTimeout(Duration newSessionTimeout) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, newSessionTimeout, departureGrace,
-                barrierTimeout, transport, layers, secret);
+                barrierTimeout, transport, layers, secret, messageLimits);
     }
 
     public NodeOptions withDepartureGrace(Duration newDepartureGrace) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, newDepartureGrace,
-                barrierTimeout, transport, layers, secret);
+                barrierTimeout, transport, layers, secret, messageLimits);
     }
 
     public NodeOptions withBarrierTimeout(Duration newBarrierTimeout) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                newBarrierTimeout, transport, layers, secret);
+                newBarrierTimeout, transport, layers, secret, messageLimits);
     }
 
     public NodeOptions withTransport(TransportOptions newTransport) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, newTransport, layers, secret);
+                barrierTimeout, newTransport, layers, secret, messageLimits);
     }
 
     public NodeOptions withLayers(TransportStack newLayers) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, transport, newLayers, secret);
+                barrierTimeout, transport, newLayers, secret, messageLimits);
     }
 
     /**
@@ -116,5 +122,10 @@ public record NodeOptions(
      */
     public ZooKeeperCredentials zooKeeperCredentials() {
         return ZooKeeperCredentials.of(secret);
+    }
+
+    public NodeOptions withMessageLimits(MessageLimits newMessageLimits) {
+        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
+                barrierTimeout, transport, layers, secret, newMessageLimits);
     }
 }

@@ -6,8 +6,10 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
 
@@ -20,8 +22,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Frames of a family whose module has not set its handler yet wait for it when the family
  * {@link FrameFamily#waitsForItsModule() says so} (a peer that passed the start barrier first may
- * send before this node's communicators exist), up to {@value #MAX_WAITING_BYTES} bytes of payload
- * per family, beyond which they are dropped with an error in the log. Other traffic of a family
+ * send before this node's communicators exist), up to a bound of payload bytes per peer (by the
+ * frame's source rank) and in total, beyond which they are dropped, counted and logged as an error
+ * at most once a second. Communicator senders stay far below the bound on their own: before a
+ * receiver's communicators exist it has granted them no credit beyond their initial credit (see
+ * {@code dev.canopy.core.comm.FlowProtocol}), so only a sender ignoring the protocol loses frames here.
+ * Other traffic of a family
  * without a handler (probes at a node that does not probe) and everything after a port closed is
  * dropped and logged at debug level; a frame of no family is logged as a warning.
  *
@@ -29,15 +35,31 @@ import org.slf4j.LoggerFactory;
  */
 public final class FrameDemux {
 
-    static final int MAX_WAITING_BYTES = 64 << 20;
-
     private final Transport shared;
     private final NodeLogger log;
     private final Map<FrameFamily, Port> ports = new EnumMap<>(FrameFamily.class);
+    private final long waitingBytesPerPeer;
+    private final long waitingBytesTotal;
+    // Owned by the shared transport's context.
+    /** Payload bytes waiting in every port, in total and by source rank. */
+    private long waitingBytes;
+    private final Map<Integer, Long> waitingBytesBySource = new HashMap<>();
+    private long droppedFrames;
+    private long droppedSinceLog;
+    private long lastDropLog;
 
-    /** Takes over {@code shared}'s frame and datagram handlers. */
-    public FrameDemux(Transport shared, Supplier<String> nodeLabel) {
+    /**
+     * Takes over {@code shared}'s frame and datagram handlers. Frames waiting for their module may
+     * hold {@code waitingBytesPerPeer} payload bytes per source and {@code waitingBytesTotal} in all.
+     */
+    public FrameDemux(Transport shared, Supplier<String> nodeLabel, long waitingBytesPerPeer, long waitingBytesTotal) {
+        if (waitingBytesPerPeer < 0 || waitingBytesTotal < waitingBytesPerPeer) {
+            throw new IllegalArgumentException("waiting frame bounds: " + waitingBytesPerPeer + " bytes per peer and "
+                    + waitingBytesTotal + " in total; give 0 or more per peer and at least as much in total");
+        }
         this.shared = shared;
+        this.waitingBytesPerPeer = waitingBytesPerPeer;
+        this.waitingBytesTotal = waitingBytesTotal;
         this.log = new NodeLogger(LoggerFactory.getLogger(FrameDemux.class), nodeLabel);
         for (FrameFamily family : FrameFamily.values()) {
             ports.put(family, new Port(shared, family));
@@ -56,6 +78,11 @@ public final class FrameDemux {
         return ports.get(family).waiting.size();
     }
 
+    /** Frames dropped because the waiting bounds were reached; call on the shared transport's context. */
+    long droppedFrames() {
+        return droppedFrames;
+    }
+
     private void onFrame(Frame frame) {
         FrameFamily.of(frame.type()).ifPresentOrElse(family -> {
             Port port = ports.get(family);
@@ -63,14 +90,41 @@ public final class FrameDemux {
                 port.frames.handle(frame);
             } else if (port.closed || !family.waitsForItsModule()) {
                 log.debug("dropped {}: no {} module takes frames on this node", frame, family);
-            } else if (port.waitingBytes + frame.payload().length() <= MAX_WAITING_BYTES) {
-                port.waiting.add(frame);
-                port.waitingBytes += frame.payload().length();
             } else {
-                log.error("dropped {}: {} bytes of {} frames already wait for this node's module to start", frame,
-                        port.waitingBytes, family);
+                park(port, frame);
             }
         }, () -> log.warn("dropped {}: no module of this node handles frames of type {}", frame, frame.type()));
+    }
+
+    private void park(Port port, Frame frame) {
+        int length = frame.payload().length();
+        long fromSource = waitingBytesBySource.getOrDefault(frame.source(), 0L);
+        if (fromSource + length <= waitingBytesPerPeer && waitingBytes + length <= waitingBytesTotal) {
+            port.waiting.add(frame);
+            waitingBytesBySource.put(frame.source(), fromSource + length);
+            waitingBytes += length;
+            return;
+        }
+        droppedFrames++;
+        droppedSinceLog++;
+        long now = System.nanoTime();
+        if (lastDropLog == 0 || now - lastDropLog >= TimeUnit.SECONDS.toNanos(1)) {
+            log.error("dropped {} frame(s) ({} in all), latest {}: {} bytes from rank {} ({} allowed) and {} in all ({}"
+                    + " allowed) already wait for this node's {} module to start", droppedSinceLog, droppedFrames, frame,
+                    fromSource, frame.source(), waitingBytesPerPeer, waitingBytes, waitingBytesTotal, port.family);
+            lastDropLog = now;
+            droppedSinceLog = 0;
+        }
+    }
+
+    /** {@code frames} stopped waiting (handed to their module, or discarded). */
+    private void unpark(List<Frame> frames) {
+        for (Frame frame : frames) {
+            int length = frame.payload().length();
+            waitingBytes -= length;
+            waitingBytesBySource.computeIfPresent(frame.source(), (source, bytes) -> bytes == length ? null
+                    : bytes - length);
+        }
     }
 
     private void onDatagram(Datagram datagram) {
@@ -87,7 +141,7 @@ public final class FrameDemux {
     }
 
     /** One family's view of the shared transport. */
-    private static final class Port extends TransportLayer {
+    private final class Port extends TransportLayer {
 
         private final FrameFamily family;
         // Owned by the shared transport's context.
@@ -95,7 +149,6 @@ public final class FrameDemux {
         private Handler<Datagram> datagrams;
         /** Frames that arrived before {@link #frames} was set, in arrival order. */
         private final List<Frame> waiting = new ArrayList<>();
-        private long waitingBytes;
         private boolean closed;
 
         Port(Transport shared, FrameFamily family) {
@@ -110,7 +163,7 @@ public final class FrameDemux {
                 if (handler != null && !waiting.isEmpty()) {
                     List<Frame> early = List.copyOf(waiting);
                     waiting.clear();
-                    waitingBytes = 0;
+                    unpark(early);
                     early.forEach(handler::handle);
                 }
             });
@@ -128,8 +181,8 @@ public final class FrameDemux {
                 frames = null;
                 datagrams = null;
                 closed = true;
+                unpark(waiting);
                 waiting.clear();
-                waitingBytes = 0;
                 return Future.succeededFuture();
             });
         }

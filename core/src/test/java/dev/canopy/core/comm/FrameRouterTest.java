@@ -23,12 +23,12 @@ class FrameRouterTest {
         FrameRouter router = new FrameRouter(JOB, "site/host#1");
         List<Long> user = new ArrayList<>();
         List<Long> collective = new ArrayList<>();
-        router.handle(frame(JOB, 7, FrameType.DATA, 1));
-        router.handle(frame(JOB, 7, FrameType.COLLECTIVE, 2));
-        router.handle(frame(JOB, 7, FrameType.DATA, 3));
+        router.handle(frame(JOB, 7, FrameType.DATA, 1), FrameRouter.Unrouted.PARK);
+        router.handle(frame(JOB, 7, FrameType.COLLECTIVE, 2), FrameRouter.Unrouted.PARK);
+        router.handle(frame(JOB, 7, FrameType.DATA, 3), FrameRouter.Unrouted.PARK);
 
         router.register(7, FrameType.DATA, f -> user.add(f.sequence()));
-        router.handle(frame(JOB, 7, FrameType.DATA, 4));
+        router.handle(frame(JOB, 7, FrameType.DATA, 4), FrameRouter.Unrouted.PARK);
         router.register(7, FrameType.COLLECTIVE, f -> collective.add(f.sequence()));
 
         assertThat(user).containsExactly(1L, 3L, 4L);
@@ -41,7 +41,7 @@ class FrameRouterTest {
         List<Frame> received = new ArrayList<>();
         router.register(3, FrameType.DATA, received::add);
 
-        router.handle(frame(Frame.jobId("other"), 3, FrameType.DATA, 1));
+        router.handle(frame(Frame.jobId("other"), 3, FrameType.DATA, 1), FrameRouter.Unrouted.PARK);
 
         assertThat(received).isEmpty();
         assertThatThrownBy(() -> router.register(3, FrameType.DATA, received::add))

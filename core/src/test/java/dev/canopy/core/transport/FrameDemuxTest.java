@@ -24,7 +24,7 @@ class FrameDemuxTest {
             Transport sender = nodes.start("sender");
             Transport receiver = nodes.start("receiver");
             Member to = TestNodes.member("receiver", "s", receiver);
-            FrameDemux demux = new FrameDemux(receiver, () -> "s/receiver");
+            FrameDemux demux = new FrameDemux(receiver, () -> "s/receiver", 8 << 20, 64 << 20);
             Transport communication = demux.port(FrameFamily.COMMUNICATION);
             Transport measurement = demux.port(FrameFamily.MEASUREMENT);
             BlockingQueue<Frame> communicationFrames = new LinkedBlockingQueue<>();
@@ -66,7 +66,7 @@ class FrameDemuxTest {
             Transport sender = nodes.start("sender");
             Transport receiver = nodes.start("receiver");
             Member to = TestNodes.member("receiver", "s", receiver);
-            FrameDemux demux = new FrameDemux(receiver, () -> "s/receiver");
+            FrameDemux demux = new FrameDemux(receiver, () -> "s/receiver", 8 << 20, 64 << 20);
             Await.result(OwnerContext.call(receiver.context(), Future::<Void>succeededFuture));
 
             Await.result(sender.send(to, frame(FrameType.COLLECTIVE, 1)));
@@ -87,6 +87,37 @@ class FrameDemuxTest {
             Await.result(OwnerContext.call(receiver.context(), Future::<Void>succeededFuture));
             assertThat(measurementFrames).as("a probe that found no prober is lost").isEmpty();
         }
+    }
+
+    /** The flood of the faults issue, before the module exists: bounded per sending rank and in total. */
+    @Test
+    void framesWaitingForTheirModuleAreBoundedInBytesPerSourceAndInTotal() {
+        try (TestNodes nodes = new TestNodes()) {
+            Transport sender = nodes.start("sender");
+            Transport receiver = nodes.start("receiver");
+            Member to = TestNodes.member("receiver", "s", receiver);
+            FrameDemux demux = new FrameDemux(receiver, () -> "s/receiver", 3000, 5000);
+            Await.result(OwnerContext.call(receiver.context(), Future::<Void>succeededFuture));
+
+            for (int i = 0; i < 4; i++) {
+                Await.result(sender.send(to, frame(FrameType.DATA, i, 0, 1000)));
+            }
+            for (int i = 4; i < 8; i++) {
+                Await.result(sender.send(to, frame(FrameType.DATA, i, 2, 1000)));
+            }
+            Await.until(() -> Await.result(OwnerContext.call(receiver.context(),
+                    () -> Future.succeededFuture(demux.droppedFrames()))) == 3,
+                    () -> "one frame of source 0 (over 3000 bytes) and two of source 2 (over 5000 in all) dropped");
+            BlockingQueue<Frame> communicationFrames = new LinkedBlockingQueue<>();
+            demux.port(FrameFamily.COMMUNICATION).frameHandler(communicationFrames::add);
+            for (long expected : new long[] {0, 1, 2, 4, 5}) {
+                assertThat(Await.next(communicationFrames).sequence()).isEqualTo(expected);
+            }
+        }
+    }
+
+    private static Frame frame(FrameType type, long sequence, int source, int payloadBytes) {
+        return new Frame(type, TestNodes.JOB, 1, 1, source, 1, 7, sequence, Buffer.buffer(new byte[payloadBytes]));
     }
 
     private static Frame frame(FrameType type, long sequence) {
