@@ -4,21 +4,22 @@ import com.github.benmanes.caffeine.cache.Ticker;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.membership.JobMembership;
 import dev.canopy.core.membership.MembershipView;
+import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.core.transport.TransportSecurity;
-import dev.canopy.core.security.JobSecret;
-import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.transport.VertxTransport;
+import dev.canopy.core.transport.emulation.GridWanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulationLayer;
 import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.ProcessPlacement;
-import dev.canopy.core.transport.emulation.GridWanEmulation;
 import dev.canopy.probes.measure.ProbeService;
 import dev.canopy.probes.measure.ProbeSettings;
 import dev.canopy.probes.measure.ProbeStatistics;
@@ -29,6 +30,7 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -47,7 +49,8 @@ final class EmulatedProbeGrid implements AutoCloseable {
     private final EmbeddedZooKeeper zooKeeper;
     private final Vertx vertx = CanopyVertx.create();
     /** The emulated nodes are members of one job, with a secret made for it. */
-    private final TransportSecurity security = TransportSecurity.of(JobSecret.generate(), JOB);
+    private final JobSecret secret = JobSecret.generate();
+    private final TransportSecurity security = TransportSecurity.of(secret, JOB);
     private final WanEmulator emulator;
     private final List<Transport> transports = new ArrayList<>();
     private final List<JobMembership> memberships = new ArrayList<>();
@@ -75,7 +78,7 @@ final class EmulatedProbeGrid implements AutoCloseable {
 
     private void startNodes(ProbeSettings settings, long seed) {
         session = await(ZooKeeperSession.open(vertx, zooKeeper.connectString(), Duration.ofSeconds(10),
-                Duration.ofSeconds(10)));
+                Duration.ofSeconds(10), Optional.of(ZooKeeperCredentials.of(secret))));
         List<Member> members = new ArrayList<>();
         for (ProcessPlacement process : grid.processes()) {
             String label = process.coordinates().site() + "/" + process.coordinates().host() + "#" + process.globalIndex();
