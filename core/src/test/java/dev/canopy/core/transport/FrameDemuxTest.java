@@ -117,7 +117,7 @@ class FrameDemuxTest {
     }
 
     private static Frame frame(FrameType type, long sequence, int source, int payloadBytes) {
-        return new Frame(type, TestNodes.JOB, 1, 1, source, 1, 7, sequence, Buffer.buffer(new byte[payloadBytes]));
+        return new Frame(type, TestNodes.JOB, 1, 0, source, 1, 7, sequence, Buffer.buffer(new byte[payloadBytes]));
     }
 
     private static Frame frame(FrameType type, long sequence) {
