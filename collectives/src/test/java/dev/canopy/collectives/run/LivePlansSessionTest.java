@@ -15,6 +15,7 @@ import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.TransportStack;
+import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
@@ -65,6 +66,7 @@ class LivePlansSessionTest {
             new LeaderSettings(ReplanPolicy.DEFAULT, Duration.ofMillis(300)));
 
     private final SiteLinkDelays wan = new SiteLinkDelays();
+    private final JobSecret secret = JobSecret.generate();
     /** The level file's plan, which sessions follow before their first switch point. */
     private long configuredEpoch;
 
@@ -74,7 +76,7 @@ class LivePlansSessionTest {
         wan.set("a", "b", 10);
         wan.set("b", "c", 10);
         wan.set("a", "c", 15);
-        try (TestingServer zooKeeper = new TestingServer(true); PlanReader plans = new PlanReader(zooKeeper.getConnectString())) {
+        try (TestingServer zooKeeper = new TestingServer(true); PlanReader plans = new PlanReader(zooKeeper.getConnectString(), secret)) {
             List<CanopySession> sessions = join(grid, zooKeeper.getConnectString());
             try {
                 assertThat(sessions).extracting(CanopySession::rank).containsExactly(0, 1, 2);
@@ -105,7 +107,6 @@ class LivePlansSessionTest {
 
     private List<CanopySession> join(GridModel grid, String connectString) {
         List<Future<CanopySession>> joining = new ArrayList<>();
-        JobSecret secret = JobSecret.generate();
         for (int process = 0; process < grid.processCount(); process++) {
             JoinOptions options = new JoinOptions(JOB, process, grid, connectString, TransportStack.none(), secret)
                     .withLivePlans(FAST);
@@ -178,15 +179,16 @@ class LivePlansSessionTest {
                 .map(sent -> sent.fromSite() + "->" + sent.toSite()).distinct().toList();
     }
 
-    /** Reads published plans from ZooKeeper as an outside observer, with its own client. */
+    /** Reads published plans from ZooKeeper as an observer with its own client, authenticated as the job. */
     private static final class PlanReader implements AutoCloseable {
 
         private final Vertx vertx = Vertx.vertx();
         private final CuratorFramework client;
         private final PlanStore store;
 
-        PlanReader(String connectString) {
-            client = CuratorFrameworkFactory.newClient(connectString, new RetryOneTime(100));
+        PlanReader(String connectString, JobSecret secret) {
+            client = CuratorFrameworkFactory.builder().connectString(connectString).retryPolicy(new RetryOneTime(100))
+                    .authorization("digest", ZooKeeperCredentials.of(secret).digestAuthentication()).build();
             client.start();
             store = new PlanStore(vertx.getOrCreateContext(), client, JOB);
         }

@@ -56,7 +56,7 @@ public final class ZooKeeperCredentials {
      * The {@code digest} scheme's authentication text, {@code user:password} (the password in Base64, which
      * has no ':'), as bytes for {@code addAuthInfo}.
      */
-    byte[] digestAuthentication() {
+    public byte[] digestAuthentication() {
         return (user + ":" + Base64.getEncoder().encodeToString(password)).getBytes(StandardCharsets.UTF_8);
     }
 
