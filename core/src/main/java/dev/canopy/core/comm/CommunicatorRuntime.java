@@ -1,5 +1,7 @@
 package dev.canopy.core.comm;
 
+import dev.canopy.core.failure.Departure;
+import dev.canopy.core.failure.FailureMonitor;
 import dev.canopy.core.membership.MembershipView;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
@@ -18,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -60,7 +63,14 @@ public final class CommunicatorRuntime {
     private final Map<NodeId, String> departed = new HashMap<>();
     /** Departed members whose last frames are in (or the grace ran out): receives from them fail. */
     private final Map<NodeId, String> failed = new HashMap<>();
+    /** Members that failed (not those that left on purpose), in the order this node learned of them. */
+    private final List<NodeId> failedInOrder = new ArrayList<>();
+    private final Map<NodeId, Departure.Kind> departureKinds = new HashMap<>();
+    /** Revocations of contexts this node has no communicator for yet (a faster member created and revoked it). */
+    private final Map<Integer, RevocationNotice> earlyRevocations = new HashMap<>();
     private final List<GroupCommunicator> communicators = new ArrayList<>();
+    private FailureMonitor monitor;
+    private FaultTolerantAgreement agreement;
     private int nextContextId = WORLD_CONTEXT + 1;
     private Future<?> lastCreation = Future.succeededFuture();
     private String closedReason;
@@ -109,6 +119,48 @@ public final class CommunicatorRuntime {
             if (departed.putIfAbsent(id, reason) == null) {
                 transport.awaitInboundEnd(world.member(worldRankOf(id)), departureGrace)
                         .onComplete(end -> context.runOnContext(w -> lastFramesIn(id, reason, end)));
+            }
+        });
+    }
+
+    /**
+     * Failure detection decided that a member is gone: as {@link #memberFailed}, and remembers whether it failed
+     * or left on purpose, so failures name the member that failed first.
+     */
+    public void memberDeparted(Departure departure) {
+        context.runOnContext(v -> {
+            if (departureKinds.putIfAbsent(departure.member(), departure.kind()) == null
+                    && departure.kind() == Departure.Kind.FAILED) {
+                failedInOrder.add(departure.member());
+            }
+            memberFailed(departure.member(), departure.reason());
+        });
+    }
+
+    /**
+     * Turns on recovery: revocations go out through {@code monitor}, and {@link Communicator#agree} and
+     * {@link Communicator#shrink()} decide through {@code zooKeeper} (the node's client, under the job's znode).
+     */
+    public void enableRecovery(FailureMonitor failureMonitor, CuratorFramework zooKeeper) {
+        context.runOnContext(v -> {
+            monitor = failureMonitor;
+            agreement = new FaultTolerantAgreement(this, zooKeeper, job);
+        });
+    }
+
+    /** Member {@code by} revoked communicator {@code contextId}, after the failure of WORLD rank {@code causeWorldRank} (-1: none). */
+    public void revokedByPeer(int contextId, int causeWorldRank, NodeId by) {
+        context.runOnContext(v -> {
+            RevocationNotice notice = new RevocationNotice(worldRankOf(by), causeWorldRank);
+            boolean found = false;
+            for (GroupCommunicator communicator : communicators) {
+                if (communicator.contextId() == contextId) {
+                    found = true;
+                    notice.applyTo(communicator);
+                }
+            }
+            if (!found) {
+                earlyRevocations.putIfAbsent(contextId, notice);
             }
         });
     }
@@ -163,6 +215,35 @@ public final class CommunicatorRuntime {
         return closedReason != null && id.equals(self.id()) ? closedReason : failed.get(id);
     }
 
+    /** Failed members in the order this node learned of them. On the context only. */
+    List<NodeId> failedInOrder() {
+        return failedInOrder;
+    }
+
+    /** Whether {@code id} left on purpose (said goodbye) rather than failed. On the context only. */
+    boolean leftOnPurpose(NodeId id) {
+        return departureKinds.get(id) == Departure.Kind.LEFT;
+    }
+
+    /** Tells the other members that {@code contextId} is revoked. On the context only. */
+    void announceRevocation(int contextId, List<Member> members, int causeWorldRank) {
+        if (monitor != null) {
+            monitor.revoke(contextId, members, causeWorldRank);
+        }
+    }
+
+    boolean hasAgreement() {
+        return agreement != null;
+    }
+
+    /** The fault-tolerant agreement, once recovery is enabled. On the context only. */
+    FaultTolerantAgreement agreement() {
+        if (agreement == null) {
+            throw new IllegalStateException("agree and shrink need the node's ZooKeeper client (CommunicatorRuntime.enableRecovery)");
+        }
+        return agreement;
+    }
+
     /** Whether membership reported {@code id} gone (or, for this node, the runtime closed). */
     boolean hasDeparted(NodeId id) {
         return sendFailureOf(id) != null;
@@ -181,6 +262,10 @@ public final class CommunicatorRuntime {
         GroupCommunicator communicator = new GroupCommunicator(this, contextId, members);
         communicators.add(communicator);
         communicator.routeThrough(router);
+        RevocationNotice early = earlyRevocations.remove(contextId);
+        if (early != null) {
+            early.applyTo(communicator);
+        }
         return communicator;
     }
 
@@ -216,6 +301,16 @@ public final class CommunicatorRuntime {
                     + departureGrace.toMillis() + " ms (NodeOptions.departureGrace)";
             case TRANSPORT_CLOSED -> "this node's transport closed";
         };
+    }
+
+    /** A revocation as it arrived: who revoked, for whose failure (WORLD ranks, -1: none). */
+    private record RevocationNotice(int byWorldRank, int causeWorldRank) {
+
+        void applyTo(GroupCommunicator communicator) {
+            int cause = causeWorldRank < 0 ? communicator.firstFailedRank() : communicator.rankOfWorld(causeWorldRank);
+            communicator.revokeLocally(new CommunicatorRevokedException(communicator.contextId(),
+                    communicator.rankOfWorld(byWorldRank), cause));
+        }
     }
 
     private static <T> Future<T> guarded(Supplier<Future<T>> action) {

@@ -28,6 +28,12 @@ final class GroupCommunicator implements Communicator {
     private final RankChannel user = new RankChannel(this, FrameType.DATA);
     private final RankChannel collective = new RankChannel(this, FrameType.COLLECTIVE);
     private final RankChannel control = new RankChannel(this, FrameType.CONTROL);
+    private final RevocableChannel userView;
+    private final RevocableChannel collectiveView;
+    // Owned by the runtime's context.
+    private CommunicatorRevokedException revocation;
+    /** Agreements (agree and shrink) started on this communicator; they number their znodes. */
+    private int agreements;
 
     GroupCommunicator(CommunicatorRuntime runtime, int contextId, List<Member> members) {
         this.runtime = runtime;
@@ -47,6 +53,8 @@ final class GroupCommunicator implements Communicator {
                     + runtime.self().id());
         }
         this.rank = selfRank;
+        this.userView = new RevocableChannel(user, runtime, () -> revocation);
+        this.collectiveView = new RevocableChannel(collective, runtime, () -> revocation);
     }
 
     @Override
@@ -77,17 +85,17 @@ final class GroupCommunicator implements Communicator {
 
     @Override
     public Future<Void> send(int destination, int tag, Buffer payload) {
-        return user.send(destination, tag, payload);
+        return userView.send(destination, tag, payload);
     }
 
     @Override
     public Future<Message> receive(int source, int tag) {
-        return user.receive(source, tag);
+        return userView.receive(source, tag);
     }
 
     @Override
     public PointToPoint collectiveChannel() {
-        return collective;
+        return collectiveView;
     }
 
     @Override
@@ -106,7 +114,30 @@ final class GroupCommunicator implements Communicator {
 
     @Override
     public Future<Communicator> shrink() {
-        return runtime.serialized(() -> CommunicatorAgreement.shrink(this));
+        return runtime.serialized(() -> runtime.hasAgreement() ? runtime.agreement().shrink(this, agreements++)
+                : CommunicatorAgreement.shrink(this));
+    }
+
+    @Override
+    public Future<Void> revoke() {
+        return runtime.onContext(() -> {
+            if (revocation == null) {
+                int cause = firstFailedRank();
+                revokeLocally(new CommunicatorRevokedException(contextId, rank, cause));
+                runtime.announceRevocation(contextId, members, cause < 0 ? -1 : worldRanks[cause]);
+            }
+            return Future.succeededFuture();
+        });
+    }
+
+    @Override
+    public boolean isRevoked() {
+        return revocation != null;
+    }
+
+    @Override
+    public Future<Boolean> agree(boolean flag) {
+        return runtime.serialized(() -> runtime.agreement().agree(this, agreements++, flag));
     }
 
     @Override
@@ -163,7 +194,7 @@ final class GroupCommunicator implements Communicator {
     void sourceFailed(NodeId id, String reason) {
         for (int r = 0; r < members.size(); r++) {
             if (members.get(r).id().equals(id)) {
-                RankFailedException failure = new RankFailedException(r, id, reason);
+                RankFailedException failure = failure(r, id, reason);
                 user.sourceFailed(r, failure);
                 collective.sourceFailed(r, failure);
                 control.sourceFailed(r, failure);
@@ -183,7 +214,41 @@ final class GroupCommunicator implements Communicator {
                 .warn("dropped {} on context {}: {}", frame, contextId, why);
     }
 
-    private static RankFailedException failure(int r, NodeId id, String reason) {
-        return reason == null ? null : new RankFailedException(r, id, reason);
+    /** Another member revoked this communicator (or this one did): pending and later operations fail. On the context. */
+    void revokeLocally(CommunicatorRevokedException revoked) {
+        if (revocation == null) {
+            revocation = revoked;
+            user.close(revoked);
+            collective.close(revoked);
+        }
+    }
+
+    /** The rank of this communicator that failed first as this node knows it, -1 when none failed. */
+    int firstFailedRank() {
+        for (NodeId id : runtime.failedInOrder()) {
+            int r = rankOf(id);
+            if (r >= 0) {
+                return r;
+            }
+        }
+        return -1;
+    }
+
+    private int rankOf(NodeId id) {
+        for (int r = 0; r < members.size(); r++) {
+            if (members.get(r).id().equals(id)) {
+                return r;
+            }
+        }
+        return -1;
+    }
+
+    /** Rank {@code r} fails for {@code reason}; its root cause is the first failure when {@code r} left on purpose. */
+    private RankFailedException failure(int r, NodeId id, String reason) {
+        if (reason == null) {
+            return null;
+        }
+        int rootCause = runtime.leftOnPurpose(id) ? firstFailedRank() : -1;
+        return new RankFailedException(r, id, reason, rootCause < 0 ? r : rootCause);
     }
 }

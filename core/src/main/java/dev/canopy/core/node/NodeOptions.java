@@ -1,5 +1,6 @@
 package dev.canopy.core.node;
 
+import dev.canopy.core.failure.HeartbeatSettings;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.gridconfig.Coordinates;
 import java.time.Duration;
@@ -22,6 +23,8 @@ import java.util.Objects;
  * @param barrierTimeout how long to wait at the start barrier for the other nodes
  * @param transport      sockets and queue bounds; the node label is set by the node
  * @param layers         what to put over the real transport (WAN emulation, fault injection)
+ * @param heartbeat      how members watch each other for failures that close no connection (see
+ *                       {@link HeartbeatSettings}); raise period and timeout on WANs
  */
 public record NodeOptions(
         JobId job,
@@ -33,7 +36,8 @@ public record NodeOptions(
         Duration departureGrace,
         Duration barrierTimeout,
         TransportOptions transport,
-        TransportStack layers) {
+        TransportStack layers,
+        HeartbeatSettings heartbeat) {
 
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(4);
     public static final Duration DEFAULT_DEPARTURE_GRACE = Duration.ofSeconds(1);
@@ -50,6 +54,7 @@ public record NodeOptions(
         Objects.requireNonNull(barrierTimeout, "barrierTimeout");
         Objects.requireNonNull(transport, "transport");
         Objects.requireNonNull(layers, "layers");
+        Objects.requireNonNull(heartbeat, "heartbeat");
         if (expectedSize < 1) {
             throw new IllegalArgumentException("expected job size " + expectedSize + " must be at least 1");
         }
@@ -72,31 +77,37 @@ public record NodeOptions(
     /** Options with default timeouts, loopback transport on ephemeral ports and no transport layers. */
     public static NodeOptions of(JobId job, NodeId id, Coordinates coordinates, int expectedSize, String zooKeeper) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, DEFAULT_SESSION_TIMEOUT,
-                DEFAULT_DEPARTURE_GRACE, DEFAULT_BARRIER_TIMEOUT, TransportOptions.defaults(), TransportStack.none());
+                DEFAULT_DEPARTURE_GRACE, DEFAULT_BARRIER_TIMEOUT, TransportOptions.defaults(), TransportStack.none(),
+                HeartbeatSettings.defaults());
     }
 
     public NodeOptions withSessionTimeout(Duration newSessionTimeout) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, newSessionTimeout, departureGrace,
-                barrierTimeout, transport, layers);
+                barrierTimeout, transport, layers, heartbeat);
     }
 
     public NodeOptions withDepartureGrace(Duration newDepartureGrace) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, newDepartureGrace,
-                barrierTimeout, transport, layers);
+                barrierTimeout, transport, layers, heartbeat);
     }
 
     public NodeOptions withBarrierTimeout(Duration newBarrierTimeout) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                newBarrierTimeout, transport, layers);
+                newBarrierTimeout, transport, layers, heartbeat);
     }
 
     public NodeOptions withTransport(TransportOptions newTransport) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, newTransport, layers);
+                barrierTimeout, newTransport, layers, heartbeat);
+    }
+
+    public NodeOptions withHeartbeat(HeartbeatSettings newHeartbeat) {
+        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
+                barrierTimeout, transport, layers, newHeartbeat);
     }
 
     public NodeOptions withLayers(TransportStack newLayers) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, transport, newLayers);
+                barrierTimeout, transport, newLayers, heartbeat);
     }
 }

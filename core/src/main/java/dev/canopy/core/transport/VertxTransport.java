@@ -68,11 +68,15 @@ public final class VertxTransport implements Transport {
         public void closed(InboundConnection connection, Optional<NodeAddress> peer) {
             inbound.remove(connection);
             peer.ifPresentOrElse(inboundPeers::closed, inboundPeers::closedUnidentified);
+            if (!closed) {
+                peer.ifPresent(address -> inboundClosedHandler.handle(address));
+            }
         }
     };
 
     private Handler<Frame> frameHandler = frame -> { };
     private Handler<Datagram> datagramHandler = datagram -> { };
+    private Handler<NodeAddress> inboundClosedHandler = address -> { };
     private boolean closed;
 
     private VertxTransport(Context context, TransportOptions options, NetServer server, NetClient client,
@@ -160,6 +164,11 @@ public final class VertxTransport implements Transport {
     @Override
     public void datagramHandler(Handler<Datagram> handler) {
         context.runOnContext(v -> datagramHandler = handler);
+    }
+
+    @Override
+    public void inboundClosedHandler(Handler<NodeAddress> handler) {
+        context.runOnContext(v -> inboundClosedHandler = handler);
     }
 
     @Override

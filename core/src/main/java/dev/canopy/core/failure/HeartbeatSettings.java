@@ -1,0 +1,46 @@
+package dev.canopy.core.failure;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How nodes watch each other with heartbeats. Every {@code period} (give or take {@code jitter}, so
+ * that nodes do not all send at once) a node sends a small LIVENESS frame to every live member on its
+ * existing connection; a member from which nothing has been heard for {@code timeout} since its last
+ * heartbeat is declared failed. The detector arms only after a member's first heartbeat, so a slow
+ * starter is never suspected for being late.
+ *
+ * <p>Heartbeats catch what a connection reset cannot: a host that vanished without closing its sockets
+ * (power loss, a partition). On loopback and LANs the defaults suit; on WANs the timeout should be many
+ * round trips and longer than the worst pause a node may have (a full GC), e.g. period 1 s, timeout 10 s.
+ *
+ * @param period  time between two heartbeats to one member
+ * @param timeout silence after which a member is declared failed; at least twice the period
+ * @param jitter  fraction of the period by which each wait is randomly shortened or lengthened, 0 to 0.5
+ */
+public record HeartbeatSettings(Duration period, Duration timeout, double jitter) {
+
+    public static final Duration DEFAULT_PERIOD = Duration.ofMillis(300);
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(3);
+    public static final double DEFAULT_JITTER = 0.2;
+
+    public HeartbeatSettings {
+        Objects.requireNonNull(period, "period");
+        Objects.requireNonNull(timeout, "timeout");
+        if (period.toMillis() < 1) {
+            throw new IllegalArgumentException("heartbeat period " + period + " must be at least 1 ms");
+        }
+        if (timeout.compareTo(period.multipliedBy(2)) < 0) {
+            throw new IllegalArgumentException("heartbeat timeout " + timeout.toMillis() + " ms must be at least twice"
+                    + " the period of " + period.toMillis() + " ms, or one late heartbeat fails a member");
+        }
+        if (!(jitter >= 0 && jitter <= 0.5)) {
+            throw new IllegalArgumentException("heartbeat jitter " + jitter + " must be between 0 and 0.5 of the period");
+        }
+    }
+
+    /** Period 300 ms, timeout 3 s (below the 4 s ZooKeeper session timeout), jitter 20 %. */
+    public static HeartbeatSettings defaults() {
+        return new HeartbeatSettings(DEFAULT_PERIOD, DEFAULT_TIMEOUT, DEFAULT_JITTER);
+    }
+}
