@@ -84,6 +84,7 @@ class KillCampaignTest {
             List<String[]> lines = new ArrayList<>();
             Matcher matcher = LINE.matcher(output);
             while (matcher.find()) {
+                System.out.println(what + ": " + matcher.group());
                 lines.add((matcher.group(1) + " " + matcher.group(2)).split(" ", 6));
             }
             List<String[]> kills = lines.stream().filter(l -> l[0].equals("KILL")).toList();
