@@ -118,22 +118,27 @@ public final class CommunicatorRuntime {
         context.runOnContext(v -> {
             if (departed.putIfAbsent(id, reason) == null) {
                 transport.awaitInboundEnd(world.member(worldRankOf(id)), departureGrace)
-                        .onComplete(end -> context.runOnContext(w -> lastFramesIn(id, reason, end)));
+                        .onComplete(end -> context.runOnContext(w -> lastFramesIn(id, departed.get(id), end)));
             }
         });
     }
 
     /**
      * Failure detection decided that a member is gone: as {@link #memberFailed}, and remembers whether it failed
-     * or left on purpose, so failures name the member that failed first.
+     * or left on purpose, so failures name the member that failed first. A member first taken for failed may
+     * turn out to have left (its goodbye arrived after ZooKeeper's event): receives that fail from then on say so.
      */
     public void memberDeparted(Departure departure) {
         context.runOnContext(v -> {
-            if (departureKinds.putIfAbsent(departure.member(), departure.kind()) == null
-                    && departure.kind() == Departure.Kind.FAILED) {
-                failedInOrder.add(departure.member());
+            NodeId id = departure.member();
+            Departure.Kind before = departureKinds.put(id, departure.kind());
+            if (before == null && departure.kind() == Departure.Kind.FAILED) {
+                failedInOrder.add(id);
+            } else if (before == Departure.Kind.FAILED && departure.kind() == Departure.Kind.LEFT) {
+                failedInOrder.remove(id);
+                departed.replace(id, departure.reason());
             }
-            memberFailed(departure.member(), departure.reason());
+            memberFailed(id, departure.reason());
         });
     }
 

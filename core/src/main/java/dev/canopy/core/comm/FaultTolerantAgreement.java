@@ -2,12 +2,14 @@ package dev.canopy.core.comm;
 
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeLogger;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -15,6 +17,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.x.async.AsyncCuratorFramework;
 import org.apache.curator.x.async.api.CreateOption;
 import org.apache.zookeeper.KeeperException;
+import org.slf4j.LoggerFactory;
 
 /**
  * Agreement among the surviving members of a communicator that holds when any of them fail during it,
@@ -36,10 +39,12 @@ final class FaultTolerantAgreement {
 
     private final CommunicatorRuntime runtime;
     private final AsyncCuratorFramework zooKeeper;
+    private final NodeLogger log;
 
     FaultTolerantAgreement(CommunicatorRuntime runtime, CuratorFramework client, JobId job) {
         this.runtime = runtime;
         this.zooKeeper = AsyncCuratorFramework.wrap(client.usingNamespace("canopy/jobs/" + job.name()));
+        this.log = new NodeLogger(LoggerFactory.getLogger(FaultTolerantAgreement.class), runtime.nodeLabel());
     }
 
     /** The AND of the flags of the members that voted. */
@@ -84,6 +89,8 @@ final class FaultTolerantAgreement {
                 }
             }
             if (!survivors.contains(runtime.self())) {
+                log.warn("left out of the shrink of context {}: decision {}", parent.contextId(),
+                        HexFormat.of().formatHex(decision.getBytes()));
                 return Future.failedFuture(new RankFailedException(parent.rank(), runtime.self().id(),
                         "the survivors of the shrink left this node out (they consider it failed)"));
             }
@@ -135,8 +142,12 @@ final class FaultTolerantAgreement {
                             return Future.succeededFuture(null);
                         }
                     }
-                    return readVotes(communicator, base, voters)
-                            .compose(votes -> create(base, decider.apply(votes)));
+                    return readVotes(communicator, base, voters).compose(votes -> {
+                        Buffer decision = decider.apply(votes);
+                        log.debug("deciding agreement {} from the votes of ranks {}: {}", base, votes.keySet(),
+                                HexFormat.of().formatHex(decision.getBytes()));
+                        return create(base, decision);
+                    });
                 });
     }
 

@@ -7,6 +7,7 @@ import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeLogger;
+import dev.canopy.core.transport.Datagram;
 import dev.canopy.core.transport.PeerUnavailableException;
 import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.emulation.NanoClock;
@@ -28,8 +29,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decides, for one node of a started job, when another member has failed, from all the evidence there is:
- * its connection to this node closing without a goodbye, a heartbeat or other frame to it that cannot be
- * sent, silence beyond the heartbeat timeout ({@link HeartbeatDetector}), and its member znode vanishing.
+ * its connection to this node closing without a goodbye, a heartbeat frame to it that cannot be sent,
+ * silence beyond the heartbeat timeout ({@link HeartbeatDetector}), and its member znode vanishing.
+ * Heartbeats go both ways each period: as a datagram, which times them (it never waits behind the data
+ * queued on a connection, so a busy link is not a silent one), and as a frame on the connection, which keeps
+ * a connection open from every member to every other (so a crash resets one) and proves it still takes writes.
  * The first evidence decides; later evidence about the same member changes nothing. A member that says
  * goodbye before it closes has left, not failed, and the members its goodbye lists as failed (why it left)
  * are failures here too: so the failure this node reports is the one that happened first.
@@ -45,6 +49,9 @@ public final class FailureMonitor {
     public interface RevocationHandler {
         void revoked(int context, int causeWorldRank, NodeId by);
     }
+
+    /** The longest a connection to a failed member stays open for the notice that it is excluded. */
+    static final long EXCLUSION_NOTICE_MS = 100;
 
     private final Context context;
     private final Vertx vertx;
@@ -63,6 +70,8 @@ public final class FailureMonitor {
     /** Failed members (not those that left), in the order this node learned of them. */
     private final List<NodeId> failedInOrder = new ArrayList<>();
     private final Set<NodeId> saidGoodbye = new HashSet<>();
+    /** Members that told this node they consider it failed: their closing connections say nothing of them. */
+    private final Set<NodeId> excludedBy = new HashSet<>();
     private Handler<Departure> departureHandler = d -> { };
     private RevocationHandler revocationHandler = (c, r, by) -> { };
     private long heartbeatTimer = -1;
@@ -96,6 +105,7 @@ public final class FailureMonitor {
             departureHandler = Objects.requireNonNull(onDeparture, "onDeparture");
             revocationHandler = Objects.requireNonNull(onRevocation, "onRevocation");
             port.frameHandler(this::onFrame);
+            port.datagramHandler(this::onDatagram);
             port.inboundClosedHandler(this::onInboundClosed);
             sendHeartbeats();
             checkTimer = vertx.setPeriodic(detector.checkEveryMillis(), id -> checkOverdue());
@@ -115,7 +125,7 @@ public final class FailureMonitor {
     public Future<Void> goodbye(Duration atMost) {
         Promise<Void> done = Promise.promise();
         context.runOnContext(v -> {
-            stop();
+            stopNow();
             List<Integer> failedRanks = failedInOrder.stream().map(id -> world.rankOf(id).orElseThrow()).toList();
             Frame frame = frame(0, new LivenessMessage.Goodbye(failedRanks));
             List<Future<Void>> sent = liveMembers().stream().map(member -> port.send(member, frame)).toList();
@@ -141,17 +151,39 @@ public final class FailureMonitor {
         });
     }
 
+    /**
+     * Tells {@code member}, which this node has found failed, before this node closes its connection to it: so a
+     * member that is alive after all (its session expired, a false suspicion) does not take that close for this
+     * node's failure. Completes once written, or after at most {@value #EXCLUSION_NOTICE_MS} ms; never fails.
+     */
+    public Future<Void> tellExcluded(NodeId member) {
+        Promise<Void> told = Promise.promise();
+        context.runOnContext(v -> {
+            long timer = vertx.setTimer(EXCLUSION_NOTICE_MS, id -> told.tryComplete());
+            port.send(world.member(world.rankOf(member).orElseThrow()), frame(0, new LivenessMessage.Excluded()))
+                    .onComplete(r -> {
+                        vertx.cancelTimer(timer);
+                        told.tryComplete();
+                    });
+        });
+        return told.future();
+    }
+
     /** Stops heartbeats and watching (the node closes). */
     public void stop() {
-        context.runOnContext(v -> {
-            stopped = true;
-            if (heartbeatTimer != -1) {
-                vertx.cancelTimer(heartbeatTimer);
-            }
-            if (checkTimer != -1) {
-                vertx.cancelTimer(checkTimer);
-            }
-        });
+        context.runOnContext(v -> stopNow());
+    }
+
+    private void stopNow() {
+        stopped = true;
+        if (heartbeatTimer != -1) {
+            vertx.cancelTimer(heartbeatTimer);
+            heartbeatTimer = -1;
+        }
+        if (checkTimer != -1) {
+            vertx.cancelTimer(checkTimer);
+            checkTimer = -1;
+        }
     }
 
     private void sendHeartbeats() {
@@ -161,6 +193,10 @@ public final class FailureMonitor {
         }
         Frame frame = frame(0, new LivenessMessage.Heartbeat());
         for (Member member : liveMembers()) {
+            // The datagram times the heartbeat: it never waits behind megabytes queued on the connection.
+            port.sendDatagram(member, frame).onFailure(e -> log.debug("heartbeat datagram to {} not sent: {}",
+                    member.id(), e.toString()));
+            // The frame keeps a connection open to every member (so its reset is seen) and tests that it takes writes.
             port.send(member, frame).onFailure(e -> {
                 // A peer we cannot write to, after the transport's reconnect attempts; a full queue proves nothing.
                 if (e instanceof PeerUnavailableException unavailable && !stopped) {
@@ -178,24 +214,59 @@ public final class FailureMonitor {
         }
     }
 
-    private void onFrame(Frame frame) {
+    /** A heartbeat by UDP; it must come from the member's own UDP port. Nothing else travels by datagram. */
+    private void onDatagram(Datagram datagram) {
+        LivenessMessage message = validated(datagram.frame());
+        if (message instanceof LivenessMessage.Heartbeat) {
+            Member from = world.member(datagram.frame().source());
+            if (datagram.sender().port() == from.address().udpPort() && !departures.containsKey(from.id())) {
+                detector.heard(from.id());
+            } else {
+                log.debug("ignored a heartbeat datagram for {} from {}", from.id(), datagram.sender());
+            }
+        } else if (message != null) {
+            log.warn("dropped {} from {}: only heartbeats travel by datagram", datagram.frame(), datagram.sender());
+        }
+    }
+
+    /** The message of a liveness frame of this job from another member; null (logged) for anything else. */
+    private LivenessMessage validated(Frame frame) {
         if (frame.type() != FrameType.LIVENESS || frame.job() != jobKey || frame.source() < 0
                 || frame.source() >= world.size() || frame.source() == selfWorldRank) {
             log.warn("dropped {}: not a liveness frame of this job from another member", frame);
-            return;
+            return null;
         }
-        LivenessMessage message;
         try {
-            message = LivenessMessage.decode(frame, world.size());
+            return LivenessMessage.decode(frame, world.size());
         } catch (IllegalArgumentException e) {
             log.warn("dropped malformed {}: {}", frame, e.getMessage());
+            return null;
+        }
+    }
+
+    private void onFrame(Frame frame) {
+        LivenessMessage message = validated(frame);
+        if (message == null) {
             return;
         }
         NodeId from = world.member(frame.source()).id();
-        if (departures.containsKey(from)) {
+        Departure known = departures.get(from);
+        if (known != null) {
+            if (message instanceof LivenessMessage.Goodbye && known.evidence() == Evidence.MEMBER_ZNODE_DELETED) {
+                // ZooKeeper's event overtook the goodbye: it left after all.
+                saidGoodbye.add(from);
+                failedInOrder.remove(from);
+                Departure left = Departure.left(from, "it left the job");
+                departures.put(from, left);
+                log.info("{} left after all: its goodbye came after its member znode went", from);
+                departureHandler.handle(left);
+            }
             return;
         }
-        if (message instanceof LivenessMessage.Goodbye goodbye) {
+        if (message instanceof LivenessMessage.Excluded) {
+            excludedBy.add(from);
+            log.warn("{} considers this node failed and closes its connection to it", from);
+        } else if (message instanceof LivenessMessage.Goodbye goodbye) {
             leftCleanly(from, goodbye);
         } else if (message instanceof LivenessMessage.Revoke revoke) {
             detector.heard(from);
@@ -221,7 +292,7 @@ public final class FailureMonitor {
 
     private void onInboundClosed(NodeAddress address) {
         NodeId id = byAddress.get(address);
-        if (id != null && !saidGoodbye.contains(id)) {
+        if (id != null && !saidGoodbye.contains(id) && !excludedBy.contains(id)) {
             failed(id, Evidence.CONNECTION_LOST, "");
         }
     }

@@ -12,12 +12,13 @@ import java.util.List;
  *
  * <pre>
  *  offset  size  field
- *       0     1  kind        0 = heartbeat, 1 = goodbye, 2 = revoke
+ *       0     1  kind        0 = heartbeat, 1 = goodbye, 2 = revoke, 3 = excluded
  *  goodbye:
  *       1     4  count       how many failed members the leaver knows of
  *       5   4*n  world ranks of those members, in the order it learned of them
  *  revoke:
  *       1     4  world rank  of the member whose failure caused the revocation, -1 when none is known
+ *  excluded: nothing more ("I consider you failed and close my connection to you")
  * </pre>
  */
 public sealed interface LivenessMessage {
@@ -42,7 +43,17 @@ public sealed interface LivenessMessage {
     record Revoke(int causeWorldRank) implements LivenessMessage {
     }
 
+    /**
+     * "I consider you failed and am closing my connection to you": so the receiver does not take that close for
+     * the sender's failure (it is its own exclusion; silence then fails the sender after the heartbeat timeout).
+     */
+    record Excluded() implements LivenessMessage {
+    }
+
     static Buffer encode(LivenessMessage message) {
+        if (message instanceof Excluded) {
+            return Buffer.buffer(1).appendByte((byte) 3);
+        }
         if (message instanceof Goodbye goodbye) {
             Buffer buffer = Buffer.buffer(RANKS_OFFSET + 4 * goodbye.failedWorldRanks().size()).appendByte((byte) 1)
                     .appendInt(goodbye.failedWorldRanks().size());
@@ -87,9 +98,11 @@ public sealed interface LivenessMessage {
                 int cause = payload.getInt(CAUSE_OFFSET);
                 return new Revoke(cause == -1 ? -1 : requireRank(cause, worldSize));
             }
+            case 3:
+                return new Excluded();
             default:
                 throw new IllegalArgumentException("liveness kind " + kind + " is none of heartbeat (0), goodbye (1),"
-                        + " revoke (2)");
+                        + " revoke (2), excluded (3)");
         }
     }
 

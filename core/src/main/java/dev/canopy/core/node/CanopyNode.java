@@ -231,8 +231,14 @@ public final class CanopyNode {
 
     /** Failure detection decided that a member failed or left: sends to it fail, then receives from it. */
     private void departed(Departure departure) {
-        transport.peerGone(departure.member(), departure.reason());
         runtime.memberDeparted(departure);
+        if (departure.kind() == Departure.Kind.FAILED) {
+            // Communicator sends fail at once (the runtime knows); the connection closes once the member is told.
+            failureMonitor.tellExcluded(departure.member())
+                    .onComplete(told -> transport.peerGone(departure.member(), departure.reason()));
+        } else {
+            transport.peerGone(departure.member(), departure.reason());
+        }
     }
 
     private void membershipChanged(MembershipEvent event) {

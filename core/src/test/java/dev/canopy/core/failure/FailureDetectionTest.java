@@ -139,7 +139,7 @@ class FailureDetectionTest {
 
     private static NodeOptions holding(NodeOptions options, AtomicReference<HoldLayer> hold) {
         return options.withLayers(below -> {
-            HoldLayer layer = new HoldLayer(below, Traffic.FRAMES);
+            HoldLayer layer = new HoldLayer(below, Traffic.ALL);
             hold.set(layer);
             return layer;
         });

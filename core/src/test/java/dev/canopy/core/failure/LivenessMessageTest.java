@@ -17,7 +17,7 @@ class LivenessMessageTest {
     @Test
     void everyKindRoundTrips() {
         for (LivenessMessage message : List.of(new LivenessMessage.Heartbeat(), new LivenessMessage.Goodbye(List.of()),
-                new LivenessMessage.Goodbye(List.of(3, 1)), new LivenessMessage.Revoke(2), new LivenessMessage.Revoke(-1))) {
+                new LivenessMessage.Goodbye(List.of(3, 1)), new LivenessMessage.Revoke(2), new LivenessMessage.Revoke(-1), new LivenessMessage.Excluded())) {
             assertThat(LivenessMessage.decode(frame(LivenessMessage.encode(message)), 4)).isEqualTo(message);
         }
     }
