@@ -5,9 +5,10 @@ import java.util.Objects;
 
 /**
  * How nodes watch each other with heartbeats. Every {@code period} (give or take {@code jitter}, so
- * that nodes do not all send at once) a node sends a small LIVENESS frame to every live member on its
- * existing connection; a member from which nothing has been heard for {@code timeout} since its last
- * heartbeat is declared failed. The detector arms only after a member's first heartbeat, so a slow
+ * that nodes do not all send at once) a node sends a small LIVENESS heartbeat to every live member, as a
+ * datagram (which times it: it never waits behind data queued on a connection) and as a frame on its
+ * connection (which keeps the connection open, so a crash resets it); a member from which no heartbeat
+ * has been heard for {@code timeout} since its last one is declared failed. The detector arms only after a member's first heartbeat, so a slow
  * starter is never suspected for being late.
  *
  * <p>Heartbeats catch what a connection reset cannot: a host that vanished without closing its sockets
