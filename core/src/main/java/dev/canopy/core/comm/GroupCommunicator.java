@@ -30,8 +30,9 @@ final class GroupCommunicator implements Communicator {
     private final RankChannel control = new RankChannel(this, FrameType.CONTROL);
     private final RevocableChannel userView;
     private final RevocableChannel collectiveView;
+    /** Written on the runtime's context; volatile so that {@link #isRevoked()} may read it from any thread. */
+    private volatile CommunicatorRevokedException revocation;
     // Owned by the runtime's context.
-    private CommunicatorRevokedException revocation;
     /** Agreements (agree and shrink) started on this communicator; they number their znodes. */
     private int agreements;
 
@@ -226,17 +227,8 @@ final class GroupCommunicator implements Communicator {
     /** The rank of this communicator that failed first as this node knows it, -1 when none failed. */
     int firstFailedRank() {
         for (NodeId id : runtime.failedInOrder()) {
-            int r = rankOf(id);
+            int r = rankOfWorld(runtime.worldRankOf(id));
             if (r >= 0) {
-                return r;
-            }
-        }
-        return -1;
-    }
-
-    private int rankOf(NodeId id) {
-        for (int r = 0; r < members.size(); r++) {
-            if (members.get(r).id().equals(id)) {
                 return r;
             }
         }

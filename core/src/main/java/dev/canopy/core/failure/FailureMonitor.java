@@ -52,6 +52,8 @@ public final class FailureMonitor {
 
     /** The longest a connection to a failed member stays open for the notice that it is excluded. */
     static final long EXCLUSION_NOTICE_MS = 100;
+    /** How the transport's {@link PeerUnavailableException} says that a peer could not be connected to at all. */
+    private static final String CANNOT_CONNECT = "cannot connect";
 
     private final Context context;
     private final Vertx vertx;
@@ -198,8 +200,9 @@ public final class FailureMonitor {
                     member.id(), e.toString()));
             // The frame keeps a connection open to every member (so its reset is seen) and tests that it takes writes.
             port.send(member, frame).onFailure(e -> {
-                // A peer we cannot write to, after the transport's reconnect attempts; a full queue proves nothing.
-                if (e instanceof PeerUnavailableException unavailable && !stopped) {
+                // Only a member that cannot be connected to is evidence: a lost connection is seen as such, a
+                // full queue proves nothing, and this node's own transport closing says nothing of the member.
+                if (e instanceof PeerUnavailableException unavailable && unavailable.reason().startsWith(CANNOT_CONNECT)) {
                     failed(member.id(), Evidence.SEND_FAILED, unavailable.reason());
                 }
             });

@@ -23,11 +23,13 @@ public final class HeartbeatDetector {
     private final NanoClock clock;
     private final RandomGenerator random;
     private final Map<NodeId, Long> lastHeardNanos = new HashMap<>();
+    private long lastCheckNanos;
 
     public HeartbeatDetector(HeartbeatSettings settings, NanoClock clock, RandomGenerator random) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.random = Objects.requireNonNull(random, "random");
+        this.lastCheckNanos = clock.nanoTime();
     }
 
     /** Something arrived from {@code member}; watching it starts with its first heartbeat. */
@@ -40,10 +42,21 @@ public final class HeartbeatDetector {
         lastHeardNanos.remove(member);
     }
 
-    /** The watched members silent for the timeout or longer; they are forgotten, so each is reported once. */
+    /**
+     * The watched members silent for the timeout or longer; they are forgotten, so each is reported once. Call it
+     * every {@link #checkEveryMillis()}: when the previous call is more than half the timeout ago, this node itself
+     * was stalled (a full GC, a starved event loop) and heartbeats may wait unread in its socket, so nobody is
+     * reported and every watched member's silence starts again from now.
+     */
     public List<NodeId> overdue() {
         long now = clock.nanoTime();
         long timeout = settings.timeout().toNanos();
+        boolean stalled = now - lastCheckNanos > timeout / 2;
+        lastCheckNanos = now;
+        if (stalled) {
+            lastHeardNanos.replaceAll((member, heard) -> now);
+            return List.of();
+        }
         List<NodeId> overdue = new ArrayList<>();
         lastHeardNanos.forEach((member, heard) -> {
             if (now - heard >= timeout) {

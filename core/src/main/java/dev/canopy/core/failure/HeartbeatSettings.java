@@ -21,8 +21,8 @@ import java.util.Objects;
  */
 public record HeartbeatSettings(Duration period, Duration timeout, double jitter) {
 
-    public static final Duration DEFAULT_PERIOD = Duration.ofMillis(300);
-    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(3);
+    public static final Duration DEFAULT_PERIOD = Duration.ofMillis(500);
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
     public static final double DEFAULT_JITTER = 0.2;
 
     public HeartbeatSettings {
@@ -40,7 +40,10 @@ public record HeartbeatSettings(Duration period, Duration timeout, double jitter
         }
     }
 
-    /** Period 300 ms, timeout 3 s (below the 4 s ZooKeeper session timeout), jitter 20 %. */
+    /**
+     * Period 500 ms, timeout 5 s, jitter 20 %. The timeout is long on purpose: a false suspicion fails a healthy
+     * member, while a crash on a reachable host resets its connections and is seen at once anyway.
+     */
     public static HeartbeatSettings defaults() {
         return new HeartbeatSettings(DEFAULT_PERIOD, DEFAULT_TIMEOUT, DEFAULT_JITTER);
     }
