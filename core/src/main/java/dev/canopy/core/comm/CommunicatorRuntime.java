@@ -13,6 +13,7 @@ import dev.canopy.core.transport.Transport;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -115,7 +116,7 @@ public final class CommunicatorRuntime {
             close(reason);
             return;
         }
-        context.runOnContext(v -> {
+        runHere(() -> {
             if (departed.putIfAbsent(id, reason) == null) {
                 transport.awaitInboundEnd(world.member(worldRankOf(id)), departureGrace)
                         .onComplete(end -> context.runOnContext(w -> lastFramesIn(id, departed.get(id), end)));
@@ -129,7 +130,7 @@ public final class CommunicatorRuntime {
      * turn out to have left (its goodbye arrived after ZooKeeper's event): receives that fail from then on say so.
      */
     public void memberDeparted(Departure departure) {
-        context.runOnContext(v -> {
+        runHere(() -> {
             NodeId id = departure.member();
             Departure.Kind before = departureKinds.put(id, departure.kind());
             if (before == null && departure.kind() == Departure.Kind.FAILED) {
@@ -315,6 +316,15 @@ public final class CommunicatorRuntime {
             int cause = causeWorldRank < 0 ? communicator.firstFailedRank() : communicator.rankOfWorld(causeWorldRank);
             communicator.revokeLocally(new CommunicatorRevokedException(communicator.contextId(),
                     communicator.rankOfWorld(byWorldRank), cause));
+        }
+    }
+
+    /** Runs {@code action} now when on the context (so what follows sees its effect), else posts it there. */
+    private void runHere(Runnable action) {
+        if (Vertx.currentContext() == context) {
+            action.run();
+        } else {
+            context.runOnContext(v -> action.run());
         }
     }
 

@@ -4,8 +4,8 @@ package dev.canopy.core.failure;
 public enum Evidence {
     /** Its connection to this node closed or was reset without a goodbye before. */
     CONNECTION_LOST("its connection to this node closed without a goodbye (the process died or the link broke)"),
-    /** A frame to it could not be written: it cannot be connected to. */
-    SEND_FAILED("a frame to it could not be sent"),
+    /** A heartbeat frame to it could not be sent: it cannot be connected to. */
+    SEND_FAILED("it cannot be connected to"),
     /** Nothing heard from it for the heartbeat timeout. */
     HEARTBEAT_MISSED("no heartbeat from it within the heartbeat timeout"),
     /** Its member znode was deleted without a goodbye: its ZooKeeper session expired (or the goodbye was lost). */

@@ -116,7 +116,12 @@ public final class FailureMonitor {
 
     /** Membership reports {@code id}'s member znode deleted: a failure unless it said goodbye first. */
     public void memberZnodeDeleted(NodeId id) {
-        context.runOnContext(v -> failed(id, Evidence.MEMBER_ZNODE_DELETED, ""));
+        // At once when on the context, so that sends to it fail for whatever the caller does next.
+        if (Vertx.currentContext() == context) {
+            failed(id, Evidence.MEMBER_ZNODE_DELETED, "");
+        } else {
+            context.runOnContext(v -> failed(id, Evidence.MEMBER_ZNODE_DELETED, ""));
+        }
     }
 
     /**
