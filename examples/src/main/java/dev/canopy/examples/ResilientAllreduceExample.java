@@ -24,7 +24,7 @@ import java.io.IOException;
  *   <li>shrinks the communicator to the survivors and builds the collectives over it;</li>
  *   <li>resumes at the iteration every survivor has completed (a MIN allreduce over the new communicator).</li>
  * </ol>
- * It ends by checking every sum it saw against the members of the communicator at the time.
+ * Every sum is checked against the members of the communicator at the time; a barrier over the survivors ends it.
  *
  * <pre>
  * ./canopy launch --config examples/grids/two-site.rsl --class dev.canopy.examples.ResilientAllreduceExample \
@@ -41,7 +41,8 @@ public final class ResilientAllreduceExample implements CanopyProgram {
     public void run(CanopySession session) {
         int worldRank = session.rank();
         Communicator communicator = session.world();
-        TypedCollectives<long[]> longs = session.collectives().typed(ArrayType.LONGS);
+        Collectives collectives = session.collectives();
+        TypedCollectives<long[]> longs = collectives.typed(ArrayType.LONGS);
         int wrong = 0;
         int iteration = 0;
         while (iteration < ITERATIONS) {
@@ -62,15 +63,18 @@ public final class ResilientAllreduceExample implements CanopyProgram {
                 Blocking.await(communicator.revoke());
                 boolean ready = Blocking.await(communicator.agree(true));
                 communicator = Blocking.await(communicator.shrink());
-                Collectives again = new Collectives(communicator, ConfiguredPlans.of(communicator.members(), session.grid()),
+                collectives = new Collectives(communicator, ConfiguredPlans.of(communicator.members(), session.grid()),
                         CollectiveSettings.defaults());
-                longs = again.typed(ArrayType.LONGS);
+                longs = collectives.typed(ArrayType.LONGS);
                 // A survivor may have finished an iteration another did not: all resume at the lowest.
                 iteration = (int) Blocking.await(longs.allreduce(new long[] {iteration}, BuiltInOp.MIN))[0];
                 System.out.println("rank " + worldRank + ": agreed " + ready + ", shrank to " + communicator.size()
                         + " members, resuming at iteration " + iteration);
             }
         }
+        // As MPI_Finalize: nobody leaves while another survivor may still wait for it (the session's own final
+        // barrier is on WORLD, which is revoked). Like the session's, a failed final barrier is not an error.
+        Blocking.await(collectives.barrier().otherwiseEmpty());
         System.out.println("rank " + worldRank + ": " + ITERATIONS + " iterations on " + communicator.size()
                 + " members, " + (wrong == 0 ? "every sum correct" : wrong + " WRONG sums"));
     }
