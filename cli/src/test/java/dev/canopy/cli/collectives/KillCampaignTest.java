@@ -54,13 +54,17 @@ class KillCampaignTest {
         campaign.report();
     }
 
-    /** The full campaign: 20 trials x every rank position x (bcast, allreduce, alltoall), one kill per launch. */
+    /**
+     * The full campaign: 20 trials (or {@code -Dcanopy.campaign.trials=N}) x every rank position x (bcast,
+     * allreduce, alltoall), one kill per launch: 240 launches, about an hour on 2 cores.
+     */
     @Test
     @Tag("exhaustive")
     @Timeout(4 * 3600)
     void twentyTrialsOfEveryPositionAndCollective() throws Exception {
         Campaign campaign = new Campaign();
-        for (int trial = 0; trial < 20; trial++) {
+        int trials = Integer.getInteger("canopy.campaign.trials", 20);
+        for (int trial = 0; trial < trials; trial++) {
             for (int position = 0; position < 4; position++) {
                 for (char operation : new char[] {'b', 'a', 't'}) {
                     String job = "kill-" + trial + "-" + operation + position;
