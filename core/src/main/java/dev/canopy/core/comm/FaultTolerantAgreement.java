@@ -114,6 +114,11 @@ final class FaultTolerantAgreement {
 
     private void poll(GroupCommunicator communicator, String base, Function<Map<Integer, Buffer>, Buffer> decider,
             Promise<Buffer> decided, long delayMs) {
+        RankFailedException closed = communicator.sendFailureOf(communicator.rank());
+        if (closed != null) {
+            decided.fail(closed); // this node left the job or lost its session: it takes no further part
+            return;
+        }
         readDecision(base).compose(existing -> existing != null ? Future.succeededFuture(existing)
                         : tryToDecide(communicator, base, decider))
                 .onSuccess(decision -> {
