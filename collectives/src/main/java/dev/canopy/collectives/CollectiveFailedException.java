@@ -3,9 +3,10 @@ package dev.canopy.collectives;
 import java.util.OptionalInt;
 
 /**
- * A collective could not complete on this member because another member failed or aborted it.
- * Every surviving member of the collective gets one, naming the failed rank when a rank failed;
- * the communicator can then be shrunk to the survivors and used again.
+ * A collective could not complete on this member because another member failed or aborted it, or the
+ * communicator was revoked. Every surviving member of the collective gets one, naming the rank that failed
+ * first when one failed (not a member that left the job because of that failure: the root cause travels
+ * with the abort); the communicator can then be revoked, shrunk to the survivors and used again.
  */
 public final class CollectiveFailedException extends RuntimeException {
 
@@ -32,7 +33,7 @@ public final class CollectiveFailedException extends RuntimeException {
         return sequence;
     }
 
-    /** The rank whose failure ended the collective, empty if it ended for another reason. */
+    /** The rank whose failure ended the collective (the first to fail), empty if it ended for another reason. */
     public OptionalInt failedRank() {
         return failedRank >= 0 ? OptionalInt.of(failedRank) : OptionalInt.empty();
     }

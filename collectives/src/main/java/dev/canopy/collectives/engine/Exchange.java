@@ -3,6 +3,7 @@ package dev.canopy.collectives.engine;
 import dev.canopy.collectives.CollectiveFailedException;
 import dev.canopy.collectives.CollectiveMismatchException;
 import dev.canopy.collectives.data.MalformedMessageException;
+import dev.canopy.core.comm.CommunicatorRevokedException;
 import dev.canopy.core.comm.PointToPoint;
 import dev.canopy.core.comm.RankFailedException;
 import io.vertx.core.Future;
@@ -198,7 +199,11 @@ public final class Exchange {
             return received.abort;
         }
         if (cause instanceof RankFailedException failed) {
-            return new CollectiveFrame.Abort(failed.rank(), rank(), failed.getMessage());
+            // A rank that left on purpose after another failed is not the failure: name the one that failed first.
+            return new CollectiveFrame.Abort(failed.rootCauseRank(), rank(), failed.getMessage());
+        }
+        if (cause instanceof CommunicatorRevokedException revoked) {
+            return new CollectiveFrame.Abort(revoked.causeRank().orElse(-1), rank(), revoked.getMessage());
         }
         return new CollectiveFrame.Abort(-1, rank(), "rank " + rank() + " failed the collective: " + cause);
     }

@@ -71,7 +71,11 @@ public interface Communicator extends PointToPoint {
     /** Collective: members sharing {@code coordinates().groupKey(level)} form a new communicator. */
     Future<Communicator> splitByLevel(Level level);
 
-    /** Collective over the surviving members: a new communicator without the failed ranks, agreed ranks. */
+    /**
+     * Collective over the surviving members: a new communicator without the failed ranks, agreed ranks.
+     * The survivors agree on who they are through ZooKeeper, so every survivor gets the same communicator
+     * even when members fail during the shrink. Works on a revoked communicator.
+     */
     Future<Communicator> shrink();
 
     /**
@@ -82,6 +86,26 @@ public interface Communicator extends PointToPoint {
      * cannot be freed.
      */
     Future<Void> free();
+
+    /**
+     * Revokes this communicator, ULFM style: every pending and later send, receive and collective on it fails
+     * with {@link CommunicatorRevokedException}, here and, as soon as the notice arrives, on every other member,
+     * so all survivors leave a broken operation at once. Call it when an operation failed on some members
+     * only; then {@link #agree} and {@link #shrink()} (which still work) lead to a communicator of the survivors.
+     * Completes once revoked locally; idempotent.
+     */
+    Future<Void> revoke();
+
+    /** Whether this communicator has been revoked, here or by another member. */
+    boolean isRevoked();
+
+    /**
+     * Fault-tolerant agreement among the surviving members: completes with the same value on every member that
+     * completes it, the AND of the flags of the members that took part, even when members (any of them) fail
+     * during it. Members that failed before contributing are left out. Collective: call it in the same order
+     * on every member. Works on a revoked communicator. Decided through ZooKeeper (see docs/core.md).
+     */
+    Future<Boolean> agree(boolean flag);
 
     /** The event-loop context that owns this communicator's state. */
     Context context();

@@ -1,5 +1,7 @@
 package dev.canopy.core.comm;
 
+import dev.canopy.core.failure.Departure;
+import dev.canopy.core.failure.FailureMonitor;
 import dev.canopy.core.membership.MembershipView;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
@@ -11,6 +13,7 @@ import dev.canopy.core.transport.Transport;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import java.time.Duration;
 import dev.canopy.core.comm.FrameRouter.Unrouted;
 import dev.canopy.core.frame.Frame;
@@ -26,6 +29,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -80,7 +84,15 @@ public final class CommunicatorRuntime {
     private final Map<NodeId, String> failed = new HashMap<>();
     /** Departed members whose connections to this node have ended (or the grace ran out) since this runtime started. */
     private final Set<NodeId> inboundEnded = new HashSet<>();
+    /** Members that failed (not those that left on purpose), in the order this node learned of them. */
+    private final List<NodeId> failedInOrder = new ArrayList<>();
+    private final Map<NodeId, Departure.Kind> departureKinds = new HashMap<>();
+    /** Revocations of contexts this node has no communicator for yet (a faster member created and revoked it). */
+    private final Map<Integer, RevocationNotice> earlyRevocations = new HashMap<>();
     private final List<GroupCommunicator> communicators = new ArrayList<>();
+    private final AgreementKeys agreementKeys = new AgreementKeys();
+    private FailureMonitor monitor;
+    private FaultTolerantAgreement agreement;
     private int nextContextId = WORLD_CONTEXT + 1;
     /** Ids of freed communicators, below {@code nextContextId}: free again on this node. */
     private final TreeSet<Integer> reusableContextIds = new TreeSet<>();
@@ -141,12 +153,59 @@ public final class CommunicatorRuntime {
             close(reason);
             return;
         }
-        context.runOnContext(v -> {
+        runHere(() -> {
             if (departed.putIfAbsent(id, reason) == null) {
                 outbound[worldRankOf(id)].fail(OutboundWindow.Failure.DEPARTED, reason);
                 communicators.forEach(communicator -> communicator.destinationDeparted(id, reason));
                 transport.awaitInboundEnd(world.member(worldRankOf(id)), departureGrace)
-                        .onComplete(end -> context.runOnContext(w -> lastFramesIn(id, reason, end)));
+                        .onComplete(end -> context.runOnContext(w -> lastFramesIn(id, departed.get(id), end)));
+            }
+        });
+    }
+
+    /**
+     * Failure detection decided that a member is gone: as {@link #memberFailed}, and remembers whether it failed
+     * or left on purpose, so failures name the member that failed first. A member first taken for failed may
+     * turn out to have left (its goodbye arrived after ZooKeeper's event): receives that fail from then on say so.
+     */
+    public void memberDeparted(Departure departure) {
+        runHere(() -> {
+            NodeId id = departure.member();
+            Departure.Kind before = departureKinds.put(id, departure.kind());
+            if (before == null && departure.kind() == Departure.Kind.FAILED) {
+                failedInOrder.add(id);
+            } else if (before == Departure.Kind.FAILED && departure.kind() == Departure.Kind.LEFT) {
+                failedInOrder.remove(id);
+                departed.replace(id, departure.reason());
+            }
+            memberFailed(id, departure.reason());
+        });
+    }
+
+    /**
+     * Turns on recovery: revocations go out through {@code monitor}, and {@link Communicator#agree} and
+     * {@link Communicator#shrink()} decide through {@code zooKeeper} (the node's client, under the job's znode).
+     */
+    public void enableRecovery(FailureMonitor failureMonitor, CuratorFramework zooKeeper) {
+        context.runOnContext(v -> {
+            monitor = failureMonitor;
+            agreement = new FaultTolerantAgreement(this, zooKeeper, job);
+        });
+    }
+
+    /** Member {@code by} revoked communicator {@code contextId}, after the failure of WORLD rank {@code causeWorldRank} (-1: none). */
+    public void revokedByPeer(int contextId, int causeWorldRank, NodeId by) {
+        context.runOnContext(v -> {
+            RevocationNotice notice = new RevocationNotice(worldRankOf(by), causeWorldRank);
+            boolean found = false;
+            for (GroupCommunicator communicator : communicators) {
+                if (communicator.contextId() == contextId) {
+                    found = true;
+                    notice.applyTo(communicator);
+                }
+            }
+            if (!found) {
+                earlyRevocations.putIfAbsent(contextId, notice);
             }
         });
     }
@@ -202,6 +261,35 @@ public final class CommunicatorRuntime {
     /** Why receives from {@code id} fail, or null when they may still complete. On the context only. */
     String receiveFailureOf(NodeId id) {
         return closedReason != null && id.equals(self.id()) ? closedReason : failed.get(id);
+    }
+
+    /** Failed members in the order this node learned of them. On the context only. */
+    List<NodeId> failedInOrder() {
+        return failedInOrder;
+    }
+
+    /** Whether {@code id} left on purpose (said goodbye) rather than failed. On the context only. */
+    boolean leftOnPurpose(NodeId id) {
+        return departureKinds.get(id) == Departure.Kind.LEFT;
+    }
+
+    /** Tells the other members that {@code contextId} is revoked. On the context only. */
+    void announceRevocation(int contextId, List<Member> members, int causeWorldRank) {
+        if (monitor != null) {
+            monitor.revoke(contextId, members, causeWorldRank);
+        }
+    }
+
+    boolean hasAgreement() {
+        return agreement != null;
+    }
+
+    /** The fault-tolerant agreement, once recovery is enabled. On the context only. */
+    FaultTolerantAgreement agreement() {
+        if (agreement == null) {
+            throw new IllegalStateException("agree and shrink need the node's ZooKeeper client (CommunicatorRuntime.enableRecovery)");
+        }
+        return agreement;
     }
 
     /** Whether membership reported {@code id} gone (or, for this node, the runtime closed). */
@@ -274,9 +362,14 @@ public final class CommunicatorRuntime {
 
     /** Creates a communicator with {@code members} (by rank) and routes its frames. On the context only. */
     GroupCommunicator register(int contextId, List<Member> members) {
-        GroupCommunicator communicator = new GroupCommunicator(this, contextId, members);
+        GroupCommunicator communicator = new GroupCommunicator(this, contextId, members,
+                agreementKeys.next(contextId, members));
         communicators.add(communicator);
         communicator.routeThrough(router);
+        RevocationNotice early = earlyRevocations.remove(contextId);
+        if (early != null) {
+            early.applyTo(communicator);
+        }
         return communicator;
     }
 
@@ -390,6 +483,25 @@ public final class CommunicatorRuntime {
                     + departureGrace.toMillis() + " ms (NodeOptions.departureGrace)";
             case TRANSPORT_CLOSED -> "this node's transport closed";
         };
+    }
+
+    /** A revocation as it arrived: who revoked, for whose failure (WORLD ranks, -1: none). */
+    private record RevocationNotice(int byWorldRank, int causeWorldRank) {
+
+        void applyTo(GroupCommunicator communicator) {
+            int cause = causeWorldRank < 0 ? communicator.firstFailedRank() : communicator.rankOfWorld(causeWorldRank);
+            communicator.revokeLocally(new CommunicatorRevokedException(communicator.contextId(),
+                    communicator.rankOfWorld(byWorldRank), cause));
+        }
+    }
+
+    /** Runs {@code action} now when on the context (so what follows sees its effect), else posts it there. */
+    private void runHere(Runnable action) {
+        if (Vertx.currentContext() == context) {
+            action.run();
+        } else {
+            context.runOnContext(v -> action.run());
+        }
     }
 
     private static <T> Future<T> guarded(Supplier<Future<T>> action) {

@@ -30,10 +30,20 @@ final class GroupCommunicator implements Communicator {
     private final RankChannel control = new RankChannel(this, FrameType.CONTROL);
     /** Set once {@link #free()} started; owned by the runtime's context. */
     private boolean freeing;
+    /** Names this communicator's agreements in ZooKeeper ({@link AgreementKeys}). */
+    private final String agreementKey;
+    private final RevocableChannel userView;
+    private final RevocableChannel collectiveView;
+    /** Written on the runtime's context; volatile so that {@link #isRevoked()} may read it from any thread. */
+    private volatile CommunicatorRevokedException revocation;
+    // Owned by the runtime's context.
+    /** Agreements (agree and shrink) started on this communicator; they number their znodes. */
+    private int agreements;
 
-    GroupCommunicator(CommunicatorRuntime runtime, int contextId, List<Member> members) {
+    GroupCommunicator(CommunicatorRuntime runtime, int contextId, List<Member> members, String agreementKey) {
         this.runtime = runtime;
         this.contextId = contextId;
+        this.agreementKey = agreementKey;
         this.members = List.copyOf(members);
         this.worldRanks = new int[members.size()];
         int selfRank = -1;
@@ -49,6 +59,8 @@ final class GroupCommunicator implements Communicator {
                     + runtime.self().id());
         }
         this.rank = selfRank;
+        this.userView = new RevocableChannel(user, runtime, () -> revocation);
+        this.collectiveView = new RevocableChannel(collective, runtime, () -> revocation);
     }
 
     @Override
@@ -79,17 +91,17 @@ final class GroupCommunicator implements Communicator {
 
     @Override
     public Future<Void> send(int destination, int tag, Buffer payload) {
-        return user.send(destination, tag, payload);
+        return userView.send(destination, tag, payload);
     }
 
     @Override
     public Future<Message> receive(int source, int tag) {
-        return user.receive(source, tag);
+        return userView.receive(source, tag);
     }
 
     @Override
     public PointToPoint collectiveChannel() {
-        return collective;
+        return collectiveView;
     }
 
     @Override
@@ -108,7 +120,8 @@ final class GroupCommunicator implements Communicator {
 
     @Override
     public Future<Communicator> shrink() {
-        return runtime.serialized(() -> unlessFreed(() -> CommunicatorAgreement.shrink(this)));
+        return runtime.serialized(() -> unlessFreed(() -> runtime.hasAgreement()
+                ? runtime.agreement().shrink(this, agreements++) : CommunicatorAgreement.shrink(this)));
     }
 
     @Override
@@ -124,6 +137,28 @@ final class GroupCommunicator implements Communicator {
     }
 
     @Override
+    public Future<Void> revoke() {
+        return runtime.onContext(() -> {
+            if (revocation == null) {
+                int cause = firstFailedRank();
+                revokeLocally(new CommunicatorRevokedException(contextId, rank, cause));
+                runtime.announceRevocation(contextId, members, cause < 0 ? -1 : worldRanks[cause]);
+            }
+            return Future.succeededFuture();
+        });
+    }
+
+    @Override
+    public boolean isRevoked() {
+        return revocation != null;
+    }
+
+    @Override
+    public Future<Boolean> agree(boolean flag) {
+        return runtime.serialized(() -> unlessFreed(() -> runtime.agreement().agree(this, agreements++, flag)));
+    }
+
+    @Override
     public Context context() {
         return runtime.context();
     }
@@ -131,6 +166,10 @@ final class GroupCommunicator implements Communicator {
     @Override
     public String toString() {
         return "Communicator[context " + contextId + ", rank " + rank + " of " + members.size() + "]";
+    }
+
+    String agreementKey() {
+        return agreementKey;
     }
 
     CommunicatorRuntime runtime() {
@@ -217,7 +256,7 @@ final class GroupCommunicator implements Communicator {
     void sourceFailed(NodeId id, String reason) {
         for (int r = 0; r < members.size(); r++) {
             if (members.get(r).id().equals(id)) {
-                RankFailedException failure = new RankFailedException(r, id, reason);
+                RankFailedException failure = failure(r, id, reason);
                 user.sourceFailed(r, failure);
                 collective.sourceFailed(r, failure);
                 control.sourceFailed(r, failure);
@@ -246,7 +285,32 @@ final class GroupCommunicator implements Communicator {
                 + ") has been freed");
     }
 
-    private static RankFailedException failure(int r, NodeId id, String reason) {
-        return reason == null ? null : new RankFailedException(r, id, reason);
+    /** Another member revoked this communicator (or this one did): pending and later operations fail. On the context. */
+    void revokeLocally(CommunicatorRevokedException revoked) {
+        if (revocation == null) {
+            revocation = revoked;
+            user.close(revoked);
+            collective.close(revoked);
+        }
+    }
+
+    /** The rank of this communicator that failed first as this node knows it, -1 when none failed. */
+    int firstFailedRank() {
+        for (NodeId id : runtime.failedInOrder()) {
+            int r = rankOfWorld(runtime.worldRankOf(id));
+            if (r >= 0) {
+                return r;
+            }
+        }
+        return -1;
+    }
+
+    /** Rank {@code r} fails for {@code reason}; its root cause is the first failure when {@code r} left on purpose. */
+    private RankFailedException failure(int r, NodeId id, String reason) {
+        if (reason == null) {
+            return null;
+        }
+        int rootCause = runtime.leftOnPurpose(id) ? firstFailedRank() : -1;
+        return new RankFailedException(r, id, reason, rootCause < 0 ? r : rootCause);
     }
 }

@@ -21,7 +21,9 @@ public enum FrameType {
     ACK(7),
     NAK(8),
     /** Runtime control traffic (membership, plans, shutdown). */
-    CONTROL(9);
+    CONTROL(9),
+    /** Failure detection between nodes: heartbeats, leave notices and communicator revocations. */
+    LIVENESS(10);
 
     private static final FrameType[] BY_CODE = new FrameType[16];
 

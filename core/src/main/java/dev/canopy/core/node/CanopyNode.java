@@ -2,6 +2,8 @@ package dev.canopy.core.node;
 
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.comm.CommunicatorRuntime;
+import dev.canopy.core.failure.Departure;
+import dev.canopy.core.failure.FailureMonitor;
 import dev.canopy.core.membership.JobMembership;
 import dev.canopy.core.membership.MembershipEvent;
 import dev.canopy.core.membership.MembershipView;
@@ -12,6 +14,7 @@ import dev.canopy.core.security.SecurityCounters;
 import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportSecurity;
 import dev.canopy.core.transport.VertxTransport;
+import dev.canopy.core.transport.emulation.NanoClock;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -54,6 +57,8 @@ import org.slf4j.LoggerFactory;
 public final class CanopyNode {
 
     private static final Duration ZOOKEEPER_CONNECT_TIMEOUT = Duration.ofSeconds(15);
+    /** How long a leaving node waits for its goodbyes to be written before it deletes its member znode. */
+    private static final Duration GOODBYE_TIMEOUT = Duration.ofSeconds(1);
 
     public enum State {
         STARTED,
@@ -74,6 +79,7 @@ public final class CanopyNode {
     // Owned by the context.
     private final List<Handler<MembershipEvent>> listeners = new ArrayList<>();
     private CommunicatorRuntime runtime;
+    private FailureMonitor failureMonitor;
     // Written once on the context when WORLD exists; immutable values readable from any thread.
     private volatile Communicator world;
     private volatile String label;
@@ -126,6 +132,10 @@ public final class CanopyNode {
             runtime = new CommunicatorRuntime(context, demux.port(FrameFamily.COMMUNICATION), options.job(), view,
                     options.id(), label, options.departureGrace(), options.messageLimits());
             view.departed().forEach(id -> transport.peerGone(id, "it left before this node joined"));
+            failureMonitor = new FailureMonitor(context, demux.port(FrameFamily.LIVENESS), options.job().frameKey(), view,
+                    options.id(), options.heartbeat(), NanoClock.SYSTEM, label);
+            runtime.enableRecovery(failureMonitor, zooKeeper.client());
+            failureMonitor.start(this::departed, runtime::revokedByPeer);
             return runtime;
         }).compose(CommunicatorRuntime::world).onSuccess(communicator -> {
             world = communicator;
@@ -151,7 +161,12 @@ public final class CanopyNode {
         }
         sources.settle();
         Future<Void> left = before == State.JOINED || before == State.JOINING ? leaveNow() : membership.close();
-        return left.transform(r -> transport.close())
+        return left.transform(r -> {
+                    if (failureMonitor != null) {
+                        failureMonitor.stop();
+                    }
+                    return transport.close();
+                })
                 .transform(r -> zooKeeper.close())
                 .onComplete(r -> log.info("{} closed", options.id()));
     }
@@ -229,18 +244,37 @@ public final class CanopyNode {
 
     private Future<Void> leaveNow() {
         Future<Void> stopped = runtime == null ? Future.succeededFuture() : runtime.close("this node left the job");
-        return stopped.transform(r -> membership.close())
+        // The goodbye goes after every frame already queued, so peers see this leave as a leave, not a failure.
+        return stopped.transform(r -> failureMonitor == null ? Future.<Void>succeededFuture()
+                        : failureMonitor.goodbye(GOODBYE_TIMEOUT))
+                .transform(r -> membership.close())
                 .onSuccess(v -> log.info("{} left job {}", options.id(), options.job()));
+    }
+
+    /** Failure detection decided that a member failed or left: sends to it fail, then receives from it. */
+    private void departed(Departure departure) {
+        runtime.memberDeparted(departure);
+        if (departure.kind() == Departure.Kind.FAILED) {
+            // Communicator sends fail at once (the runtime knows); the connection closes once the member is told.
+            failureMonitor.tellExcluded(departure.member())
+                    .onComplete(told -> transport.peerGone(departure.member(), departure.reason()));
+        } else {
+            transport.peerGone(departure.member(), departure.reason());
+        }
     }
 
     private void membershipChanged(MembershipEvent event) {
         if (event.kind() == MembershipEvent.Kind.LEFT) {
             NodeId gone = event.member().id();
-            if (!gone.equals(options.id())) {
-                transport.peerGone(gone, event.reason());
-            }
-            if (runtime != null) {
-                runtime.memberFailed(gone, event.reason());
+            if (gone.equals(options.id()) || failureMonitor == null) {
+                if (!gone.equals(options.id())) {
+                    transport.peerGone(gone, event.reason());
+                }
+                if (runtime != null) {
+                    runtime.memberFailed(gone, event.reason());
+                }
+            } else {
+                failureMonitor.memberZnodeDeleted(gone);
             }
         }
         for (Handler<MembershipEvent> listener : List.copyOf(listeners)) {

@@ -1,6 +1,7 @@
 package dev.canopy.core.node;
 
 import dev.canopy.core.comm.MessageLimits;
+import dev.canopy.core.failure.HeartbeatSettings;
 import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.TransportOptions;
@@ -29,6 +30,8 @@ import java.util.Objects;
  *                       get in (see docs/security.md)
  * @param messageLimits  how much unreceived data other nodes may leave at this one (per peer and in
  *                       total) and the eager/rendezvous threshold of its sends
+ * @param heartbeat      how members watch each other for failures that close no connection (see
+ *                       {@link HeartbeatSettings}); raise period and timeout on WANs
  */
 public record NodeOptions(
         JobId job,
@@ -42,7 +45,8 @@ public record NodeOptions(
         TransportOptions transport,
         TransportStack layers,
         JobSecret secret,
-        MessageLimits messageLimits) {
+        MessageLimits messageLimits,
+        HeartbeatSettings heartbeat) {
 
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(4);
     public static final Duration DEFAULT_DEPARTURE_GRACE = Duration.ofSeconds(1);
@@ -61,6 +65,7 @@ public record NodeOptions(
         Objects.requireNonNull(layers, "layers");
         Objects.requireNonNull(secret, "secret");
         Objects.requireNonNull(messageLimits, "messageLimits");
+        Objects.requireNonNull(heartbeat, "heartbeat");
         if (expectedSize < 1) {
             throw new IllegalArgumentException("expected job size " + expectedSize + " must be at least 1");
         }
@@ -88,32 +93,32 @@ public record NodeOptions(
             JobSecret secret) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, DEFAULT_SESSION_TIMEOUT,
                 DEFAULT_DEPARTURE_GRACE, DEFAULT_BARRIER_TIMEOUT, TransportOptions.defaults(), TransportStack.none(), secret,
-                MessageLimits.defaults());
+                MessageLimits.defaults(), HeartbeatSettings.defaults());
     }
 
     public NodeOptions withSessionTimeout(Duration newSessionTimeout) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, newSessionTimeout, departureGrace,
-                barrierTimeout, transport, layers, secret, messageLimits);
+                barrierTimeout, transport, layers, secret, messageLimits, heartbeat);
     }
 
     public NodeOptions withDepartureGrace(Duration newDepartureGrace) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, newDepartureGrace,
-                barrierTimeout, transport, layers, secret, messageLimits);
+                barrierTimeout, transport, layers, secret, messageLimits, heartbeat);
     }
 
     public NodeOptions withBarrierTimeout(Duration newBarrierTimeout) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                newBarrierTimeout, transport, layers, secret, messageLimits);
+                newBarrierTimeout, transport, layers, secret, messageLimits, heartbeat);
     }
 
     public NodeOptions withTransport(TransportOptions newTransport) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, newTransport, layers, secret, messageLimits);
+                barrierTimeout, newTransport, layers, secret, messageLimits, heartbeat);
     }
 
     public NodeOptions withLayers(TransportStack newLayers) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, transport, newLayers, secret, messageLimits);
+                barrierTimeout, transport, newLayers, secret, messageLimits, heartbeat);
     }
 
     /**
@@ -126,6 +131,11 @@ public record NodeOptions(
 
     public NodeOptions withMessageLimits(MessageLimits newMessageLimits) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, transport, layers, secret, newMessageLimits);
+                barrierTimeout, transport, layers, secret, newMessageLimits, heartbeat);
+    }
+
+    public NodeOptions withHeartbeat(HeartbeatSettings newHeartbeat) {
+        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
+                barrierTimeout, transport, layers, secret, messageLimits, newHeartbeat);
     }
 }

@@ -14,7 +14,9 @@ public enum FrameFamily {
      */
     COMMUNICATION(EnumSet.of(FrameType.DATA, FrameType.COLLECTIVE, FrameType.CONTROL), true),
     /** Network measurement: latency and bandwidth probes; a probe that finds no prober is lost like one that timed out. */
-    MEASUREMENT(EnumSet.of(FrameType.PROBE_REQUEST, FrameType.PROBE_REPLY, FrameType.BANDWIDTH_PROBE), false);
+    MEASUREMENT(EnumSet.of(FrameType.PROBE_REQUEST, FrameType.PROBE_REPLY, FrameType.BANDWIDTH_PROBE), false),
+    /** Failure detection: heartbeats, leave notices, revocations; a heartbeat before the detector runs is not needed. */
+    LIVENESS(EnumSet.of(FrameType.LIVENESS), false);
 
     private final Set<FrameType> types;
     private final boolean waitsForItsModule;

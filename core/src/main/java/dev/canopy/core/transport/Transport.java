@@ -82,6 +82,15 @@ public interface Transport {
     /** How many frames, datagrams and connections from the wire this transport refused, by reason. */
     SecurityCounters securityCounters();
 
+    /**
+     * Tells {@code handler} the address (as its HELLO announced it) of every peer whose connection to
+     * this node closed or was reset, after the last frame read from that connection was handed up.
+     * Failure detection takes it as evidence unless the peer said goodbye first. Replaces the previous
+     * handler; transports that cannot tell ignore it.
+     */
+    default void inboundClosedHandler(Handler<NodeAddress> handler) {
+    }
+
     /** Closes sockets and fails what is still queued; completes when everything is released. */
     Future<Void> close();
 }

@@ -75,6 +75,11 @@ public abstract class TransportLayer implements Transport {
     }
 
     @Override
+    public void inboundClosedHandler(Handler<NodeAddress> handler) {
+        below.inboundClosedHandler(handler);
+    }
+
+    @Override
     public Future<Void> close() {
         return below.close();
     }

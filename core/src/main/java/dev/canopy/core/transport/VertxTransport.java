@@ -86,11 +86,15 @@ public final class VertxTransport implements Transport {
             inbound.remove(connection);
             pending.remove(connection);
             peer.ifPresentOrElse(inboundPeers::closed, inboundPeers::closedUnidentified);
+            if (!closed) {
+                peer.ifPresent(address -> inboundClosedHandler.handle(address));
+            }
         }
     };
 
     private Handler<Frame> frameHandler = frame -> { };
     private Handler<Datagram> datagramHandler = datagram -> { };
+    private Handler<NodeAddress> inboundClosedHandler = address -> { };
     private boolean closed;
 
     private VertxTransport(Context context, TransportOptions options, TransportSecurity security, NetServer server,
@@ -191,6 +195,11 @@ public final class VertxTransport implements Transport {
     @Override
     public void datagramHandler(Handler<Datagram> handler) {
         context.runOnContext(v -> datagramHandler = handler);
+    }
+
+    @Override
+    public void inboundClosedHandler(Handler<NodeAddress> handler) {
+        context.runOnContext(v -> inboundClosedHandler = handler);
     }
 
     @Override
