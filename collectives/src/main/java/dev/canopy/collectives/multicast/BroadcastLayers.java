@@ -63,7 +63,11 @@ public final class BroadcastLayers {
                             String named = level.algorithm().configName() + " at level " + level.level().configName()
                                     + ": " + reason;
                             if (firstFailing == communicator.rank()) {
-                                LOG.warn("bcast uses the point-to-point trees instead of {}", named);
+                                LOG.warn("{} is not usable: {}; {}", level.algorithm().configName() + " at level "
+                                        + level.level().configName(), reason, index + 1 < asked.size()
+                                        ? "trying " + asked.get(index + 1).algorithm().configName() + " at level "
+                                                + asked.get(index + 1).level().configName()
+                                        : "bcast uses the point-to-point trees");
                             }
                             reasons.add(named);
                             return tryLevel(communicator, collectives, fabrics, options, asked, index + 1, reasons);

@@ -69,7 +69,7 @@ public final class MulticastBenchCommand implements Callable<Integer> {
     @Option(names = "--iterations", defaultValue = "30", description = "Timed single bcasts per method and size.")
     private int iterations;
 
-    @Option(names = "--warmup", defaultValue = "5", description = "Untimed bcasts per method and size first.")
+    @Option(names = "--warmup", defaultValue = "20", description = "Untimed bcasts per method and size first.")
     private int warmup;
 
     @Option(names = "--back-to-back", defaultValue = "400",
@@ -164,11 +164,11 @@ public final class MulticastBenchCommand implements Callable<Integer> {
         return layers;
     }
 
-    /** One site, one cluster of {@code members} processes, fabric multicast at the cluster level. */
+    /** One site, one cluster of {@code members} processes, fabric multicast at the cluster level (not IP multicast). */
     private String levelFile() {
         return """
                 +
-                ( &(type = grid) (name = "bench-multicast") (levels = (cluster fabric_multicast)) )
+                ( &(type = grid) (name = "bench-multicast") (levels = (lan binomial) (cluster fabric_multicast)) )
                 ( &(type = subjob) (label = "cluster") (count = %d) )
                 """.formatted(members);
     }
