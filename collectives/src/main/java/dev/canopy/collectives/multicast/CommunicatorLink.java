@@ -16,13 +16,18 @@ import org.slf4j.LoggerFactory;
  * {@code receive(ANY_SOURCE, tag)} loop on the communicator's context that feeds the handler. The
  * tag lies above the collectives' sequence tags ({@code 0 .. 2^30-1}), so the two never match.
  *
- * <p>Such a loop fails once any member of the communicator fails: the failure goes to
- * {@code failures} (a {@link RankFailedException} naming a communicator rank) and the loop stops.
+ * <p>Core fails the {@code ANY_SOURCE} receives that are posted when a member fails, and only those; a
+ * busy loop is often between two receives at that moment. So the link also posts one receive on a tag
+ * nobody sends on ({@link #WATCH_TAG}), which can only ever complete by failing: the first failure of
+ * either goes to {@code failures} (a {@link RankFailedException} naming a communicator rank), and the
+ * loop stops.
  */
 final class CommunicatorLink implements ReliableLink {
 
     /** Multicast traffic of the collectives: above every sequence tag, below ANY_TAG's sign bit. */
     static final int TAG = 0x4000_0001;
+    /** Never sent on: a receive here completes only when a member fails. */
+    static final int WATCH_TAG = 0x4000_0003;
 
     private static final Logger LOG = LoggerFactory.getLogger(CommunicatorLink.class);
 
@@ -33,6 +38,7 @@ final class CommunicatorLink implements ReliableLink {
     private final Consumer<Throwable> failures;
     private LinkHandler handler;
     private volatile boolean closed;
+    private boolean failed; // communicator context only
 
     /**
      * @param ranks    the group's communicator ranks, in group-local order; must hold the channel's own rank
@@ -77,6 +83,9 @@ final class CommunicatorLink implements ReliableLink {
     @Override
     public void handler(LinkHandler linkHandler) {
         this.handler = linkHandler;
+        channel.receive(Communicator.ANY_SOURCE, WATCH_TAG).onComplete(watched -> fail(watched.failed()
+                ? watched.cause() : new IllegalStateException("rank " + watched.result().source()
+                        + " sent on the multicast link's watch tag, which nobody sends on")));
         receiveNext();
     }
 
@@ -85,8 +94,15 @@ final class CommunicatorLink implements ReliableLink {
         closed = true;
     }
 
+    private void fail(Throwable cause) {
+        if (!closed && !failed) {
+            failed = true;
+            failures.accept(cause);
+        }
+    }
+
     private void receiveNext() {
-        if (closed) {
+        if (closed || failed) {
             return;
         }
         channel.receive(Communicator.ANY_SOURCE, TAG).onComplete(received -> {
@@ -94,7 +110,7 @@ final class CommunicatorLink implements ReliableLink {
                 return;
             }
             if (received.failed()) {
-                failures.accept(received.cause());
+                fail(received.cause());
                 return;
             }
             int source = received.result().source();

@@ -20,6 +20,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * bcast with multicast inside each leaf group (one LAN or cluster, {@link LeafGroups}): the message
@@ -38,6 +40,8 @@ public final class MulticastBroadcast implements BroadcastLayer {
 
     /** The head-to-head messages: a tag of its own, so FIFO per head holds across bcasts. */
     static final int WAN_TAG = CommunicatorLink.TAG + 1;
+
+    private static final Logger LOG = LoggerFactory.getLogger(MulticastBroadcast.class);
 
     private final Communicator communicator;
     private final PointToPoint channel;
@@ -164,6 +168,7 @@ public final class MulticastBroadcast implements BroadcastLayer {
     }
 
     private void linkFailed(Throwable cause) {
+        LOG.info("multicast bcast of rank {}: the communicator reports {}", communicator.rank(), cause.getMessage());
         if (cause instanceof RankFailedException rankFailure) {
             failure = rankFailure;
             if (member != null) {
