@@ -13,6 +13,7 @@ import picocli.CommandLine.Spec;
             dev.canopy.cli.bench.P2pBenchCommand.class,
             dev.canopy.cli.topology.TopologyBenchCommand.class,
             dev.canopy.cli.collectives.CollectivesBenchCommand.class,
+            dev.canopy.cli.bench.multicast.MulticastBenchCommand.class,
         })
 public final class BenchCommand implements Runnable {
 

@@ -40,12 +40,17 @@ public final class LocalGrid implements AutoCloseable {
     }
 
     public static LocalGrid start(String job, int size) {
+        return start(job, size, LocalGrid::coordinatesOf);
+    }
+
+    /** Nodes with the given coordinates (node i gets {@code coordinates.apply(i)}). */
+    public static LocalGrid start(String job, int size, java.util.function.IntFunction<Coordinates> coordinates) {
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
         Vertx vertx = Vertx.vertx();
         List<Future<CanopyNode>> starting = new ArrayList<>();
         JobSecret secret = JobSecret.generate();
         for (int i = 0; i < size; i++) {
-            NodeOptions options = NodeOptions.of(JobId.of(job), NodeId.of("n" + i), coordinatesOf(i), size,
+            NodeOptions options = NodeOptions.of(JobId.of(job), NodeId.of("n" + i), coordinates.apply(i), size,
                     zooKeeper.connectString(), secret);
             starting.add(CanopyNode.start(vertx, options));
         }

@@ -42,6 +42,7 @@ public final class ReliableMulticast implements MemberFailureListener {
     private final ReceiveStream[] streams;
     private final List<ByteBuffer> receiveBuffers = new ArrayList<>();
     private Throwable failure;
+    private boolean closing; // a close is not worth a warning
 
     private ReliableMulticast(CommunicatorId communicator, MulticastGroup group, Fabric fabric, ReliableLink link,
                               OwnerLoop loop, MulticastOptions options) {
@@ -106,6 +107,7 @@ public final class ReliableMulticast implements MemberFailureListener {
     /** Leaves the group and fails what is still pending. */
     public void close() {
         substrate.loop.execute(() -> {
+            closing = true;
             apply(new IllegalStateException("multicast member rank " + substrate.rank + " ("
                     + substrate.communicator + ") is closed"));
             substrate.fabric.leave(substrate.group);
@@ -237,7 +239,11 @@ public final class ReliableMulticast implements MemberFailureListener {
             return;
         }
         failure = cause;
-        LOG.warn("[multicast rank {} {}] stops: {}", substrate.rank, substrate.communicator, cause.getMessage());
+        if (closing) {
+            LOG.debug("[multicast rank {} {}] stops: {}", substrate.rank, substrate.communicator, cause.getMessage());
+        } else {
+            LOG.warn("[multicast rank {} {}] stops: {}", substrate.rank, substrate.communicator, cause.getMessage());
+        }
         rootStream.fail(cause);
         for (ReceiveStream stream : streams) {
             if (stream != null) {

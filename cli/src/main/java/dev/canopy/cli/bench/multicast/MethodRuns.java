@@ -1,0 +1,99 @@
+package dev.canopy.cli.bench.multicast;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * For each size: every method's warm-up, then the timed single bcasts with the methods taking turns, then
+ * each method's back-to-back run; one JSON row per method and size. Retransmissions and the root's ACKs
+ * count over a method's timed and back-to-back bcasts of that size.
+ */
+final class MethodRuns {
+
+    /** Back-to-back runs carry at most this many bytes per method and size. */
+    private static final long BACK_TO_BACK_BYTES = 16L << 20;
+
+    private final BroadcastTimer timer;
+    private final int iterations;
+    private final int warmup;
+    private final int backToBack;
+
+    MethodRuns(BroadcastTimer timer, int iterations, int warmup, int backToBack) {
+        this.timer = timer;
+        this.iterations = iterations;
+        this.warmup = warmup;
+        this.backToBack = backToBack;
+    }
+
+    JsonArray run(List<BenchMethod> methods, List<Integer> sizes) {
+        JsonArray rows = new JsonArray();
+        for (int bytes : sizes) {
+            byte[] payload = new byte[bytes];
+            new java.util.Random(bytes).nextBytes(payload);
+            Buffer message = Buffer.buffer(payload);
+            for (BenchMethod method : methods) {
+                for (int i = 0; i < warmup; i++) {
+                    timer.once(method, message);
+                }
+            }
+            List<Optional<BenchMethod.Counters>> before = new ArrayList<>();
+            List<double[]> millis = new ArrayList<>();
+            for (BenchMethod method : methods) {
+                before.add(method.counters(0));
+                millis.add(new double[iterations]);
+            }
+            for (int i = 0; i < iterations; i++) {
+                for (int m = 0; m < methods.size(); m++) {
+                    millis.get(m)[i] = timer.once(methods.get(m), message);
+                }
+            }
+            int count = (int) Math.max(4, Math.min(backToBack, BACK_TO_BACK_BYTES / Math.max(1, bytes)));
+            for (int m = 0; m < methods.size(); m++) {
+                BenchMethod method = methods.get(m);
+                double seconds = timer.backToBack(method, message, count);
+                rows.add(row(method, bytes, millis.get(m), count, seconds, before.get(m), method.counters(0)));
+            }
+        }
+        return rows;
+    }
+
+    private JsonObject row(BenchMethod method, int bytes, double[] millis, int count, double seconds,
+            Optional<BenchMethod.Counters> before, Optional<BenchMethod.Counters> after) {
+        double[] sorted = millis.clone();
+        Arrays.sort(sorted);
+        int bcasts = iterations + count;
+        JsonObject row = new JsonObject()
+                .put("method", method.name())
+                .put("bytes", bytes)
+                .put("latency_median_ms", round(percentile(sorted, 0.5)))
+                .put("latency_p90_ms", round(percentile(sorted, 0.9)))
+                .put("bcasts_per_s", round(count / seconds))
+                .put("mb_per_s_per_receiver", round(count * (double) bytes / seconds / 1e6));
+        if (before.isPresent() && after.isPresent()) {
+            row.put("retransmissions_per_bcast",
+                    round((after.get().retransmissions() - before.get().retransmissions()) / (double) bcasts));
+            row.put("acks_at_root_per_bcast",
+                    round((after.get().acksAtRoot() - before.get().acksAtRoot()) / (double) bcasts));
+        } else {
+            // point-to-point trees: TCP's own retransmissions and ACKs are not visible here
+            row.putNull("retransmissions_per_bcast");
+            row.putNull("acks_at_root_per_bcast");
+        }
+        return row;
+    }
+
+    /** The nearest-rank percentile of sorted values. */
+    private static double percentile(double[] sorted, double fraction) {
+        int index = (int) Math.ceil(fraction * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+}

@@ -1,0 +1,36 @@
+package dev.canopy.cli.bench.multicast;
+
+import io.vertx.core.json.JsonObject;
+import java.util.Locale;
+
+/** The bench's report as a text table (the JSON's fields, one line per method and size). */
+final class MulticastBenchTable {
+
+    private MulticastBenchTable() {
+    }
+
+    static String format(JsonObject report) {
+        StringBuilder text = new StringBuilder();
+        text.append(String.format(Locale.ROOT, "bcast, %d members, root 0, fabric %s, loss %s, skew %d us, %s%n",
+                report.getInteger("members"), report.getString("fabric"), report.getValue("loss"),
+                report.getLong("skew_us"), report.getString("date")));
+        if (report.getString("fallback") != null) {
+            text.append("fallback: ").append(report.getString("fallback")).append(System.lineSeparator());
+        }
+        text.append(String.format(Locale.ROOT, "%-10s %9s %10s %10s %11s %12s %9s %9s%n", "method", "bytes",
+                "median ms", "p90 ms", "bcasts/s", "MB/s/recv", "rexmit/b", "acks/b"));
+        for (Object entry : report.getJsonArray("results")) {
+            JsonObject row = (JsonObject) entry;
+            text.append(String.format(Locale.ROOT, "%-10s %9d %10.3f %10.3f %11.1f %12.2f %9s %9s%n",
+                    row.getString("method"), row.getInteger("bytes"), row.getDouble("latency_median_ms"),
+                    row.getDouble("latency_p90_ms"), row.getDouble("bcasts_per_s"),
+                    row.getDouble("mb_per_s_per_receiver"), orDash(row.getValue("retransmissions_per_bcast")),
+                    orDash(row.getValue("acks_at_root_per_bcast"))));
+        }
+        return text.toString();
+    }
+
+    private static String orDash(Object value) {
+        return value == null ? "-" : value.toString();
+    }
+}
