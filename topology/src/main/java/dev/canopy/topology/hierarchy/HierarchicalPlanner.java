@@ -63,8 +63,15 @@ public final class HierarchicalPlanner {
                             + " in group '" + group.getKey() + "': " + unreachable.reason());
                 }
                 trees.add(new GroupTree(level, group.getKey(), tree.orElseThrow()));
-                arrivals.add(tree.orElseThrow(), matrix);
+                if (!cost.simulates()) {
+                    arrivals.add(tree.orElseThrow(), matrix);
+                }
             }
+        }
+        if (cost.simulates()) {
+            Map<String, Double> replayed = FlattenedArrivals.of(root, trees, latencies, cost);
+            return PlanningResult.planned(new HierarchicalPlan(epoch, root, cost, trees, replayed,
+                    replayed.values().stream().mapToDouble(Double::doubleValue).max().orElse(0)));
         }
         return PlanningResult.planned(new HierarchicalPlan(epoch, root, cost, trees, arrivals.arrivalMs(),
                 arrivals.completionMs()));
