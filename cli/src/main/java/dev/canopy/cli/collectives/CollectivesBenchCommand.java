@@ -130,13 +130,14 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
         JsonArray results = new JsonArray();
         for (TreeAlgorithm algorithm : heavyWan) {
             LevelAlgorithms levels = LevelChoices.of(grid.levels()).with(Level.HEAVY_WAN, algorithm);
-            List<Collectives> members = new ArrayList<>();
-            for (Collectives member : base) {
-                members.add(member.withPlan(ConfiguredPlans.of(member.communicator().members(), grid, levels)));
-            }
-            // The model's own copy: the members' plans belong to their event loops.
-            TopologyPlan plan = ConfiguredPlans.of(world.get(0).members(), grid, levels);
             for (int bytes : sizes) {
+                // Planned for this size, so auto weighs fan-out against the file's uplinks; every member knows it.
+                List<Collectives> members = new ArrayList<>();
+                for (Collectives member : base) {
+                    members.add(member.withPlan(ConfiguredPlans.of(member.communicator().members(), grid, levels, bytes)));
+                }
+                // The model's own copy: the members' plans belong to their event loops.
+                TopologyPlan plan = ConfiguredPlans.of(world.get(0).members(), grid, levels, bytes);
                 List<double[]> millis = timeVariants(operation, members, variants, bytes, rootRank);
                 for (int v = 0; v < variants.size(); v++) {
                     LatencySummary summary = LatencySummary.of(millis.get(v));
@@ -151,7 +152,8 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
                             .put("bytes", bytes)
                             .put("median_ms", round(summary.medianMs()))
                             .put("p90_ms", round(summary.p90Ms()))
-                            .put("predicted_ms", round(model.predictedMs(plan.tree(rootRank), bytes)))
+                            .put("predicted_ms", round(model.predictedMs(plan, rootRank,
+                                    variants.get(v).settings().pipeline(), bytes)))
                             .put("lower_bound_ms", round(model.lowerBoundMs(rootRank, bytes))));
                 }
             }
