@@ -45,6 +45,21 @@ class SizedPlansTest {
     }
 
     @Test
+    void autoIsNeverPredictedSlowerThanAnyHeavyWanAlgorithmAtAnySize() {
+        List<Member> members = members();
+        for (long bytes : new long[] {2, 1024, 65_536, 1_000_000, 16_000_000}) {
+            double auto = ConfiguredPlans.of(members, grid, LevelChoices.of(grid.levels()), bytes)
+                    .hierarchicalPlan(0).predictedCompletionMs();
+            for (TreeAlgorithm algorithm : TreeAlgorithm.values()) {
+                double other = ConfiguredPlans.of(members, grid,
+                        LevelChoices.of(grid.levels()).with(Level.HEAVY_WAN, algorithm), bytes).hierarchicalPlan(0)
+                        .predictedCompletionMs();
+                assertThat(auto).as("%d bytes: auto vs %s", bytes, algorithm).isLessThanOrEqualTo(other + 1e-9);
+            }
+        }
+    }
+
+    @Test
     void sizedPlansHaveTheirOwnEpochAndZeroBytesIsTheDefaultPlan() {
         List<Member> members = members();
         long latencyOnly = ConfiguredPlans.of(members, grid).epoch();
