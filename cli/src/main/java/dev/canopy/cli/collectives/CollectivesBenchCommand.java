@@ -39,6 +39,9 @@ import picocli.CommandLine.Spec;
  * side, so their ratios are meaningful on a noisy machine. alltoall(v) can also run on several
  * routes ({@code --exchange}), and bcast and reductions with and without pipelining
  * ({@code --pipeline}); the variants' iterations alternate so that the machine's drift hits each alike.
+ * Every algorithm is planned for each message size with the file's uplinks and link bandwidths, so
+ * {@code auto} may choose another tree per size; the prediction beside each measurement is the
+ * topology's cost model replaying that plan ({@link GridTimes}).
  */
 @Command(name = "collectives", mixinStandardHelpOptions = true,
         description = "Time a collective on the level file's emulated grid for each heavy-WAN algorithm and size.")
