@@ -35,6 +35,8 @@ public final class LevelChoices {
             case BINOMIAL -> TreeAlgorithm.BINOMIAL;
             case MST -> TreeAlgorithm.MST;
             case SPT -> TreeAlgorithm.SPT;
+            case CHAIN -> TreeAlgorithm.CHAIN;
+            case BINARY -> TreeAlgorithm.BINARY;
             case AUTO -> TreeAlgorithm.AUTO;
             case MULTICAST, FABRIC_MULTICAST, LOCAL -> {
                 LOG.info("level {} asks for {}, which is not available yet; it uses the best point-to-point tree (auto)",
