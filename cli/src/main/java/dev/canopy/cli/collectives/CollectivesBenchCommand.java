@@ -39,6 +39,9 @@ import picocli.CommandLine.Spec;
  * side, so their ratios are meaningful on a noisy machine. alltoall(v) can also run on several
  * routes ({@code --exchange}), and bcast and reductions with and without pipelining
  * ({@code --pipeline}); the variants' iterations alternate so that the machine's drift hits each alike.
+ * Every algorithm is planned for each message size with the file's uplinks and link bandwidths, so
+ * {@code auto} may choose another tree per size; the prediction beside each measurement is the
+ * topology's cost model replaying that plan ({@link GridTimes}).
  */
 @Command(name = "collectives", mixinStandardHelpOptions = true,
         description = "Time a collective on the level file's emulated grid for each heavy-WAN algorithm and size.")
@@ -130,13 +133,14 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
         JsonArray results = new JsonArray();
         for (TreeAlgorithm algorithm : heavyWan) {
             LevelAlgorithms levels = LevelChoices.of(grid.levels()).with(Level.HEAVY_WAN, algorithm);
-            List<Collectives> members = new ArrayList<>();
-            for (Collectives member : base) {
-                members.add(member.withPlan(ConfiguredPlans.of(member.communicator().members(), grid, levels)));
-            }
-            // The model's own copy: the members' plans belong to their event loops.
-            TopologyPlan plan = ConfiguredPlans.of(world.get(0).members(), grid, levels);
             for (int bytes : sizes) {
+                // Planned for this size, so auto weighs fan-out against the file's uplinks; every member knows it.
+                List<Collectives> members = new ArrayList<>();
+                for (Collectives member : base) {
+                    members.add(member.withPlan(ConfiguredPlans.of(member.communicator().members(), grid, levels, bytes)));
+                }
+                // The model's own copy: the members' plans belong to their event loops.
+                TopologyPlan plan = ConfiguredPlans.of(world.get(0).members(), grid, levels, bytes);
                 List<double[]> millis = timeVariants(operation, members, variants, bytes, rootRank);
                 for (int v = 0; v < variants.size(); v++) {
                     LatencySummary summary = LatencySummary.of(millis.get(v));
@@ -151,7 +155,8 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
                             .put("bytes", bytes)
                             .put("median_ms", round(summary.medianMs()))
                             .put("p90_ms", round(summary.p90Ms()))
-                            .put("predicted_ms", round(model.predictedMs(plan.tree(rootRank), bytes)))
+                            .put("predicted_ms", round(model.predictedMs(plan, rootRank,
+                                    variants.get(v).settings().pipeline(), bytes)))
                             .put("lower_bound_ms", round(model.lowerBoundMs(rootRank, bytes))));
                 }
             }

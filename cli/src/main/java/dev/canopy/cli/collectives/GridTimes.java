@@ -1,15 +1,17 @@
 package dev.canopy.cli.collectives;
 
-import dev.canopy.collectives.engine.RootedTree;
 import dev.canopy.collectives.plan.ConfiguredPlans;
+import dev.canopy.collectives.plan.GridBandwidths;
 import dev.canopy.collectives.plan.GridLatencies;
 import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.core.node.Member;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.topology.graph.LatencyMatrix;
+import dev.canopy.topology.tree.CostModel;
+import dev.canopy.topology.tree.Prediction;
+import dev.canopy.topology.tree.SegmentPolicy;
 import dev.canopy.topology.tree.ShortestPaths;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,9 +19,10 @@ import java.util.Map;
 /**
  * The model times the benchmark prints beside its measurements, from the level file's links:
  * <ul>
- * <li>predicted: the tree the plan runs, LogGP-style and store-and-forward: a child's arrival is its
- *     parent's plus k sends of 20 µs (k-th child), the one-way latency and the message's transfer time
- *     over the link's bandwidth (the smaller of link and sending site's uplink);</li>
+ * <li>predicted: the topology's cost model replaying the tree the plan runs as the runtime and the
+ *     WAN emulation carry it: 20 µs per send, segments pipelined as the variant pipelines them, every
+ *     message to another site queued for its sender's site uplink (shared by all the site's sends)
+ *     and for the site link, then the one-way latency;</li>
  * <li>lower bound: every member is at least its shortest-path latency from the root away, plus, in
  *     another site, the transfer time over the fastest link into that site.</li>
  * </ul>
@@ -28,34 +31,27 @@ final class GridTimes {
 
     private final GridModel grid;
     private final List<Member> members;
+    private final Map<String, Coordinates> coordinates;
     private final GridLatencies latencies;
 
     GridTimes(GridModel grid, List<Member> members) {
         this.grid = grid;
         this.members = members;
-        Map<String, Coordinates> coordinates = new LinkedHashMap<>();
+        this.coordinates = new LinkedHashMap<>();
         members.forEach(member -> coordinates.put(TopologyPlan.nameOf(member), member.coordinates()));
         this.latencies = new GridLatencies(grid, coordinates);
     }
 
-    double predictedMs(RootedTree tree, int bytes) {
-        double[] arrival = new double[members.size()];
-        List<Integer> frontier = new ArrayList<>(List.of(tree.root()));
-        while (!frontier.isEmpty()) {
-            int parent = frontier.remove(0);
-            int[] children = tree.children(parent);
-            for (int k = 0; k < children.length; k++) {
-                int child = children[k];
-                arrival[child] = arrival[parent] + (k + 1) * ConfiguredPlans.COST.overheadMs()
-                        + latency(parent, child) + transferMs(parent, child, bytes);
-                frontier.add(child);
-            }
-        }
-        double completion = 0;
-        for (double time : arrival) {
-            completion = Math.max(completion, time);
-        }
-        return completion;
+    /**
+     * The completion the topology's cost model predicts for {@code plan}'s tree from {@code root}
+     * carrying {@code bytes} cut by {@code pipeline}, with the file's uplinks and link bandwidths.
+     */
+    double predictedMs(TopologyPlan plan, int root, SegmentPolicy pipeline, int bytes) {
+        CostModel cost = ConfiguredPlans.COST.withMessageBytes(bytes)
+                .withBandwidths(new GridBandwidths(grid, coordinates))
+                .withSegments(pipeline);
+        return Prediction.completionMs(plan.hierarchicalPlan(root).replay(latencies, cost).values().stream()
+                .mapToDouble(Double::doubleValue).toArray());
     }
 
     double lowerBoundMs(int root, int bytes) {

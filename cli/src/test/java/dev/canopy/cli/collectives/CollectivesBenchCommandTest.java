@@ -44,6 +44,23 @@ class CollectivesBenchCommandTest {
     }
 
     @Test
+    void onThinUplinksAutoIsPlannedForTheSizeAndPredictedToBeatTheStar() throws Exception {
+        Path config = directory.resolve("thin.rsl");
+        Files.writeString(config, GridConfigs.bundledText("thin-uplinks-10site.rsl"));
+        StringWriter out = new StringWriter();
+        int status = new CommandLine(new CanopyCommand()).setOut(new PrintWriter(out)).execute("bench", "collectives",
+                "--config", config.toString(), "--sizes", "1048576", "--algorithms", "flat,auto",
+                "--iterations", "1", "--warmup", "0", "--json");
+        assertThat(status).isZero();
+        JsonArray results = new JsonObject(out.toString()).getJsonArray("results");
+        double flat = results.getJsonObject(0).getDouble("predicted_ms");
+        double auto = results.getJsonObject(1).getDouble("predicted_ms");
+        // nine 1 MB copies through the root's 200 Mb/s uplink take 377 ms; auto spreads them
+        assertThat(flat).isGreaterThan(377);
+        assertThat(auto).isLessThan(0.7 * flat).isGreaterThanOrEqualTo(results.getJsonObject(1).getDouble("lower_bound_ms"));
+    }
+
+    @Test
     void alltoallRunsEveryExchangeRouteOnTheSameGridSideBySide() throws Exception {
         Path config = twoSite();
         StringWriter out = new StringWriter();

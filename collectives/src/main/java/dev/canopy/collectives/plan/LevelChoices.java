@@ -59,6 +59,8 @@ public final class LevelChoices {
             case BINOMIAL -> TreeAlgorithm.BINOMIAL;
             case MST -> TreeAlgorithm.MST;
             case SPT -> TreeAlgorithm.SPT;
+            case CHAIN -> TreeAlgorithm.CHAIN;
+            case BINARY -> TreeAlgorithm.BINARY;
             case AUTO -> TreeAlgorithm.AUTO;
             case MULTICAST, FABRIC_MULTICAST -> {
                 LOG.debug("level {} asks for {}: bcast uses multicast where every member can (the multicast layer);"

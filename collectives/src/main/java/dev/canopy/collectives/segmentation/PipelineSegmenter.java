@@ -1,5 +1,7 @@
 package dev.canopy.collectives.segmentation;
 
+import dev.canopy.topology.tree.SegmentPolicy;
+
 /**
  * Chooses the segment size for pipelining a message down a tree from the cost model.
  *
@@ -7,8 +9,11 @@ package dev.canopy.collectives.segmentation;
  * overhead o and bandwidth B costs about d·L + (d + k − 1)(o + M/(kB)). Its minimum over k is at
  * k* = sqrt((d − 1)·M / (B·o)); the segment is M/k*, clamped to [{@code minimumSegmentBytes},
  * M]. A depth of 1 (flat tree) gains nothing from pipelining: one segment.
+ *
+ * <p>As a {@link SegmentPolicy} it tells the topology's cost model how the runtime cuts messages, so
+ * predictions pipeline as the runtime does.
  */
-public final class PipelineSegmenter {
+public final class PipelineSegmenter implements SegmentPolicy {
 
     private final double overheadSeconds;
     private final double bytesPerSecond;
@@ -37,6 +42,11 @@ public final class PipelineSegmenter {
         double segments = Math.sqrt((depth - 1) * (double) bytes / (bytesPerSecond * overheadSeconds));
         long size = (long) Math.ceil(bytes / Math.max(1, segments));
         return (int) Math.max(minimumSegmentBytes, Math.min(bytes, size));
+    }
+
+    @Override
+    public int segmentBytes(long bytes, int depth) {
+        return segmentBytes((int) Math.min(Integer.MAX_VALUE, bytes), depth);
     }
 
     /** The predicted time of the pipelined transfer, in seconds, excluding the d·L latency term. */

@@ -19,6 +19,10 @@ public enum Algorithm {
     MST(Level.HEAVY_WAN, Level.LIGHT_WAN),
     /** Shortest-path tree from the root. */
     SPT(Level.HEAVY_WAN, Level.LIGHT_WAN),
+    /** One child per site coordinator, the message pipelined down the chain: for large messages over thin uplinks. */
+    CHAIN(Level.HEAVY_WAN, Level.LIGHT_WAN),
+    /** At most two children per site coordinator: for large messages over thin uplinks. */
+    BINARY(Level.HEAVY_WAN, Level.LIGHT_WAN),
     /** Chosen by the cost model from measured latencies. */
     AUTO(Level.HEAVY_WAN, Level.LIGHT_WAN, Level.LAN, Level.CLUSTER),
     /** IP multicast. */

@@ -27,7 +27,7 @@ class TenMistakesTest {
     void everyMistakeIsReportedWithItsLineAndColumnInFileOrder() {
         assertThat(Check.errors(FILE)).containsExactly(
                 "t.rsl:3:15: error: unknown level \"heavy_wna\"; expected one of heavy_wan, light_wan, lan, cluster, host; did you mean \"heavy_wan\"?",
-                "t.rsl:3:42: error: unknown light_wan algorithm \"hlott\"; expected one of hlot, flat, binomial, mst, spt, auto; did you mean \"hlot\"?",
+                "t.rsl:3:42: error: unknown light_wan algorithm \"hlott\"; expected one of hlot, flat, binomial, mst, spt, chain, binary, auto; did you mean \"hlot\"?",
                 "t.rsl:4:57: error: thresholds_ms must increase from host to light_wan, but light_wan 30 is not above lan 50",
                 "t.rsl:5:43: error: count must be at least 1, got 0",
                 "t.rsl:5:56: error: unknown fabric \"infiniband\"; expected one of ib, udp_multicast, none",

@@ -54,6 +54,14 @@ public final class HierarchicalPlan {
         sendsOf.replaceAll((node, children) -> List.copyOf(children));
     }
 
+    /**
+     * Arrival of every member when this plan's trees carry a message under {@code otherCost} (another
+     * size, bandwidths or pipelining), replayed as the runtime runs the flattened tree.
+     */
+    public Map<String, Double> replay(LatencySource latencies, CostModel otherCost) {
+        return FlattenedArrivals.of(root, trees, latencies, otherCost);
+    }
+
     /** The same plan under another epoch number. */
     public HierarchicalPlan withEpoch(long newEpoch) {
         return new HierarchicalPlan(newEpoch, root, cost, trees, arrivalMs, predictedCompletionMs);

@@ -48,6 +48,7 @@ public final class HierarchicalPlanner {
         PlanArrivals arrivals = new PlanArrivals(cost, root);
         List<GroupTree> trees = new ArrayList<>();
         for (Level level : Level.values()) {
+            CostModel levelCost = costAt(hierarchy, level);
             for (Map.Entry<String, List<String>> group : hierarchy.groupsByKey(level).entrySet()) {
                 String coordinator = coordinatorOfGroup.get(levelKey(level, group.getKey()));
                 List<String> unitCoordinators = unitCoordinators(hierarchy, level, group.getValue(), coordinator,
@@ -57,17 +58,59 @@ public final class HierarchicalPlanner {
                 }
                 LatencyMatrix matrix = LatencyMatrix.of(unitCoordinators, latencies);
                 PlanningResult<Tree> tree = algorithms.at(level).builder()
-                        .build(matrix, matrix.indexOf(coordinator), cost);
+                        .build(matrix, matrix.indexOf(coordinator), levelCost);
                 if (tree instanceof PlanningResult.Unreachable<Tree> unreachable) {
                     return PlanningResult.unreachable(unreachable.node(), "at level " + level.configName()
                             + " in group '" + group.getKey() + "': " + unreachable.reason());
                 }
                 trees.add(new GroupTree(level, group.getKey(), tree.orElseThrow()));
-                arrivals.add(tree.orElseThrow(), matrix);
+                if (!cost.simulates()) {
+                    arrivals.add(tree.orElseThrow(), matrix);
+                }
             }
+        }
+        if (cost.simulates()) {
+            Map<String, Double> replayed = FlattenedArrivals.of(root, trees, latencies, cost);
+            return PlanningResult.planned(new HierarchicalPlan(epoch, root, cost, trees, replayed,
+                    replayed.values().stream().mapToDouble(Double::doubleValue).max().orElse(0)));
         }
         return PlanningResult.planned(new HierarchicalPlan(epoch, root, cost, trees, arrivals.arrivalMs(),
                 arrivals.completionMs()));
+    }
+
+    /**
+     * The cost model a level's group trees are chosen with. The runtime cuts a message into segments
+     * by the depth of the whole flattened tree, which the finer levels below a group deepen; so a
+     * group's candidates are weighed with the segments the runtime will use (a star that looks
+     * unpipelined on its own is pipelined, and interleaves its children, once sites add a hop).
+     */
+    private CostModel costAt(Hierarchy hierarchy, Level level) {
+        if (!cost.simulates()) {
+            return cost;
+        }
+        int below = 0;
+        for (Level finer = Hierarchy.finer(level).orElse(null); finer != null; finer = Hierarchy.finer(finer).orElse(null)) {
+            if (hasGroupOfSeveralUnits(hierarchy, finer)) {
+                below++;
+            }
+        }
+        if (below == 0) {
+            return cost;
+        }
+        int extra = below;
+        return cost.withSegments((bytes, depth) -> cost.segments().segmentBytes(bytes, depth + extra));
+    }
+
+    private static boolean hasGroupOfSeveralUnits(Hierarchy hierarchy, Level level) {
+        for (List<String> members : hierarchy.groupsByKey(level).values()) {
+            String first = hierarchy.unitKey(level, members.get(0));
+            for (String member : members) {
+                if (!hierarchy.unitKey(level, member).equals(first)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** One coordinator per unit of the group, the group's own coordinator first among its unit. */

@@ -43,6 +43,8 @@ public final class LevelAlgorithms {
                 case BINOMIAL -> TreeAlgorithm.BINOMIAL;
                 case MST -> TreeAlgorithm.MST;
                 case SPT -> TreeAlgorithm.SPT;
+                case CHAIN -> TreeAlgorithm.CHAIN;
+                case BINARY -> TreeAlgorithm.BINARY;
                 case AUTO -> TreeAlgorithm.AUTO;
             });
         }

@@ -12,10 +12,14 @@ public final class AutoTreeBuilder implements TreeBuilder {
 
     private final List<TreeBuilder> candidates;
 
-    /** Chooses among flat, binomial, MST, HLOT, SPT and ECEF. */
+    /**
+     * Chooses among flat, binomial, MST, HLOT, SPT, ECEF and the bandwidth-aware chain and binary
+     * trees: with bandwidths and a message size in the model, thin uplinks favour fewer children.
+     */
     public AutoTreeBuilder() {
         this(List.of(new FlatTreeBuilder(), new BinomialTreeBuilder(), new MstTreeBuilder(), new HlotTreeBuilder(),
-                new ShortestPathTreeBuilder(), new EarliestCompletingEdgeFirstTreeBuilder()));
+                new ShortestPathTreeBuilder(), new EarliestCompletingEdgeFirstTreeBuilder(),
+                BoundedFanOutTreeBuilder.chain(), BoundedFanOutTreeBuilder.binary()));
     }
 
     public AutoTreeBuilder(List<TreeBuilder> candidates) {

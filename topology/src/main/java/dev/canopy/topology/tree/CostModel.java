@@ -1,6 +1,8 @@
 package dev.canopy.topology.tree;
 
+import dev.canopy.topology.graph.BandwidthSource;
 import dev.canopy.topology.graph.LatencyMatrix;
+import java.util.Objects;
 
 /**
  * LogGP-style cost of a broadcast along a tree.
@@ -16,15 +18,29 @@ import dev.canopy.topology.graph.LatencyMatrix;
  * and with {@code o = 0} too is the pure-latency model of the design note (flat: max L(r, i)). The
  * predicted completion is the latest arrival.
  *
+ * <p>With {@link #bandwidths()} or pipelining ({@link #segments()}) given, the prediction replays the
+ * broadcast as the runtime carries it ({@link BroadcastSimulation}): segments forwarded as they
+ * arrive, and every message to another site queued for its sender's site uplink, shared by all
+ * the site's sends, and for the site-to-site link. So a node's {@code k} children in other sites
+ * over one uplink of bandwidth {@code B} take about {@code k * m / B}, not {@code m / B}.
+ *
  * @param overheadMs per-send overhead o
  * @param gapMs minimum time between two sends of one node, g
  * @param perByteMs time per byte, G (the inverse bandwidth)
  * @param messageBytes message size m; 0 when no size is given
+ * @param bandwidths site uplinks and site-to-site links; {@link BandwidthSource#UNLIMITED} for none
+ * @param segments how the runtime pipelines the message; {@link SegmentPolicy#WHOLE_MESSAGE} for not at all
  */
-public record CostModel(double overheadMs, double gapMs, double perByteMs, long messageBytes) {
+public record CostModel(double overheadMs, double gapMs, double perByteMs, long messageBytes,
+        BandwidthSource bandwidths, SegmentPolicy segments) {
 
     /** Latency only: sends are free, so fan-out costs nothing. */
     public static final CostModel LATENCY_ONLY = new CostModel(0, 0, 0, 0);
+
+    /** LogGP parameters alone: no bandwidth limits, no pipelining. */
+    public CostModel(double overheadMs, double gapMs, double perByteMs, long messageBytes) {
+        this(overheadMs, gapMs, perByteMs, messageBytes, BandwidthSource.UNLIMITED, SegmentPolicy.WHOLE_MESSAGE);
+    }
 
     public CostModel {
         requireNonNegative(overheadMs, "overheadMs");
@@ -33,6 +49,8 @@ public record CostModel(double overheadMs, double gapMs, double perByteMs, long 
         if (messageBytes < 0) {
             throw new IllegalArgumentException("messageBytes must be >= 0, got " + messageBytes);
         }
+        Objects.requireNonNull(bandwidths, "bandwidths");
+        Objects.requireNonNull(segments, "segments");
     }
 
     private static void requireNonNegative(double value, String name) {
@@ -43,7 +61,25 @@ public record CostModel(double overheadMs, double gapMs, double perByteMs, long 
 
     /** The same parameters for another message size. */
     public CostModel withMessageBytes(long bytes) {
-        return new CostModel(overheadMs, gapMs, perByteMs, bytes);
+        return new CostModel(overheadMs, gapMs, perByteMs, bytes, bandwidths, segments);
+    }
+
+    /** The same model with site uplinks and links limiting the transfers. */
+    public CostModel withBandwidths(BandwidthSource newBandwidths) {
+        return new CostModel(overheadMs, gapMs, perByteMs, messageBytes, newBandwidths, segments);
+    }
+
+    /** The same model with the runtime's pipelining. */
+    public CostModel withSegments(SegmentPolicy newSegments) {
+        return new CostModel(overheadMs, gapMs, perByteMs, messageBytes, bandwidths, newSegments);
+    }
+
+    /**
+     * Whether predictions replay the broadcast send by send ({@link BroadcastSimulation}) rather
+     * than by the closed form: when bandwidths limit transfers or the message is pipelined.
+     */
+    public boolean simulates() {
+        return bandwidths != BandwidthSource.UNLIMITED || segments != SegmentPolicy.WHOLE_MESSAGE;
     }
 
     /** Time a sender is busy per send, {@code max(o + m * G, g)}. */
@@ -71,6 +107,17 @@ public record CostModel(double overheadMs, double gapMs, double perByteMs, long 
         }
         double send = sendCostMs();
         int root = tree.rootIndex();
+        if (simulates()) {
+            int[][] children = new int[tree.size()][];
+            for (int v = 0; v < tree.size(); v++) {
+                children[v] = new int[tree.childCount(v)];
+                for (int k = 0; k < children[v].length; k++) {
+                    children[v][k] = tree.child(v, k);
+                }
+            }
+            return BroadcastSimulation.arrivalsMs(tree.nodes(), root, children, latencies::latency, this, rootArrivalMs,
+                    rootArrivalMs + rootPriorSends * send);
+        }
         double[] arrival = new double[tree.size()];
         arrival[root] = rootArrivalMs;
         for (int parent : tree.preorder()) {

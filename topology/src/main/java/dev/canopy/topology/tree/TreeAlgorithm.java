@@ -13,6 +13,10 @@ public enum TreeAlgorithm {
     SPT(ShortestPathTreeBuilder::new),
     /** The model-driven tree: earliest completing edge first. */
     ECEF(EarliestCompletingEdgeFirstTreeBuilder::new),
+    /** Bandwidth-aware: one child per node, a chain the message is pipelined down. */
+    CHAIN(BoundedFanOutTreeBuilder::chain),
+    /** Bandwidth-aware: at most two children per node. */
+    BINARY(BoundedFanOutTreeBuilder::binary),
     /** The candidate with the lowest predicted completion for the level and message size. */
     AUTO(AutoTreeBuilder::new);
 

@@ -1,0 +1,184 @@
+package dev.canopy.topology.tree;
+
+import dev.canopy.topology.graph.BandwidthSource;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+
+/**
+ * Replays a pipelined broadcast the way the runtime and the WAN emulation carry it, send by send in
+ * time order. The root cuts the message into segments ({@link CostModel#segments()}); every node
+ * forwards each segment to its children in send order as soon as it has it, segment by segment.
+ * A send occupies its sender for {@code max(o + len * G, g)}; a send to another site then queues
+ * for the sender's site uplink (first come, first served, shared by all nodes of the site) for
+ * {@code len / uplink}, streams on to the directed site link, which it holds for {@code len / link}
+ * queued behind earlier messages and finishing no earlier than it left the uplink, and arrives one
+ * latency later. A node has the message when its last segment arrived.
+ *
+ * <p>Cost: O(E·S·log n) for E tree edges and S segments.
+ */
+public final class BroadcastSimulation {
+
+    /** One-way latency of a tree edge. */
+    @FunctionalInterface
+    public interface EdgeLatency {
+        double ms(int parent, int child);
+    }
+
+    private record Send(double handedMs, int node) {
+    }
+
+    private final int[][] children;
+    private final EdgeLatency latency;
+    private final CostModel cost;
+    private final int[] site;
+    private final double[] uplinkMsPerByte;
+    private final double[][] linkMsPerByte;
+    private final double[] uplinkFree;
+    private final double[][] linkFree;
+    private final long segmentBytes;
+    private final int segments;
+
+    private BroadcastSimulation(List<String> nodes, int root, int[][] children, EdgeLatency latency, CostModel cost) {
+        this.children = children;
+        this.latency = latency;
+        this.cost = cost;
+        BandwidthSource bandwidths = cost.bandwidths();
+        Map<String, Integer> siteIndex = new HashMap<>();
+        this.site = new int[nodes.size()];
+        for (int v = 0; v < nodes.size(); v++) {
+            site[v] = siteIndex.computeIfAbsent(bandwidths.siteOf(nodes.get(v)), key -> siteIndex.size());
+        }
+        String[] siteNames = new String[siteIndex.size()];
+        siteIndex.forEach((name, index) -> siteNames[index] = name);
+        this.uplinkMsPerByte = new double[siteNames.length];
+        this.linkMsPerByte = new double[siteNames.length][];
+        for (int s = 0; s < siteNames.length; s++) {
+            uplinkMsPerByte[s] = msPerByte(bandwidths.uplinkMbps(siteNames[s]));
+            linkMsPerByte[s] = new double[siteNames.length];
+            for (int t = 0; t < siteNames.length; t++) {
+                linkMsPerByte[s][t] = s == t ? 0 : msPerByte(bandwidths.linkMbps(siteNames[s], siteNames[t]));
+            }
+        }
+        this.uplinkFree = new double[siteNames.length];
+        this.linkFree = new double[siteNames.length][siteNames.length];
+        long bytes = cost.messageBytes();
+        this.segmentBytes = Math.max(1, cost.segments().segmentBytes(bytes, depth(children, root)));
+        this.segments = (int) Math.max(1, (bytes + segmentBytes - 1) / segmentBytes);
+    }
+
+    /**
+     * Arrival time of every node (by index) of a broadcast down {@code children} from {@code root}.
+     *
+     * @param nodes node names, for their sites
+     * @param children each node's children in send order
+     * @param rootArrivalMs when the root has the whole message
+     * @param rootFreeAtMs when the root can start sending (later when it first sends elsewhere)
+     */
+    public static double[] arrivalsMs(List<String> nodes, int root, int[][] children, EdgeLatency latency,
+            CostModel cost, double rootArrivalMs, double rootFreeAtMs) {
+        return new BroadcastSimulation(nodes, root, children, latency, cost).run(root, rootArrivalMs, rootFreeAtMs);
+    }
+
+    private double[] run(int root, double rootArrivalMs, double rootFreeAtMs) {
+        int n = children.length;
+        double[][] arrived = new double[n][];
+        double[] cpuFree = new double[n];
+        int[] nextSend = new int[n];
+        arrived[root] = new double[segments];
+        Arrays.fill(arrived[root], rootArrivalMs);
+        cpuFree[root] = Math.max(rootArrivalMs, rootFreeAtMs);
+        PriorityQueue<Send> queue = new PriorityQueue<>((a, b) -> a.handedMs() != b.handedMs()
+                ? Double.compare(a.handedMs(), b.handedMs()) : Integer.compare(a.node(), b.node()));
+        if (children[root].length > 0) {
+            queue.add(next(root, arrived, cpuFree, nextSend));
+        }
+        while (!queue.isEmpty()) {
+            int v = queue.poll().node();
+            int kids = children[v].length;
+            int segment = nextSend[v] / kids;
+            int child = children[v][nextSend[v] % kids];
+            long length = length(segment);
+            double handed = Math.max(cpuFree[v], arrived[v][segment]) + sendCostMs(length);
+            cpuFree[v] = handed;
+            nextSend[v]++;
+            if (arrived[child] == null) {
+                arrived[child] = new double[segments];
+                Arrays.fill(arrived[child], Double.NaN);
+            }
+            arrived[child][segment] = wireEndMs(v, child, handed, length) + latency.ms(v, child);
+            if (nextSend[v] < kids * segments && !Double.isNaN(arrived[v][nextSend[v] / kids])) {
+                queue.add(next(v, arrived, cpuFree, nextSend));
+            }
+            if (children[child].length > 0 && nextSend[child] == segment * children[child].length) {
+                queue.add(next(child, arrived, cpuFree, nextSend));
+            }
+        }
+        double[] arrival = new double[n];
+        for (int v = 0; v < n; v++) {
+            arrival[v] = arrived[v] == null ? Double.POSITIVE_INFINITY : arrived[v][segments - 1];
+        }
+        arrival[root] = rootArrivalMs;
+        return arrival;
+    }
+
+    private Send next(int v, double[][] arrived, double[] cpuFree, int[] nextSend) {
+        int segment = nextSend[v] / children[v].length;
+        return new Send(Math.max(cpuFree[v], arrived[v][segment]) + sendCostMs(length(segment)), v);
+    }
+
+    private long length(int segment) {
+        return Math.max(0, Math.min(segmentBytes, cost.messageBytes() - segment * segmentBytes));
+    }
+
+    private double sendCostMs(long length) {
+        return Math.max(cost.overheadMs() + length * cost.perByteMs(), cost.gapMs());
+    }
+
+    /** When the last bit of a message handed over at {@code handedMs} has left the sender's site. */
+    private double wireEndMs(int from, int to, double handedMs, long length) {
+        int s = site[from];
+        int t = site[to];
+        if (s == t) {
+            return handedMs;
+        }
+        double uplinkStart = handedMs;
+        double uplinkEnd = handedMs;
+        if (uplinkMsPerByte[s] > 0) {
+            uplinkStart = Math.max(handedMs, uplinkFree[s]);
+            uplinkEnd = uplinkStart + length * uplinkMsPerByte[s];
+            uplinkFree[s] = uplinkEnd;
+        }
+        if (linkMsPerByte[s][t] == 0) {
+            return uplinkEnd;
+        }
+        double linkStart = Math.max(uplinkStart, linkFree[s][t]);
+        double linkEnd = Math.max(linkStart + length * linkMsPerByte[s][t], uplinkEnd);
+        linkFree[s][t] = linkEnd;
+        return linkEnd;
+    }
+
+    /** Milliseconds per byte at {@code mbps} 10^6 bit/s; 0 when unlimited. */
+    static double msPerByte(double mbps) {
+        return Double.isInfinite(mbps) ? 0 : 8.0 / (mbps * 1000.0);
+    }
+
+    /** Hops from the root to its deepest descendant. */
+    static int depth(int[][] children, int root) {
+        int[] level = new int[children.length];
+        ArrayDeque<Integer> queue = new ArrayDeque<>(List.of(root));
+        int depth = 0;
+        while (!queue.isEmpty()) {
+            int v = queue.poll();
+            depth = Math.max(depth, level[v]);
+            for (int child : children[v]) {
+                level[child] = level[v] + 1;
+                queue.add(child);
+            }
+        }
+        return depth;
+    }
+}

@@ -1,0 +1,9 @@
+package dev.canopy.topology.tree;
+
+class BinaryTreeBuilderContractTest extends TreeBuilderContractTest {
+
+    @Override
+    TreeBuilder builder() {
+        return BoundedFanOutTreeBuilder.binary();
+    }
+}
