@@ -1,11 +1,11 @@
 package dev.canopy.collectives.calibration;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.canopy.collectives.segmentation.EscalationRange;
 import dev.canopy.collectives.segmentation.SegmentationThresholds;
 import dev.canopy.core.membership.MalformedZnodeException;
+import dev.canopy.core.testing.fuzz.DecoderFuzzContract;
 import dev.canopy.core.testing.fuzz.FuzzCampaign;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -13,33 +13,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Tag;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Calibrated thresholds as ZooKeeper may hold them after a foreign or broken writer: seeded mutation
  * fuzzing ({@link FuzzCampaign}, JSON-aware) finds no error but {@link MalformedZnodeException}, and
  * what {@code canopy calibrate} stores round-trips.
  */
-class SegmentationStoreFuzzTest {
+class SegmentationStoreFuzzTest extends DecoderFuzzContract {
 
     private static final String PATH = SegmentationStore.path("grid");
-
-    @Test
-    @Timeout(60)
-    void decoder() {
-        FuzzCampaign.Outcome outcome = campaign().run(FuzzCampaign.DEFAULT_INPUTS);
-        assertThat(outcome.roundTrips()).as("seed %d", outcome.seed()).isPositive();
-        assertThat(outcome.rejected()).as("seed %d", outcome.seed()).isPositive();
-    }
-
-    @Test
-    @Tag("exhaustive")
-    @Timeout(600)
-    void decoderExhaustively() {
-        assertThat(campaign().run(FuzzCampaign.EXHAUSTIVE_INPUTS).rejected()).isPositive();
-    }
 
     @Test
     void aDocumentWithoutThresholdsOrWithBadOnesNamesTheZnode() {
@@ -48,6 +32,11 @@ class SegmentationStoreFuzzTest {
                 .hasMessageContaining("field \"thresholds\" is missing");
         assertThatThrownBy(() -> SegmentationStore.decode("{\"thresholds\":{\"S\":-4}}".getBytes(StandardCharsets.UTF_8), PATH))
                 .isInstanceOf(MalformedZnodeException.class).hasMessageContaining("S must be a positive byte count");
+    }
+
+    @Override
+    protected Stream<FuzzCampaign<?>> campaigns() {
+        return Stream.of(campaign());
     }
 
     private static FuzzCampaign<SegmentationThresholds> campaign() {

@@ -1,6 +1,5 @@
 package dev.canopy.collectives.engine;
 
-import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.collectives.data.ElementType;
 import dev.canopy.collectives.data.IndexedValues;
@@ -9,6 +8,7 @@ import dev.canopy.collectives.data.ValueCodec;
 import dev.canopy.collectives.reduce.PartialReduction;
 import dev.canopy.collectives.reduce.ReduceOp;
 import dev.canopy.core.security.Printable;
+import dev.canopy.core.testing.fuzz.DecoderFuzzContract;
 import dev.canopy.core.testing.fuzz.FuzzCampaign;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
@@ -17,43 +17,20 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Seeded mutation fuzzing ({@link FuzzCampaign}) of every decoder of collective messages: each may
  * throw {@link MalformedMessageException} and nothing else, and decodes every valid encoding to
  * what it encodes. 10^5 inputs per decoder by default, 10^6 with {@code -Pexhaustive}.
  */
-class CollectiveDecodersFuzzTest {
+class CollectiveDecodersFuzzTest extends DecoderFuzzContract {
 
     /** The subtree whose partial results the reduce campaign checks, as a child of a reduction sends them. */
     private static final int[] SUBTREE = {2, 3, 4, 7, 8, 11};
     private static final int SEGMENT_BYTES = 8;
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("campaigns")
-    @Timeout(60)
-    void decoder(FuzzCampaign<?> campaign) {
-        assertCampaign(campaign.run(FuzzCampaign.DEFAULT_INPUTS));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("campaigns")
-    @Tag("exhaustive")
-    @Timeout(600)
-    void decoderExhaustively(FuzzCampaign<?> campaign) {
-        assertCampaign(campaign.run(FuzzCampaign.EXHAUSTIVE_INPUTS));
-    }
-
-    private static void assertCampaign(FuzzCampaign.Outcome outcome) {
-        assertThat(outcome.roundTrips()).as("valid round trips, seed %d", outcome.seed()).isPositive();
-        assertThat(outcome.rejected()).as("rejected inputs, seed %d", outcome.seed()).isPositive();
-    }
-
-    static Stream<FuzzCampaign<?>> campaigns() {
+    @Override
+    protected Stream<FuzzCampaign<?>> campaigns() {
         return Stream.of(
                 FuzzCampaign.of("CollectiveFrame", CollectiveDecodersFuzzTest::randomFrame, Received::encode,
                         Received::decode).rejectingWith(MalformedMessageException.class),

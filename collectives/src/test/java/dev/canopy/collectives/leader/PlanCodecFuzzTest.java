@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.canopy.core.membership.MalformedZnodeException;
+import dev.canopy.core.testing.fuzz.DecoderFuzzContract;
 import dev.canopy.core.testing.fuzz.FuzzCampaign;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
@@ -11,39 +12,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Plans and the plan pointer as ZooKeeper may hold them after a foreign or broken writer: seeded
  * mutation fuzzing ({@link FuzzCampaign}, JSON-aware) finds no error but {@link MalformedZnodeException},
  * and valid ones round-trip; plus the rules that matter one by one.
  */
-class PlanCodecFuzzTest {
+class PlanCodecFuzzTest extends DecoderFuzzContract {
 
     private static final String PATH = "/canopy/jobs/j/plans/epoch-0000000001";
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("campaigns")
-    @Timeout(60)
-    void decoder(FuzzCampaign<?> campaign) {
-        FuzzCampaign.Outcome outcome = campaign.run(FuzzCampaign.DEFAULT_INPUTS);
-        assertThat(outcome.roundTrips()).as("seed %d", outcome.seed()).isPositive();
-        assertThat(outcome.rejected()).as("seed %d", outcome.seed()).isPositive();
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("campaigns")
-    @Tag("exhaustive")
-    @Timeout(600)
-    void decoderExhaustively(FuzzCampaign<?> campaign) {
-        assertThat(campaign.run(FuzzCampaign.EXHAUSTIVE_INPUTS).rejected()).isPositive();
-    }
-
-    static Stream<FuzzCampaign<?>> campaigns() {
+    @Override
+    protected Stream<FuzzCampaign<?>> campaigns() {
         return Stream.of(
                 FuzzCampaign.of("PlanCodec", PlanCodecFuzzTest::randomPlan, plan -> Buffer.buffer(PlanCodec.encode(plan)),
                         bytes -> PlanCodec.decode(bytes.getBytes(), PATH)).rejectingWith(MalformedZnodeException.class).json(),

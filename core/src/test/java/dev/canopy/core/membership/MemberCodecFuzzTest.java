@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.testing.fuzz.DecoderFuzzContract;
 import dev.canopy.core.testing.fuzz.FuzzCampaign;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.buffer.Buffer;
@@ -14,37 +15,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Member znodes and start records as ZooKeeper may hold them after a foreign or broken writer: seeded
  * mutation fuzzing ({@link FuzzCampaign}, with JSON-aware mutations) finds no error but
  * {@link MalformedZnodeException}, and valid records round-trip; plus the rules one by one.
  */
-class MemberCodecFuzzTest {
+class MemberCodecFuzzTest extends DecoderFuzzContract {
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("campaigns")
-    @Timeout(60)
-    void decoder(FuzzCampaign<?> campaign) {
-        FuzzCampaign.Outcome outcome = campaign.run(FuzzCampaign.DEFAULT_INPUTS);
-        assertThat(outcome.roundTrips()).as("seed %d", outcome.seed()).isPositive();
-        assertThat(outcome.rejected()).as("seed %d", outcome.seed()).isPositive();
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("campaigns")
-    @Tag("exhaustive")
-    @Timeout(600)
-    void decoderExhaustively(FuzzCampaign<?> campaign) {
-        assertThat(campaign.run(FuzzCampaign.EXHAUSTIVE_INPUTS).rejected()).isPositive();
-    }
-
-    static Stream<FuzzCampaign<?>> campaigns() {
+    @Override
+    protected Stream<FuzzCampaign<?>> campaigns() {
         return Stream.of(
                 FuzzCampaign.of("MemberCodec.decode", MemberCodecFuzzTest::randomMember,
                         member -> Buffer.buffer(MemberCodec.encode(member)),

@@ -1,9 +1,9 @@
 package dev.canopy.probes.measure;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.canopy.core.membership.MalformedZnodeException;
+import dev.canopy.core.testing.fuzz.DecoderFuzzContract;
 import dev.canopy.core.testing.fuzz.FuzzCampaign;
 import dev.canopy.probes.forecast.LinkState;
 import io.vertx.core.buffer.Buffer;
@@ -12,33 +12,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Tag;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Probe summaries as ZooKeeper may hold them after a foreign or broken writer: seeded mutation
  * fuzzing ({@link FuzzCampaign}, JSON-aware) finds no error but {@link MalformedZnodeException}, and
  * what a representative publishes round-trips.
  */
-class SiteSummaryFuzzTest {
+class SiteSummaryFuzzTest extends DecoderFuzzContract {
 
     private static final String PATH = "/canopy/jobs/j/probes/summary/s";
-
-    @Test
-    @Timeout(60)
-    void decoder() {
-        FuzzCampaign.Outcome outcome = campaign().run(FuzzCampaign.DEFAULT_INPUTS);
-        assertThat(outcome.roundTrips()).as("seed %d", outcome.seed()).isPositive();
-        assertThat(outcome.rejected()).as("seed %d", outcome.seed()).isPositive();
-    }
-
-    @Test
-    @Tag("exhaustive")
-    @Timeout(600)
-    void decoderExhaustively() {
-        assertThat(campaign().run(FuzzCampaign.EXHAUSTIVE_INPUTS).rejected()).isPositive();
-    }
 
     @Test
     void badFieldsAreNamed() {
@@ -52,6 +36,11 @@ class SiteSummaryFuzzTest {
         byte[] json = ("{\"site\":\"s\",\"representative\":\"r\",\"pairs\":[" + pair + "]}").getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> SiteSummary.fromJson(json, PATH)).isInstanceOf(MalformedZnodeException.class)
                 .hasMessageContaining(PATH + " pairs[0]").hasMessageContaining(problem);
+    }
+
+    @Override
+    protected Stream<FuzzCampaign<?>> campaigns() {
+        return Stream.of(campaign());
     }
 
     private static FuzzCampaign<SiteSummary> campaign() {
