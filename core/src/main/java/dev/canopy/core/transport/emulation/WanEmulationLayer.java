@@ -186,7 +186,20 @@ public final class WanEmulationLayer extends TransportLayer {
     private void deliver(Member to, Frame frame, Delivery delivery) {
         emulator.sending(delivery.hop, to.address(), frame);
         Future<Void> sent = delivery == Delivery.RELIABLE ? below.send(to, frame) : below.sendDatagram(to, frame);
-        sent.onFailure(e -> log.warn("{} to {} lost after its emulated WAN delay: {}", frame, to.id(), e.getMessage()));
+        sent.onFailure(e -> lostAfterDelay(to, frame, e));
+    }
+
+    /**
+     * A frame the emulated WAN held could not be handed on. When the peer is gone or this node is closing
+     * that is the ordinary end of a job (heartbeats and goodbyes still in flight), so only the unexpected is
+     * a warning; failure detection and the senders' next sends report departed peers.
+     */
+    private void lostAfterDelay(Member to, Frame frame, Throwable cause) {
+        if (cause instanceof PeerUnavailableException) {
+            log.debug("{} to {} lost after its emulated WAN delay: {}", frame, to.id(), cause.getMessage());
+        } else {
+            log.warn("{} to {} lost after its emulated WAN delay: {}", frame, to.id(), cause.getMessage());
+        }
     }
 
     /** Runs {@code task} on this layer's context so that its effect happens at {@code deadline}. */
