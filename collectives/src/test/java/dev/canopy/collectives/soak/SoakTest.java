@@ -76,8 +76,8 @@ class SoakTest {
     /** Largest buffer one member holds (log-uniformly drawn; one operation in ten moves no data). */
     private static final int MAX_BYTES = 256 * 1024;
     private static final int SPLIT_SIZE = 11;
-    private static final double HEAP_RELATIVE_SLACK = 0.25;
-    private static final long HEAP_ABSOLUTE_SLACK_BYTES = 32L << 20;
+    private static final double HEAP_RELATIVE_SLACK = 0.10;
+    private static final long HEAP_ABSOLUTE_SLACK_BYTES = 8L << 20;
     private static final long OPEN_FILES_SLACK = 16;
 
     private final long seed = Long.getLong("canopy.seed", System.nanoTime());
