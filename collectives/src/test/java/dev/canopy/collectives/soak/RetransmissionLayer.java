@@ -16,16 +16,20 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Packet loss as a TCP connection lives it: each reliable frame is lost with a seeded probability and
- * then arrives one retransmission timeout later, and every later frame to the same peer waits behind
- * it (head-of-line blocking). Frames are never dropped, duplicated or reordered, so the reliable
- * transport's contract holds while its timing suffers as it would on a lossy link. Datagrams pass
- * through (a datagram loss layer drops those). State lives on the transport's context.
+ * Packet loss as a TCP connection lives it: a frame travels as segments of {@value #SEGMENT_BYTES} bytes
+ * (an Ethernet MSS), each lost with a seeded probability; a frame with a lost segment arrives one
+ * retransmission timeout later (selective acknowledgements recover all of its lost segments in that one
+ * round), and every later frame to the same peer waits behind it (head-of-line blocking). So a 64 KiB
+ * frame is delayed far more often than a heartbeat, as on a real lossy link. Frames are never dropped,
+ * duplicated or reordered: the reliable transport's contract holds while its timing suffers. Datagrams
+ * pass through (a datagram loss layer drops those). State lives on the transport's context.
  */
 final class RetransmissionLayer extends TransportLayer {
 
     private record Waiting(Member to, Frame frame, long dueNanos, Promise<Void> sent) {
     }
+
+    static final int SEGMENT_BYTES = 1448;
 
     private final double rate;
     private final long timeoutNanos;
@@ -37,11 +41,14 @@ final class RetransmissionLayer extends TransportLayer {
     /** Frames sent and frames lost (retransmitted), summed over every layer sharing the instance. */
     static final class LossCounts {
         final AtomicLong frames = new AtomicLong();
-        final AtomicLong lost = new AtomicLong();
+        final AtomicLong segments = new AtomicLong();
+        final AtomicLong lostSegments = new AtomicLong();
+        final AtomicLong delayedFrames = new AtomicLong();
 
         @Override
         public String toString() {
-            return lost.get() + " of " + frames.get() + " reliable frames lost and retransmitted";
+            return lostSegments.get() + " of " + segments.get() + " segments lost; " + delayedFrames.get() + " of "
+                    + frames.get() + " frames retransmitted";
         }
     }
 
@@ -59,14 +66,10 @@ final class RetransmissionLayer extends TransportLayer {
     @Override
     public Future<Void> send(Member to, Frame frame) {
         return OwnerContext.call(context(), () -> {
-            counts.frames.incrementAndGet();
-            boolean lost = random.nextDouble() < rate;
+            boolean lost = loseSegmentsOf(frame);
             ArrayDeque<Waiting> queue = waiting.get(to.id());
             if (queue == null && !lost) {
                 return below.send(to, frame);
-            }
-            if (lost) {
-                counts.lost.incrementAndGet();
             }
             Promise<Void> sent = Promise.promise();
             long due = System.nanoTime() + (lost ? timeoutNanos : 0);
@@ -78,6 +81,24 @@ final class RetransmissionLayer extends TransportLayer {
             queue.add(new Waiting(to, frame, due, sent));
             return sent.future();
         });
+    }
+
+    /** Draws the loss of each of the frame's segments; true if any was lost. */
+    private boolean loseSegmentsOf(Frame frame) {
+        int segments = Math.max(1, (frame.encodedLength() + SEGMENT_BYTES - 1) / SEGMENT_BYTES);
+        int lostSegments = 0;
+        for (int i = 0; i < segments; i++) {
+            if (random.nextDouble() < rate) {
+                lostSegments++;
+            }
+        }
+        counts.frames.incrementAndGet();
+        counts.segments.addAndGet(segments);
+        counts.lostSegments.addAndGet(lostSegments);
+        if (lostSegments > 0) {
+            counts.delayedFrames.incrementAndGet();
+        }
+        return lostSegments > 0;
     }
 
     /** Sends the frames to {@code peer} whose time has come, in order, stopping at the first still in retransmission. */
