@@ -43,16 +43,17 @@ import org.junit.jupiter.api.Timeout;
  * over TCP, is never dropped, since TCP would retransmit it: each of its 1448-byte segments is lost with
  * probability 0.01, and a frame that lost any arrives one 200 ms retransmission timeout (Linux's minimum
  * RTO) late, with every later frame to that peer waiting behind it ({@link RetransmissionLayer}), as on a
- * lossy TCP connection. The WAN emulation ({@code WanEmulationLayer})
- * adds the level file's RTTs between sites with jitter of half to a quarter of the RTT on every message
- * (FIFO kept per peer). Loss applies to every link, inside sites too; the level file's own {@code loss} stays 0
- * so datagrams are not dropped twice.
+ * lossy TCP connection. The WAN emulation ({@code WanEmulationLayer}) adds the level file's RTTs between
+ * sites with jitter of a half to a quarter of the RTT on every message (FIFO kept per peer). Loss applies
+ * to every link, inside sites too; the level file's own {@code loss} stays 0 so datagrams are not dropped
+ * twice.
  *
- * <p>All 16 nodes run in this JVM (one Vert.x, one embedded ZooKeeper): 16 JVMs would need about 2 GB and
- * most of two shared cores just to idle, and one JVM makes "heap and fds flat" a single measurement of the
- * whole job (every node's mailboxes, channels, connections and timers). Each operation runs on WORLD or on a
- * split of its first 11 ranks (3 sites), with the configured plan and either completion mode; every wait
- * has a 60 s deadline ({@link CaseRunner}).
+ * <p>All 16 nodes run in this JVM (one Vert.x, one embedded ZooKeeper): 16 JVMs (each with its own JIT,
+ * Vert.x and ZooKeeper client) would take over a gigabyte and much of the two shared cores just to idle,
+ * and one JVM makes "heap and fds flat" a single measurement of the whole job (every node's mailboxes,
+ * channels, connections and timers). Each operation runs on WORLD or on a split of its first 11 ranks
+ * (3 sites), with the configured plan and either completion mode; every wait has a 60 s deadline
+ * ({@link CaseRunner}).
  */
 @Tag("exhaustive")
 class SoakTest {
