@@ -26,10 +26,16 @@ public final class CaseRunner {
     }
 
     public static void run(CollectiveCase c, List<Collectives> members) {
+        run(c, c.sizeClass().bytes(), c.root(), members);
+    }
+
+    /**
+     * Runs {@code c} with {@code bytes} in place of its size class's and {@code root} in place of its root
+     * position's (for callers drawing arbitrary sizes and roots, such as the soak run).
+     */
+    public static void run(CollectiveCase c, int bytes, int root, List<Collectives> members) {
         int n = members.size();
         Random random = new Random(c.dataSeed());
-        int bytes = c.sizeClass().bytes();
-        int root = c.root();
         switch (c.operation()) {
             case BARRIER -> expectAll(c, each(members, m -> m.barrier().map(v -> Buffer.buffer())), r -> Buffer.buffer());
             case BCAST -> {
@@ -66,7 +72,7 @@ public final class CaseRunner {
                 List<Buffer> inputs = variableBlocks(random, n, bytes);
                 expectAll(c, each(members, m -> m.allgatherv(inputs.get(m.rank()))), r -> inputs);
             }
-            case REDUCE, ALLREDUCE, SCAN, EXSCAN, REDUCE_SCATTER -> runReduction(c, members, random);
+            case REDUCE, ALLREDUCE, SCAN, EXSCAN, REDUCE_SCATTER -> runReduction(c, bytes, root, members, random);
             case ALLTOALL -> {
                 int block = bytes / n;
                 List<List<Buffer>> blocks = new ArrayList<>();
@@ -87,17 +93,17 @@ public final class CaseRunner {
         }
     }
 
-    private static void runReduction(CollectiveCase c, List<Collectives> members, Random random) {
+    private static void runReduction(CollectiveCase c, int givenBytes, int root, List<Collectives> members,
+            Random random) {
         int n = members.size();
         ReductionChoice reduction = c.reduction();
-        int bytes = reduction.fit(c.sizeClass().bytes());
+        int bytes = reduction.fit(givenBytes);
         List<Buffer> inputs = new ArrayList<>();
         for (int r = 0; r < n; r++) {
             inputs.add(reduction.input(r, bytes, random));
         }
         var op = reduction.op();
         var type = reduction.type();
-        int root = c.root();
         switch (c.operation()) {
             case REDUCE -> {
                 Buffer expected = SequentialReference.reduction(inputs, type, op);
