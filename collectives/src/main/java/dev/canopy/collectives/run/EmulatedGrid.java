@@ -6,6 +6,7 @@ import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
+import dev.canopy.core.node.TransportStack;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.emulation.GridWanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulator;
@@ -38,8 +39,20 @@ public final class EmulatedGrid implements AutoCloseable {
         this.world = world;
     }
 
+    /** The transport layers of process {@code index} over the grid's WAN emulator. */
+    @FunctionalInterface
+    public interface ProcessLayers {
+        TransportStack layers(WanEmulator emulator, int index);
+    }
+
     /** Starts and joins every process of {@code grid} as job {@code job}; blocks until WORLD exists everywhere. */
     public static EmulatedGrid start(GridModel grid, String job, long seed) {
+        return start(grid, job, (emulator, index) ->
+                GridEmulation.layers(emulator, grid.processes().get(index).coordinates(), seed + index));
+    }
+
+    /** As {@link #start(GridModel, String, long)}, with the layers of each process given (fault injection over the WAN). */
+    public static EmulatedGrid start(GridModel grid, String job, ProcessLayers layers) {
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
         WanEmulator emulator = WanEmulator.start(GridWanEmulation.of(grid));
         Vertx vertx = CanopyVertx.create();
@@ -49,7 +62,7 @@ public final class EmulatedGrid implements AutoCloseable {
             List<Future<CanopyNode>> starting = new ArrayList<>();
             for (int index = 0; index < grid.processCount(); index++) {
                 JoinOptions options = new JoinOptions(JobId.of(job), index, grid, zooKeeper.connectString(),
-                        GridEmulation.layers(emulator, grid.processes().get(index).coordinates(), seed + index), secret);
+                        layers.layers(emulator, index), secret);
                 starting.add(CanopyNode.start(vertx, options.nodeOptions()));
             }
             for (Future<CanopyNode> node : starting) {

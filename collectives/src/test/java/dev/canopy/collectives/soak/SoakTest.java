@@ -13,6 +13,7 @@ import dev.canopy.collectives.reference.CollectiveCase;
 import dev.canopy.collectives.reference.ReductionChoice;
 import dev.canopy.collectives.reference.RootPosition;
 import dev.canopy.collectives.reference.SizeClass;
+import dev.canopy.collectives.run.EmulatedGrid;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
@@ -95,7 +96,7 @@ class SoakTest {
         RetransmissionLayer.LossCounts losses = new RetransmissionLayer.LossCounts();
         Map<Operation, Integer> counts = new EnumMap<>(Operation.class);
         ResourceSamples samples = new ResourceSamples();
-        try (LossyGrid job = LossyGrid.start(grid, "soak", LOSS, RETRANSMISSION_TIMEOUT_MS, seed, losses)) {
+        try (EmulatedGrid job = LossyGrid.start(grid, "soak", LOSS, RETRANSMISSION_TIMEOUT_MS, seed, losses)) {
             List<List<Collectives>> communicators = List.of(collectives(job.world(), grid),
                     collectives(split(job.world()), grid));
             Random random = new Random(seed);

@@ -55,23 +55,23 @@ public final class BoundedFanOutTreeBuilder implements TreeBuilder {
         int[] parent = new int[n];
         parent[root] = -1;
         NearestUninformed nearest = new NearestUninformed(latencies, informed);
-        PriorityQueue<Send> sends = new PriorityQueue<>(Comparator.comparingDouble(Send::completesMs)
+        PriorityQueue<CandidateSend> sends = new PriorityQueue<>(Comparator.comparingDouble(CandidateSend::completesMs)
                 .thenComparingInt(next -> informedRank[next.sender()]));
         informed[root] = true;
         informedOrder[0] = root;
         boolean bounded = true;
-        offer(sends, nearest, latencies, root, ready[root] + send);
+        CandidateSend.offer(sends, nearest, latencies, root, ready[root] + send);
         for (int count = 1; count < n; count++) {
-            Send next = poll(sends, nearest, latencies, informed, ready, send);
+            CandidateSend next = poll(sends, nearest, latencies, informed, ready, send);
             if (next == null && bounded) {
                 bounded = false; // the bound cut every measured link to the rest: let full senders send more
                 for (int i = 0; i < count; i++) {
-                    offer(sends, nearest, latencies, informedOrder[i], ready[informedOrder[i]] + send);
+                    CandidateSend.offer(sends, nearest, latencies, informedOrder[i], ready[informedOrder[i]] + send);
                 }
                 next = poll(sends, nearest, latencies, informed, ready, send);
             }
             if (next == null) {
-                return Reachability.noPath(latencies, root, firstUninformed(informed));
+                return Reachability.noPath(latencies, root, informed);
             }
             int sender = next.sender();
             int target = next.target();
@@ -83,41 +83,21 @@ public final class BoundedFanOutTreeBuilder implements TreeBuilder {
             ready[sender] += send;
             ready[target] = next.completesMs();
             if (!bounded || childCount[sender] < maxChildren) {
-                offer(sends, nearest, latencies, sender, ready[sender] + send);
+                CandidateSend.offer(sends, nearest, latencies, sender, ready[sender] + send);
             }
-            offer(sends, nearest, latencies, target, ready[target] + send);
+            CandidateSend.offer(sends, nearest, latencies, target, ready[target] + send);
         }
         return PlanningResult.planned(SendOrder.longestSubtreeFirst(name, latencies, root, parent, cost));
     }
 
     /** The earliest candidate whose target still lacks the message, re-offering senders whose target was taken. */
-    private static Send poll(PriorityQueue<Send> sends, NearestUninformed nearest, LatencyMatrix latencies,
-            boolean[] informed, double[] ready, double send) {
-        Send next = sends.poll();
+    private static CandidateSend poll(PriorityQueue<CandidateSend> sends, NearestUninformed nearest,
+            LatencyMatrix latencies, boolean[] informed, double[] ready, double send) {
+        CandidateSend next = sends.poll();
         while (next != null && informed[next.target()]) {
-            offer(sends, nearest, latencies, next.sender(), ready[next.sender()] + send);
+            CandidateSend.offer(sends, nearest, latencies, next.sender(), ready[next.sender()] + send);
             next = sends.poll();
         }
         return next;
-    }
-
-    private static void offer(PriorityQueue<Send> sends, NearestUninformed nearest, LatencyMatrix latencies, int sender,
-            double startedMs) {
-        int target = nearest.of(sender);
-        if (target >= 0) {
-            sends.add(new Send(sender, target, startedMs + latencies.latency(sender, target)));
-        }
-    }
-
-    private record Send(int sender, int target, double completesMs) {
-    }
-
-    private static int firstUninformed(boolean[] informed) {
-        for (int v = 0; v < informed.length; v++) {
-            if (!informed[v]) {
-                return v;
-            }
-        }
-        throw new IllegalStateException("every node is informed");
     }
 }

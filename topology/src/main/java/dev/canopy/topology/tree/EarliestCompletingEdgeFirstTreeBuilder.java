@@ -38,18 +38,18 @@ public final class EarliestCompletingEdgeFirstTreeBuilder implements TreeBuilder
         // Each informed sender's next send, by completion time then by when the sender was informed.
         // Keys only grow (a sender's target gets taken, or it sends), so an entry whose target is
         // taken is re-keyed when it surfaces, and the first valid entry popped is the earliest edge.
-        PriorityQueue<Send> sends = new PriorityQueue<>(Comparator.comparingDouble(Send::completesMs)
+        PriorityQueue<CandidateSend> sends = new PriorityQueue<>(Comparator.comparingDouble(CandidateSend::completesMs)
                 .thenComparingInt(next -> informedRank[next.sender()]));
         informed[root] = true;
-        offer(sends, nearest, latencies, root, ready[root] + send);
+        CandidateSend.offer(sends, nearest, latencies, root, ready[root] + send);
         for (int count = 1; count < n; count++) {
-            Send next = sends.poll();
+            CandidateSend next = sends.poll();
             while (next != null && informed[next.target()]) {
-                offer(sends, nearest, latencies, next.sender(), ready[next.sender()] + send);
+                CandidateSend.offer(sends, nearest, latencies, next.sender(), ready[next.sender()] + send);
                 next = sends.poll();
             }
             if (next == null) {
-                return Reachability.noPath(latencies, root, firstUninformed(informed));
+                return Reachability.noPath(latencies, root, informed);
             }
             int target = next.target();
             informed[target] = true;
@@ -57,31 +57,9 @@ public final class EarliestCompletingEdgeFirstTreeBuilder implements TreeBuilder
             parent[target] = next.sender();
             ready[next.sender()] += send;
             ready[target] = next.completesMs();
-            offer(sends, nearest, latencies, next.sender(), ready[next.sender()] + send);
-            offer(sends, nearest, latencies, target, ready[target] + send);
+            CandidateSend.offer(sends, nearest, latencies, next.sender(), ready[next.sender()] + send);
+            CandidateSend.offer(sends, nearest, latencies, target, ready[target] + send);
         }
         return PlanningResult.planned(SendOrder.longestSubtreeFirst(name(), latencies, root, parent, cost));
-    }
-
-    /** Queues {@code sender}'s send to its fastest uninformed target, if it has one. */
-    private static void offer(PriorityQueue<Send> sends, NearestUninformed nearest, LatencyMatrix latencies, int sender,
-            double startedMs) {
-        int target = nearest.of(sender);
-        if (target >= 0) {
-            sends.add(new Send(sender, target, startedMs + latencies.latency(sender, target)));
-        }
-    }
-
-    /** A candidate edge and when its send would complete. */
-    private record Send(int sender, int target, double completesMs) {
-    }
-
-    private static int firstUninformed(boolean[] informed) {
-        for (int v = 0; v < informed.length; v++) {
-            if (!informed[v]) {
-                return v;
-            }
-        }
-        throw new IllegalStateException("every node is informed");
     }
 }

@@ -12,4 +12,14 @@ final class Reachability {
         return PlanningResult.unreachable(latencies.name(node),
                 "no path of measured links leads to it from root '" + latencies.name(root) + "'");
     }
+
+    /** The unreachable outcome naming the first node a greedy builder could not inform. */
+    static <T> PlanningResult<T> noPath(LatencyMatrix latencies, int root, boolean[] informed) {
+        for (int v = 0; v < informed.length; v++) {
+            if (!informed[v]) {
+                return noPath(latencies, root, v);
+            }
+        }
+        throw new IllegalStateException("every node is informed");
+    }
 }
