@@ -19,9 +19,10 @@ import java.util.Set;
  *
  * @param defaultRttMs RTT between sites that have no link
  * @param subjobs in file order, which is the order of global process indices
+ * @param multicast the addresses and ports the grid's jobs lease for their multicast groups
  */
 public record GridModel(String name, double defaultRttMs, LevelAlgorithms levels, Thresholds thresholds,
-        List<Subjob> subjobs, List<Link> links) {
+        List<Subjob> subjobs, List<Link> links, MulticastRange multicast) {
 
     /** More processes than this is surely a mistake in an emulated grid. */
     public static final int MAX_PROCESSES = 1_000_000;
@@ -30,6 +31,7 @@ public record GridModel(String name, double defaultRttMs, LevelAlgorithms levels
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(levels, "levels");
         Objects.requireNonNull(thresholds, "thresholds");
+        Objects.requireNonNull(multicast, "multicast");
         if (name.isBlank()) {
             throw new IllegalArgumentException("grid name must not be blank");
         }
@@ -47,6 +49,12 @@ public record GridModel(String name, double defaultRttMs, LevelAlgorithms levels
         requireProcessLimit(subjobs);
         Map<String, Site> sites = sitesOf(subjobs);
         requireKnownDistinctLinks(links, sites.keySet());
+    }
+
+    /** A model with the default multicast range ({@link MulticastRange#DEFAULT}). */
+    public GridModel(String name, double defaultRttMs, LevelAlgorithms levels, Thresholds thresholds,
+            List<Subjob> subjobs, List<Link> links) {
+        this(name, defaultRttMs, levels, thresholds, subjobs, links, MulticastRange.DEFAULT);
     }
 
     /** The sites in order of their first subjob. */

@@ -4,6 +4,7 @@ import dev.canopy.gridconfig.Level;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.HostSlots;
 import dev.canopy.gridconfig.model.Link;
+import dev.canopy.gridconfig.model.MulticastRange;
 import dev.canopy.gridconfig.model.Subjob;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +41,8 @@ public final class RslPrinter {
         relation("thresholds_ms", List.of(Level.HOST, Level.CLUSTER, Level.LAN, Level.LIGHT_WAN).stream()
                 .map(level -> "(" + level.configName() + " " + DecimalText.of(model.thresholds().of(level).orElseThrow()) + ")")
                 .collect(Collectors.joining(" ")));
+        relation(MulticastRange.RANGE_ATTRIBUTE, model.multicast().cidr());
+        relation(MulticastRange.PORTS_ATTRIBUTE, model.multicast().ports());
         endSection();
         model.subjobs().forEach(this::subjob);
         model.links().forEach(this::link);

@@ -3,6 +3,7 @@ package dev.canopy.gridconfig.validate;
 import dev.canopy.gridconfig.Level;
 import dev.canopy.gridconfig.model.Algorithm;
 import dev.canopy.gridconfig.model.LevelAlgorithms;
+import dev.canopy.gridconfig.model.MulticastRange;
 import dev.canopy.gridconfig.model.Thresholds;
 import dev.canopy.gridconfig.print.DecimalText;
 import dev.canopy.gridconfig.rsl.Diagnostics;
@@ -32,7 +33,24 @@ final class GridSectionReader {
                 .orElse(GridSettings.DEFAULT_RTT_MS);
         LevelAlgorithms levels = grid.get("levels").map(this::levels).orElse(LevelAlgorithms.DEFAULTS);
         Thresholds thresholds = grid.get("thresholds_ms").map(this::thresholds).orElse(Thresholds.DEFAULTS);
-        return new GridSettings(name, defaultRtt, levels, thresholds);
+        return new GridSettings(name, defaultRtt, levels, thresholds, multicast(grid));
+    }
+
+    /** {@code multicast_range} and {@code multicast_ports}, each defaulting to {@link MulticastRange#DEFAULT}'s. */
+    private MulticastRange multicast(AttributeTable grid) {
+        Optional<Resolved.Text> range = grid.get(MulticastRange.RANGE_ATTRIBUTE).flatMap(values::single);
+        Optional<Resolved.Text> ports = grid.get(MulticastRange.PORTS_ATTRIBUTE).flatMap(values::single);
+        String cidr = range.map(Resolved.Text::text).orElse(MulticastRange.DEFAULT.cidr());
+        String portText = ports.map(Resolved.Text::text).orElse(MulticastRange.DEFAULT.ports());
+        try {
+            return MulticastRange.parse(cidr, portText);
+        } catch (IllegalArgumentException e) {
+            // The defaults are valid, so the problem is in the value given (the message says which).
+            boolean aboutPorts = e.getMessage().startsWith("multicast port");
+            Position at = (aboutPorts ? ports : range).map(Resolved.Text::position).orElse(grid.position());
+            diagnostics.error(at, e.getMessage());
+            return MulticastRange.DEFAULT;
+        }
     }
 
     private LevelAlgorithms levels(Attribute attribute) {

@@ -54,7 +54,7 @@ final class ModelAssembler {
         }
         List<Subjob> filled = subjobs.stream().map(d -> d.subjob().withUplinkMbps(uplinks.get(d.subjob().site()))).toList();
         return Optional.of(new GridModel(name, grid.defaultRttMs(), grid.levels(), grid.thresholds(), filled,
-                links.stream().map(LinkDraft::link).toList()));
+                links.stream().map(LinkDraft::link).toList(), grid.multicast()));
     }
 
     private void requireUnique(List<SubjobDraft> subjobs, String attribute,

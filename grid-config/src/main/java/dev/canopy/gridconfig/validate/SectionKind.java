@@ -2,6 +2,7 @@ package dev.canopy.gridconfig.validate;
 
 import dev.canopy.gridconfig.Keyword;
 import dev.canopy.gridconfig.model.GramAttributes;
+import dev.canopy.gridconfig.model.MulticastRange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +12,8 @@ import java.util.stream.Stream;
 
 /** The three kinds of sections and the attributes each accepts, spelled as the documentation spells them. */
 enum SectionKind {
-    GRID(List.of("type", "name", "levels", "thresholds_ms", "default_rtt_ms")),
+    GRID(List.of("type", "name", "levels", "thresholds_ms", "default_rtt_ms", MulticastRange.RANGE_ATTRIBUTE,
+            MulticastRange.PORTS_ATTRIBUTE)),
     SUBJOB(Stream.concat(Stream.of("type", "label", "count", "hosts", "wan_group", "site", "lan_id", "cluster", "fabric",
             "uplink_mbps", "environment"), GramAttributes.KEPT.stream()).toList()),
     LINK(List.of("type", "between", "rtt_ms", "jitter_ms", "loss", "bandwidth_mbps", "direction"));

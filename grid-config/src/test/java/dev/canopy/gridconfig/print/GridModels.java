@@ -10,6 +10,7 @@ import dev.canopy.gridconfig.model.HostSlots;
 import dev.canopy.gridconfig.model.LevelAlgorithms;
 import dev.canopy.gridconfig.model.Link;
 import dev.canopy.gridconfig.model.LinkDirection;
+import dev.canopy.gridconfig.model.MulticastRange;
 import dev.canopy.gridconfig.model.Subjob;
 import dev.canopy.gridconfig.model.Thresholds;
 import java.util.ArrayList;
@@ -37,6 +38,15 @@ final class GridModels {
                 .filter(s -> !s.isBlank());
     }
 
+    /** A range inside 239.0.0.0/8 of any prefix from /8 to /32, and one port or a port range. */
+    static MulticastRange multicastRange(Random random) {
+        int prefix = 8 + random.nextInt(25);
+        int network = (239 << 24 | random.nextInt(1 << 24)) & (-1 << (32 - prefix));
+        int firstPort = 1024 + random.nextInt(65_535 - 1024 + 1);
+        int lastPort = random.nextBoolean() ? firstPort : firstPort + random.nextInt(65_535 - firstPort + 1);
+        return new MulticastRange(network, prefix, firstPort, lastPort);
+    }
+
     static Arbitrary<Double> decimals() {
         return Arbitraries.oneOf(
                 Arbitraries.doubles().between(0, 1000).ofScale(4),
@@ -58,7 +68,8 @@ final class GridModels {
                     }
                     List<SiteSpec> used = sites.stream()
                             .filter(site -> subjobs.stream().anyMatch(s -> s.site().equals(site.name()))).toList();
-                    return new GridModel(name, rtt, levels, thresholds, subjobs, links(used, new Random(seed), numbers));
+                    return new GridModel(name, rtt, levels, thresholds, subjobs, links(used, new Random(seed), numbers),
+                            multicastRange(new Random(~seed)));
                 });
     }
 

@@ -56,6 +56,8 @@ class RoundTripTest {
                    (default_rtt_ms = 100)
                    (levels = (heavy_wan hlot) (light_wan flat) (lan multicast) (cluster fabric_multicast) (host local))
                    (thresholds_ms = (host 0.05) (cluster 0.3) (lan 2) (light_wan 30))
+                   (multicast_range = 239.192.0.0/14)
+                   (multicast_ports = 45000-45999)
                 )
                 ( &(type = subjob)
                    (label = "say ""hi"" now")
