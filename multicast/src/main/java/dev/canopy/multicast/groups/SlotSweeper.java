@@ -1,0 +1,86 @@
+package dev.canopy.multicast.groups;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import org.apache.curator.x.async.AsyncCuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deletes slots that no lease holds any more: their owner's session ended (a crashed or killed job) and
+ * left the slot behind. ZooKeeper deletes empty containers by itself after a while; this does it at once,
+ * for one slot an allocation finds taken, or for the whole range. Deleting only ever succeeds on an empty
+ * slot (ZooKeeper refuses to delete a znode with children), so a held slot is never touched.
+ */
+final class SlotSweeper {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SlotSweeper.class);
+
+    private final AsyncCuratorFramework zooKeeper;
+    private final Context context;
+
+    SlotSweeper(AsyncCuratorFramework zooKeeper, Context context) {
+        this.zooKeeper = zooKeeper;
+        this.context = context;
+    }
+
+    /** Deletes every slot without a lease; returns how many. Names that are not slots are left alone. */
+    Future<Integer> sweep() {
+        return Future.fromCompletionStage(zooKeeper.getChildren().forPath(LeaseZnodes.SLOTS), context)
+                .recover(e -> cause(e) instanceof KeeperException.NoNodeException
+                        ? Future.succeededFuture(List.of()) : Future.failedFuture(cause(e)))
+                .compose(names -> {
+                    List<Future<Boolean>> deletions = new ArrayList<>();
+                    names.forEach(name -> Slot.parse(name).ifPresent(slot -> deletions.add(reclaim(slot))));
+                    return Future.all(deletions).map(all -> {
+                        int deleted = (int) deletions.stream().filter(Future::result).count();
+                        if (deleted > 0) {
+                            LOG.info("multicast groups: swept {} slots left by ended ZooKeeper sessions", deleted);
+                        }
+                        return deleted;
+                    });
+                });
+    }
+
+    /**
+     * Deletes {@code slot} if no lease holds it. Returns whether the slot is free now (deleted, or already
+     * gone); false while a lease holds it.
+     */
+    Future<Boolean> reclaim(Slot slot) {
+        String path = LeaseZnodes.slot(slot);
+        // exists() needs no permission, so this works on another job's slot too.
+        return Future.fromCompletionStage(zooKeeper.checkExists().forPath(path), context).compose(stat -> {
+            if (stat == null) {
+                return Future.succeededFuture(true);
+            }
+            if (stat.getNumChildren() > 0) {
+                return Future.succeededFuture(false);
+            }
+            return Future.fromCompletionStage(zooKeeper.delete().withVersion(stat.getVersion()).forPath(path), context)
+                    .map(deleted -> {
+                        LOG.debug("multicast groups: reclaimed slot {} (its lease's session ended)", slot);
+                        return true;
+                    })
+                    .recover(e -> {
+                        Throwable cause = cause(e);
+                        if (cause instanceof KeeperException.NoNodeException) {
+                            return Future.succeededFuture(true);
+                        }
+                        if (cause instanceof KeeperException.NotEmptyException
+                                || cause instanceof KeeperException.BadVersionException
+                                || cause instanceof KeeperException.NoAuthException) {
+                            return Future.succeededFuture(false);
+                        }
+                        return Future.failedFuture(cause);
+                    });
+        });
+    }
+
+    static Throwable cause(Throwable e) {
+        return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    }
+}
