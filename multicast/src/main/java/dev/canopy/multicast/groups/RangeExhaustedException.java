@@ -16,7 +16,8 @@ public final class RangeExhaustedException extends IllegalStateException {
         super("cannot lease a multicast group for " + key + " of job " + job + ": all " + range.capacity()
                 + " addresses and ports of multicast range " + range + " are leased by running jobs; widen it in the"
                 + " grid section of the level file, e.g. (" + MulticastRange.RANGE_ATTRIBUTE + " = "
-                + widerExample(range) + ") or more (" + MulticastRange.PORTS_ATTRIBUTE + "), see docs/groups.md,"
+                + widerExample(range) + ") or more ports with (" + MulticastRange.PORTS_ATTRIBUTE + " = FIRST-LAST),"
+                + " see docs/groups.md,"
                 + " or end jobs that hold groups");
         this.range = range;
     }
