@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * kill -9 of a job process that holds every address of a range: its leases are gone within the ZooKeeper
- * session timeout (plus the server's tick), and a new job leases exactly those addresses.
+ * session timeout (plus the server's tick), the sweeper clears the slots it left, and a new job leases exactly
+ * those addresses.
  */
 @Timeout(90)
 class LeaseKillTest {
@@ -74,6 +75,9 @@ class LeaseKillTest {
                 LeaseFixture.SESSION.toMillis());
 
         assertThat(gone).isLessThanOrEqualTo(LeaseFixture.SESSION.plus(EXPIRY_SLACK));
+        // The slots it left are empty; anyone's sweep deletes them (ZooKeeper's container cleanup would, later).
+        assertThat(Await.result(next.sweep())).isEqualTo(4);
+        assertThat(observer.getChildren().forPath(LeaseZnodes.SLOTS)).isEmpty();
         Set<String> reused = IntStream.range(0, 4).mapToObj(i -> Await.result(next.open(new GroupKey("d" + i))))
                 .map(lease -> lease.address().getAddress().getHostAddress() + ":" + lease.address().getPort())
                 .collect(Collectors.toSet());
