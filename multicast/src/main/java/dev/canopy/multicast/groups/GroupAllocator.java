@@ -272,6 +272,9 @@ public final class GroupAllocator {
     /** The indexes of the slots of this range that exist in ZooKeeper; names that are not slots are skipped. */
     private Future<List<Long>> takenSlots() {
         return Future.fromCompletionStage(zooKeeper.getChildren().forPath(LeaseZnodes.SLOTS), context)
+                // Gone (someone deleted the empty parent): nothing is taken; the next transaction re-creates it.
+                .recover(e -> SlotSweeper.cause(e) instanceof KeeperException.NoNodeException
+                        ? Future.succeededFuture(List.of()) : Future.failedFuture(SlotSweeper.cause(e)))
                 .map(names -> names.stream().flatMap(name -> Slot.parse(name).stream())
                         .map(slot -> range.indexOf(slot.address(), slot.port())).filter(index -> index >= 0).toList());
     }
