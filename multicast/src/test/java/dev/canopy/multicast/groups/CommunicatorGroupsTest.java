@@ -20,6 +20,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The per-communicator manager: one static group for all members, created and destroyed with the
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class CommunicatorGroupsTest {
 
+    private static final Logger LOG = LoggerFactory.getLogger(CommunicatorGroupsTest.class);
     private static final int CONTEXT = 1;
 
     private final LeaseFixture fixture = new LeaseFixture();
@@ -87,6 +90,7 @@ class CommunicatorGroupsTest {
             Await.result(Future.all(members.get(2).drop(joined2), members.get(3).drop(joined3), members.get(0).drop(created)));
             assertThat(observer.getChildren().forPath(LeaseZnodes.SLOTS)).hasSize(1);
         }
+        LOG.info("4 members, 3 dynamic operations: {}", times);
         assertThat(times.creation(GroupPolicy.DYNAMIC).count()).isEqualTo(9);
         assertThat(times.destruction(GroupPolicy.DYNAMIC).count()).isEqualTo(9);
         assertThat(Await.failure(members.get(1).joinTargetGroup(GroupPolicy.DYNAMIC, 1))).hasMessageContaining("no multicast group");
