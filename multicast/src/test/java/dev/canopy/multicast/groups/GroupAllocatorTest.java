@@ -122,6 +122,23 @@ class GroupAllocatorTest {
         Await.result(owner.release(lease)); // twice: already gone, still fine
     }
 
+    @Test
+    void parentsDeletedUnderARunningAllocatorAreCreatedAgain() throws Exception {
+        LeaseFixture.Job job = LeaseFixture.newJob("parents");
+        GroupAllocator allocator = fixture.allocator(job, MulticastRange.DEFAULT);
+        Await.result(allocator.release(Await.result(allocator.open(new GroupKey("c1")))));
+        // What ZooKeeper's container cleanup (or anyone's sweep of empty parents) does to empty parents.
+        CuratorFramework insider = fixture.rawClient(java.util.Optional.of(job.credentials()));
+        insider.delete().forPath(LeaseZnodes.groups(job.id()));
+        insider.delete().forPath(LeaseZnodes.SLOTS);
+
+        GroupLease again = Await.result(allocator.open(new GroupKey("c2")));
+
+        assertThat(again.role()).isEqualTo(LeaseRole.OWNER);
+        assertThat(insider.getACL().forPath(LeaseZnodes.SLOTS)).isEqualTo(LeaseZnodes.SHARED_PARENT_ACL);
+        assertThat(insider.getChildren().forPath(LeaseZnodes.groups(job.id()))).containsExactly("c2");
+    }
+
     static int ip(InetSocketAddress address) {
         byte[] bytes = address.getAddress().getAddress();
         return (bytes[0] & 0xFF) << 24 | (bytes[1] & 0xFF) << 16 | (bytes[2] & 0xFF) << 8 | (bytes[3] & 0xFF);
