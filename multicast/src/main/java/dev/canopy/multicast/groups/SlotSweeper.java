@@ -51,33 +51,35 @@ final class SlotSweeper {
      * gone); false while a lease holds it.
      */
     Future<Boolean> reclaim(Slot slot) {
-        String path = LeaseZnodes.slot(slot);
-        // exists() needs no permission, so this works on another job's slot too.
-        return Future.fromCompletionStage(zooKeeper.checkExists().forPath(path), context).compose(stat -> {
-            if (stat == null) {
-                return Future.succeededFuture(true);
-            }
-            if (stat.getNumChildren() > 0) {
-                return Future.succeededFuture(false);
-            }
-            return Future.fromCompletionStage(zooKeeper.delete().withVersion(stat.getVersion()).forPath(path), context)
-                    .map(deleted -> {
-                        LOG.debug("multicast groups: reclaimed slot {} (its lease's session ended)", slot);
-                        return true;
-                    })
-                    .recover(e -> {
-                        Throwable cause = cause(e);
-                        if (cause instanceof KeeperException.NoNodeException) {
-                            return Future.succeededFuture(true);
-                        }
-                        if (cause instanceof KeeperException.NotEmptyException
-                                || cause instanceof KeeperException.BadVersionException
-                                || cause instanceof KeeperException.NoAuthException) {
-                            return Future.succeededFuture(false);
-                        }
-                        return Future.failedFuture(cause);
-                    });
-        });
+        // exists() needs READ, which every slot this code creates gives anyone; a slot someone else created
+        // without it counts as held (it is neither ours to delete nor free to lease).
+        return Future.fromCompletionStage(zooKeeper.checkExists().forPath(LeaseZnodes.slot(slot)), context).compose(
+                stat -> stat == null ? Future.succeededFuture(true)
+                        : stat.getNumChildren() > 0 ? Future.succeededFuture(false)
+                        : deleteEmpty(slot, stat.getVersion()),
+                e -> cause(e) instanceof KeeperException.NoAuthException
+                        ? Future.succeededFuture(false) : Future.failedFuture(cause(e)));
+    }
+
+    /** Deletes an empty slot; ZooKeeper refuses if a lease was added meanwhile. Returns whether it is gone. */
+    private Future<Boolean> deleteEmpty(Slot slot, int version) {
+        return Future.fromCompletionStage(zooKeeper.delete().withVersion(version).forPath(LeaseZnodes.slot(slot)), context)
+                .map(deleted -> {
+                    LOG.debug("multicast groups: reclaimed slot {} (its lease's session ended)", slot);
+                    return true;
+                })
+                .recover(e -> {
+                    Throwable cause = cause(e);
+                    if (cause instanceof KeeperException.NoNodeException) {
+                        return Future.succeededFuture(true);
+                    }
+                    if (cause instanceof KeeperException.NotEmptyException
+                            || cause instanceof KeeperException.BadVersionException
+                            || cause instanceof KeeperException.NoAuthException) {
+                        return Future.succeededFuture(false);
+                    }
+                    return Future.failedFuture(cause);
+                });
     }
 
     static Throwable cause(Throwable e) {

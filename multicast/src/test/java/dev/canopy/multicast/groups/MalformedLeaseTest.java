@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.ZooDefs;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -64,17 +65,30 @@ class MalformedLeaseTest {
     }
 
     @Test
-    void slotNamesThatAreNotSlotsAreIgnoredBySweepsAndAllocations() throws Exception {
-        GroupAllocator member = fixture.allocator(LeaseFixture.newJob("neighbour"), MulticastRange.parse("239.192.9.0/31", "45000"));
-        Await.result(member.open(new GroupKey("c0")));
+    void slotNamesThatAreNotSlotsAndUnreadableSlotsAreSkippedBySweepsAndAllocations() throws Exception {
+        GroupAllocator member = fixture.allocator(LeaseFixture.newJob("neighbour"), MulticastRange.parse("239.192.9.0/30", "45000"));
+        // Another grid's job, on another range, has created the shared parents.
+        Await.result(fixture.allocator(LeaseFixture.newJob("elsewhere"), MulticastRange.parse("239.193.0.0/32", "45000"))
+                .open(new GroupKey("c0")));
         CuratorFramework anyone = fixture.rawClient(Optional.empty());
         for (String junk : java.util.List.of("junk", "239.192.9.01:45000", "10.0.0.1:45000", "239.192.9.1:0")) {
             anyone.create().forPath(LeaseZnodes.SLOTS + "/" + junk);
         }
 
+        // A squatter's slot that nobody else may even read counts as held: skipped, not an error.
+        CuratorFramework squatter = fixture.rawClient(Optional.of(LeaseFixture.newJob("squatter").credentials()));
+        squatter.create().withACL(ZooDefs.Ids.CREATOR_ALL_ACL).forPath(LeaseZnodes.SLOTS + "/239.192.9.1:45000");
+        Await.result(member.open(new GroupKey("c0")));
+
         assertThat(Await.result(member.sweep())).isZero();
-        assertThat(Await.result(member.open(new GroupKey("c1"))).address().getAddress().getHostAddress()).startsWith("239.192.9.");
-        assertThat(anyone.getChildren().forPath(LeaseZnodes.SLOTS)).hasSize(6);
+        GroupLease c0 = Await.result(member.lookup(new GroupKey("c0")));
+        GroupLease c1 = Await.result(member.open(new GroupKey("c1")));
+        GroupLease c2 = Await.result(member.open(new GroupKey("c2")));
+        assertThat(java.util.Set.of(c0, c1, c2)).extracting(lease -> lease.address().getAddress().getHostAddress())
+                .containsExactlyInAnyOrder("239.192.9.0", "239.192.9.2", "239.192.9.3")
+                .doesNotContain("239.192.9.1");
+        assertThat(Await.failure(member.open(new GroupKey("c3")))).isInstanceOf(RangeExhaustedException.class);
+        assertThat(anyone.getChildren().forPath(LeaseZnodes.SLOTS)).hasSize(9);
     }
 
     private static void assertRejected(GroupAllocator member, CuratorFramework insider, String record, String data,
