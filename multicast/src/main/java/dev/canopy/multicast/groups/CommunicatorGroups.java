@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * The multicast groups of one communicator at one member, on top of a {@link GroupAllocator}:
@@ -113,7 +114,7 @@ public final class CommunicatorGroups {
     }
 
     private Future<GroupLease> targetGroup(GroupPolicy policy, long id,
-            java.util.function.Function<GroupKey, Future<GroupLease>> step) {
+            Function<GroupKey, Future<GroupLease>> step) {
         if (policy != GroupPolicy.DYNAMIC && policy != GroupPolicy.PERSISTENT) {
             return Future.failedFuture(new IllegalArgumentException("target groups are for the dynamic and persistent"
                     + " policies, not " + policy.configName() + (policy == GroupPolicy.AUTO

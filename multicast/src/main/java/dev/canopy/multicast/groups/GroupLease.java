@@ -2,6 +2,7 @@ package dev.canopy.multicast.groups;
 
 import dev.canopy.multicast.fabric.MulticastGroup;
 import java.net.InetSocketAddress;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -24,6 +25,6 @@ public record GroupLease(GroupKey key, InetSocketAddress address, LeaseRole role
     @Override
     public String toString() {
         return "group " + key + " on " + address.getAddress().getHostAddress() + ":" + address.getPort() + " ("
-                + role.name().toLowerCase(java.util.Locale.ROOT) + ")";
+                + role.name().toLowerCase(Locale.ROOT) + ")";
     }
 }

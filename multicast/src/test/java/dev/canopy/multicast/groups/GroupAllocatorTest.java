@@ -9,12 +9,14 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,9 +34,17 @@ class GroupAllocatorTest {
     @Test
     void fourConcurrentJobsLeaseAThousandGroupsWithoutOneCollision() throws Exception {
         // 1,024 slots for 1,000 leases: the last allocations must search a nearly full range under contention.
-        MulticastRange range = MulticastRange.parse("239.192.4.0/22", "45000");
-        int jobs = 4;
-        int perJob = 250;
+        leaseConcurrently(4, 250, MulticastRange.parse("239.192.4.0/22", "45000"));
+    }
+
+    @Test
+    @Tag("exhaustive")
+    @Timeout(600)
+    void eightConcurrentJobsLeaseTenThousandGroupsWithoutOneCollision() throws Exception {
+        leaseConcurrently(8, 1250, MulticastRange.parse("239.192.32.0/19", "45000-45001"));
+    }
+
+    private void leaseConcurrently(int jobs, int perJob, MulticastRange range) throws Exception {
         List<GroupAllocator> allocators = new ArrayList<>();
         for (int j = 0; j < jobs; j++) {
             allocators.add(fixture.allocator(LeaseFixture.newJob("concurrent-" + j), range));
@@ -46,7 +56,7 @@ class GroupAllocatorTest {
         }
         List<GroupLease> leases = new ArrayList<>();
         for (java.util.concurrent.Future<List<GroupLease>> result : results) {
-            leases.addAll(result.get(100, TimeUnit.SECONDS));
+            leases.addAll(result.get(Await.DEFAULT.toSeconds() * 10, TimeUnit.SECONDS));
         }
         threads.shutdown();
 
@@ -55,7 +65,7 @@ class GroupAllocatorTest {
         assertThat(leases).hasSize(jobs * perJob).allMatch(lease -> lease.role() == LeaseRole.OWNER);
         assertThat(addresses).as("seed %d", fixture.seed).hasSize(jobs * perJob);
         assertThat(addresses).allMatch(address -> range.indexOf(ip(address), address.getPort()) >= 0);
-        CuratorFramework observer = fixture.rawClient(java.util.Optional.empty());
+        CuratorFramework observer = fixture.rawClient(Optional.empty());
         assertThat(observer.getChildren().forPath(LeaseZnodes.SLOTS)).hasSize(jobs * perJob);
     }
 
@@ -116,7 +126,7 @@ class GroupAllocatorTest {
         assertThat(Await.result(owner.lookup(new GroupKey("a"))).address()).isEqualTo(lease.address());
         assertThat(Await.failure(owner.open(new GroupKey("b")))).isInstanceOf(RangeExhaustedException.class);
         Await.result(owner.release(lease));
-        CuratorFramework observer = fixture.rawClient(java.util.Optional.empty());
+        CuratorFramework observer = fixture.rawClient(Optional.empty());
         assertThat(observer.getChildren().forPath(LeaseZnodes.SLOTS)).isEmpty();
         assertThat(Await.result(member.open(new GroupKey("b"))).address()).isEqualTo(lease.address());
         Await.result(owner.release(lease)); // twice: already gone, still fine
@@ -128,7 +138,7 @@ class GroupAllocatorTest {
         GroupAllocator allocator = fixture.allocator(job, MulticastRange.DEFAULT);
         Await.result(allocator.release(Await.result(allocator.open(new GroupKey("c1")))));
         // What ZooKeeper's container cleanup (or anyone's sweep of empty parents) does to empty parents.
-        CuratorFramework insider = fixture.rawClient(java.util.Optional.of(job.credentials()));
+        CuratorFramework insider = fixture.rawClient(Optional.of(job.credentials()));
         insider.delete().forPath(LeaseZnodes.groups(job.id()));
         insider.delete().forPath(LeaseZnodes.SLOTS);
 

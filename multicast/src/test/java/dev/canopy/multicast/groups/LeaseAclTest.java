@@ -7,6 +7,7 @@ import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.model.MulticastRange;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -41,7 +42,7 @@ class LeaseAclTest {
         byte[] forged = "{\"job\":\"thief\",\"group\":\"c1\"}".getBytes(StandardCharsets.UTF_8);
 
         LeaseFixture.Job other = LeaseFixture.newJob("thief");
-        for (Optional<ZooKeeperCredentials> credentials : java.util.List.of(Optional.of(other.credentials()),
+        for (Optional<ZooKeeperCredentials> credentials : List.of(Optional.of(other.credentials()),
                 Optional.<ZooKeeperCredentials>empty())) {
             CuratorFramework foreign = fixture.rawClient(credentials);
             assertThatThrownBy(() -> foreign.delete().forPath(leasePath)).isInstanceOf(KeeperException.NoAuthException.class);
@@ -73,7 +74,7 @@ class LeaseAclTest {
         Await.result(fixture.allocator(LeaseFixture.newJob("first"), MulticastRange.DEFAULT).open(new GroupKey("c1")));
         CuratorFramework anyone = fixture.rawClient(Optional.empty());
 
-        for (String shared : java.util.List.of(LeaseZnodes.MULTICAST, LeaseZnodes.SLOTS)) {
+        for (String shared : List.of(LeaseZnodes.MULTICAST, LeaseZnodes.SLOTS)) {
             assertThat(anyone.getACL().forPath(shared)).isEqualTo(LeaseZnodes.SHARED_PARENT_ACL);
             assertThatThrownBy(() -> anyone.setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(shared))
                     .isInstanceOf(KeeperException.NoAuthException.class);

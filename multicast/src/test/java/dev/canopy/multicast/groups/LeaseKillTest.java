@@ -6,7 +6,9 @@ import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.model.MulticastRange;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,8 +95,8 @@ class LeaseKillTest {
                 LOG.info("[holder] {}", line);
             }
             throw new AssertionError("the lease holder exited without leasing");
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

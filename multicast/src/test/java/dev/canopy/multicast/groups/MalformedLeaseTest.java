@@ -6,7 +6,9 @@ import dev.canopy.core.membership.MalformedZnodeException;
 import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.model.MulticastRange;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.ZooDefs;
@@ -71,7 +73,7 @@ class MalformedLeaseTest {
         Await.result(fixture.allocator(LeaseFixture.newJob("elsewhere"), MulticastRange.parse("239.193.0.0/32", "45000"))
                 .open(new GroupKey("c0")));
         CuratorFramework anyone = fixture.rawClient(Optional.empty());
-        for (String junk : java.util.List.of("junk", "239.192.9.01:45000", "10.0.0.1:45000", "239.192.9.1:0")) {
+        for (String junk : List.of("junk", "239.192.9.01:45000", "10.0.0.1:45000", "239.192.9.1:0")) {
             anyone.create().forPath(LeaseZnodes.SLOTS + "/" + junk);
         }
 
@@ -84,7 +86,7 @@ class MalformedLeaseTest {
         GroupLease c0 = Await.result(member.lookup(new GroupKey("c0")));
         GroupLease c1 = Await.result(member.open(new GroupKey("c1")));
         GroupLease c2 = Await.result(member.open(new GroupKey("c2")));
-        assertThat(java.util.Set.of(c0, c1, c2)).extracting(lease -> lease.address().getAddress().getHostAddress())
+        assertThat(Set.of(c0, c1, c2)).extracting(lease -> lease.address().getAddress().getHostAddress())
                 .containsExactlyInAnyOrder("239.192.9.0", "239.192.9.2", "239.192.9.3")
                 .doesNotContain("239.192.9.1");
         assertThat(Await.failure(member.open(new GroupKey("c3")))).isInstanceOf(RangeExhaustedException.class);
