@@ -57,7 +57,10 @@ public final class CommunicatorGroups {
         return times;
     }
 
-    /** The communicator's static group; opened by the first call, the same future afterwards. */
+    /**
+     * The communicator's static group; opened by the first call, the same future afterwards. A failed open
+     * (an exhausted range, ZooKeeper unreachable) is forgotten, so the next call tries again.
+     */
     public Future<GroupLease> communicatorGroup() {
         Future<GroupLease> existing = communicatorGroup.get();
         if (existing != null) {
@@ -69,7 +72,11 @@ public final class CommunicatorGroups {
         long start = clock.nanoTime();
         Future<GroupLease> opened = allocator.open(GroupKey.communicator(context))
                 .onSuccess(lease -> times.created(GroupPolicy.STATIC, clock.nanoTime() - start));
-        return communicatorGroup.compareAndSet(null, opened) ? opened : communicatorGroup.get();
+        if (!communicatorGroup.compareAndSet(null, opened)) {
+            return communicatorGroup.get();
+        }
+        opened.onFailure(e -> communicatorGroup.compareAndSet(opened, null));
+        return opened;
     }
 
     /** At the root: leases a new group for target set {@code id} (an operation, or a persistent request). */

@@ -114,6 +114,20 @@ class CommunicatorGroupsTest {
     }
 
     @Test
+    void aFailedOpenOfTheStaticGroupIsTriedAgainByTheNextCall() {
+        MulticastRange one = MulticastRange.parse("239.192.11.1/32", "45000");
+        GroupAllocator other = fixture.allocator(LeaseFixture.newJob("holder"), one);
+        GroupLease held = Await.result(other.open(new GroupKey("c9")));
+        CommunicatorGroups groups = new CommunicatorGroups(fixture.allocator(LeaseFixture.newJob("waiting"), one), CONTEXT,
+                NanoClock.SYSTEM, new ManagementTimes());
+
+        assertThat(Await.failure(groups.communicatorGroup())).isInstanceOf(RangeExhaustedException.class);
+        Await.result(other.release(held));
+
+        assertThat(Await.result(groups.communicatorGroup()).address()).isEqualTo(held.address());
+    }
+
+    @Test
     void twoJobsWithTheSameContextGetTwoGroupsThatNeverHearEachOtherOnTheEmulatedFabric() {
         GroupLease jobA = Await.result(members(LeaseFixture.newJob("job-a"), 1, new ManagementTimes()).get(0).communicatorGroup());
         GroupLease jobB = Await.result(members(LeaseFixture.newJob("job-b"), 1, new ManagementTimes()).get(0).communicatorGroup());
