@@ -3,6 +3,8 @@ package dev.canopy.cli.collectives;
 import dev.canopy.cli.LevelFiles;
 import dev.canopy.collectives.run.FatalErrors;
 import dev.canopy.collectives.run.JoinOptions;
+import dev.canopy.collectives.run.LauncherEnvironment;
+import dev.canopy.collectives.run.LeaveOnShutdown;
 import dev.canopy.collectives.run.LivePlanSettings;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.node.JobId;
@@ -17,7 +19,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -29,11 +34,15 @@ import picocli.CommandLine.Spec;
  * joins through the given ZooKeeper as process {@code --process} of the level file and runs the
  * program. Start one per process of the file; they meet at the start barrier. The process listens
  * on {@code --host} (loopback by default) and tells the others, through ZooKeeper, to reach it there,
- * or at {@code --advertise} when {@code --host} binds every interface.
+ * or at {@code --advertise} when {@code --host} binds every interface. Without {@code --process} the
+ * index is the rank its launcher gives ({@code mpirun}, {@code srun}: {@link LauncherEnvironment}). On SIGTERM
+ * (or SIGINT) it leaves the job cleanly and exits with status 143 (130) ({@link LeaveOnShutdown}).
  */
 @Command(name = "node", mixinStandardHelpOptions = true,
         description = "Run one process of a job in this JVM (one per process of the level file).")
 public final class NodeCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NodeCommand.class);
 
     @Spec
     private CommandSpec spec;
@@ -41,8 +50,9 @@ public final class NodeCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, description = "The level file (RSL).")
     private Path config;
 
-    @Option(names = "--process", required = true, description = "This process's index in the level file (0, 1, ...).")
-    private int process;
+    @Option(names = "--process", description = "This process's index in the level file (0, 1, ...); default: the rank"
+            + " its launcher gives (mpirun, srun: OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK, MV2_COMM_WORLD_RANK or SLURM_PROCID).")
+    private Integer process;
 
     @Option(names = "--zk", required = true, description = "ZooKeeper connect string host:port,...")
     private String zooKeeper;
@@ -83,6 +93,10 @@ public final class NodeCommand implements Callable<Integer> {
         if (grid.isEmpty()) {
             return 2;
         }
+        OptionalInt index = processIndex(grid.get());
+        if (index.isEmpty()) {
+            return 2;
+        }
         NodeAddresses.Checked addresses = NodeAddresses.ofThisMachine().check(host, Optional.ofNullable(advertise));
         if (addresses instanceof NodeAddresses.Refused refused) {
             spec.commandLine().getErr().println("canopy node: " + refused.message());
@@ -96,13 +110,31 @@ public final class NodeCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("canopy node: " + e.getMessage());
             return 2;
         }
-        JoinOptions configured = new JoinOptions(JobId.of(job), process, grid.get(), zooKeeper, TransportStack.none(), secret)
+        JoinOptions configured = new JoinOptions(JobId.of(job), index.getAsInt(), grid.get(), zooKeeper, TransportStack.none(), secret)
                 .withTransport(TransportOptions.defaults().withHost(usable.bindHost(), usable.advertisedHost()));
         JoinOptions options = livePlans ? configured.withLivePlans(LivePlanSettings.DEFAULTS) : configured;
         FatalErrors.install();
+        LeaveOnShutdown.install();
         try (URLClassLoader loader = new URLClassLoader(urls(), NodeCommand.class.getClassLoader())) {
             return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options);
         }
+    }
+
+    /** {@code --process}, else the launcher's rank ({@link LauncherEnvironment}); empty after saying why neither works. */
+    private OptionalInt processIndex(GridModel grid) {
+        if (process != null) {
+            return OptionalInt.of(process);
+        }
+        LauncherEnvironment.Lookup lookup = LauncherEnvironment.lookup(System.getenv(), grid.processCount(), config.toString());
+        if (lookup instanceof LauncherEnvironment.Found found) {
+            LOG.info("process {} of {}: {}", found.index(), config, found.describe());
+            return OptionalInt.of(found.index());
+        }
+        String why = lookup instanceof LauncherEnvironment.Invalid invalid ? invalid.message()
+                : "no --process, and no launcher variable (" + String.join(", ", LauncherEnvironment.RANK_VARIABLES)
+                        + ") says which process this is: give --process N, or start canopy node under mpirun or srun";
+        spec.commandLine().getErr().println("canopy node: " + why);
+        return OptionalInt.empty();
     }
 
     private URL[] urls() throws Exception {

@@ -1,8 +1,10 @@
 package dev.canopy.cli.collectives;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.canopy.cli.CanopyMain;
+import dev.canopy.collectives.run.LauncherEnvironment;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.GridConfigs;
@@ -66,6 +68,22 @@ class NodeCommandTest {
         assertThat(CanopyMain.run("node", "--config", twoSiteConfig().toString(), "--process", "9", "--zk",
                 "127.0.0.1:1", "--job", "j", "--class", AllreduceProgram.class.getName(), "--secret-file",
                 secretFile().toString())).isEqualTo(2);
+    }
+
+    @Test
+    void withoutProcessOrLauncherVariablesTheNodeSaysHowToGiveItsIndex() throws Exception {
+        assumeTrue(LauncherEnvironment.RANK_VARIABLES.stream().noneMatch(System.getenv()::containsKey),
+                "this test JVM runs under a launcher (" + LauncherEnvironment.RANK_VARIABLES + ")");
+        StringWriter err = new StringWriter();
+
+        int status = CanopyMain.run(new PrintWriter(new StringWriter()), new PrintWriter(err, true), "node", "--config",
+                twoSiteConfig().toString(), "--zk", "127.0.0.1:1", "--job", "j", "--class", AllreduceProgram.class.getName(),
+                "--secret-file", secretFile().toString());
+
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).startsWith("canopy node: no --process, and no launcher variable (OMPI_COMM_WORLD_RANK,"
+                + " PMIX_RANK, PMI_RANK, MV2_COMM_WORLD_RANK, SLURM_PROCID) says which process this is: give --process N,"
+                + " or start canopy node under mpirun or srun");
     }
 
     /** Runs {@code canopy node} for each of the four processes of the two-site grid, with {@code extra} arguments. */

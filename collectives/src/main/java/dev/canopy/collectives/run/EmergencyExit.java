@@ -78,15 +78,25 @@ public final class EmergencyExit {
         try {
             System.err.println("canopy: " + reason + "; leaving the job and exiting with status " + status);
             System.err.flush();
-            Thread leaving = new Thread(() -> List.copyOf(OPEN).forEach(EmergencyExit::leaveQuietly), "canopy leave");
-            leaving.setDaemon(true);
-            leaving.start();
-            leaving.join(LEAVE_BOUND.toMillis());
+            leaveOpenSessions(LEAVE_BOUND);
         } catch (Throwable anything) {
             // Whatever failed, the process still has to end.
         } finally {
             Runtime.getRuntime().halt(status);
         }
+    }
+
+    /** Leaves every open session on a thread of its own, waiting for that at most {@code bound}. */
+    static void leaveOpenSessions(Duration bound) throws InterruptedException {
+        Thread leaving = new Thread(() -> List.copyOf(OPEN).forEach(EmergencyExit::leaveQuietly), "canopy leave");
+        leaving.setDaemon(true);
+        leaving.start();
+        leaving.join(bound.toMillis());
+    }
+
+    /** Whether a session is open in this JVM (joined, and neither closed nor left). */
+    static boolean anySessionOpen() {
+        return !OPEN.isEmpty();
     }
 
     private static void leaveQuietly(CanopySession session) {

@@ -63,21 +63,16 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
     /**
      * Reads the options {@code canopy launch} passes: CANOPY_JOB, CANOPY_PROCESS, CANOPY_CONFIG, CANOPY_ZK,
      * CANOPY_SECRET_FILE (the job secret's file), CANOPY_EMULATE_WAN=1 to emulate the file's WAN, and
-     * CANOPY_LIVE_PLANS=1 to follow live plans.
+     * CANOPY_LIVE_PLANS=1 to follow live plans. Without CANOPY_PROCESS the index is the rank the process's
+     * launcher gives ({@code mpirun}, {@code srun}: {@link LauncherEnvironment}).
      */
     public static JoinOptions fromEnvironment(Map<String, String> environment) {
         String job = required(environment, ENV_JOB, "the job name");
-        String index = required(environment, ENV_PROCESS, "this process's index in the level file");
         String config = required(environment, ENV_CONFIG, "the level file");
         String zooKeeper = required(environment, ENV_ZOOKEEPER, "the ZooKeeper connect string host:port");
         String secretFile = required(environment, ENV_SECRET_FILE, "the file holding the job secret");
-        int processIndex;
-        try {
-            processIndex = Integer.parseInt(index.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(ENV_PROCESS + "=" + index + " is not a process index (0, 1, ...)", e);
-        }
         GridModel grid = GridConfigs.load(Path.of(config)).orElseThrow();
+        int processIndex = processIndex(environment, grid, config);
         JoinOptions options = new JoinOptions(JobId.of(job), processIndex, grid, zooKeeper, TransportStack.none(),
                 JobSecret.fromFile(Path.of(secretFile)));
         String livePlans = environment.get(ENV_LIVE_PLANS);
@@ -123,6 +118,25 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
                         secret)
                 .withTransport(transport)
                 .withLayers(layers);
+    }
+
+    private static int processIndex(Map<String, String> environment, GridModel grid, String config) {
+        String index = environment.get(ENV_PROCESS);
+        if (index == null || index.isBlank()) {
+            LauncherEnvironment.Lookup launcher = LauncherEnvironment.lookup(environment, grid.processCount(), config);
+            if (launcher instanceof LauncherEnvironment.Found found) {
+                return found.index();
+            }
+            throw new IllegalArgumentException(launcher instanceof LauncherEnvironment.Invalid invalid ? invalid.message()
+                    : ENV_PROCESS + " is not set, and no launcher variable (" + String.join(", ",
+                            LauncherEnvironment.RANK_VARIABLES) + ") says which process this is; set " + ENV_PROCESS
+                            + " or start the process under mpirun or srun");
+        }
+        try {
+            return Integer.parseInt(index.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(ENV_PROCESS + "=" + index + " is not a process index (0, 1, ...)", e);
+        }
     }
 
     private static String required(Map<String, String> environment, String name, String what) {

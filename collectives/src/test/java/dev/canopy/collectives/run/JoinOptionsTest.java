@@ -61,6 +61,22 @@ class JoinOptionsTest {
         assertThat(live.withLayers(below -> below).livePlans()).contains(LivePlanSettings.DEFAULTS);
     }
 
+    @Test
+    void withoutCanopyProcessTheLaunchersRankIsTheIndex() throws Exception {
+        Map<String, String> environment = environment();
+        environment.remove(JoinOptions.ENV_PROCESS);
+        environment.putAll(Map.of("OMPI_COMM_WORLD_RANK", "2", "OMPI_COMM_WORLD_SIZE", "4"));
+        assertThat(JoinOptions.fromEnvironment(environment).processIndex()).isEqualTo(2);
+
+        environment.put("OMPI_COMM_WORLD_SIZE", "5");
+        assertThatThrownBy(() -> JoinOptions.fromEnvironment(environment))
+                .hasMessageStartingWith("OMPI_COMM_WORLD_SIZE=5 says the job has 5 processes, but the level file");
+        environment.remove("OMPI_COMM_WORLD_SIZE");
+        environment.remove("OMPI_COMM_WORLD_RANK");
+        assertThatThrownBy(() -> JoinOptions.fromEnvironment(environment))
+                .hasMessageStartingWith("CANOPY_PROCESS is not set, and no launcher variable (OMPI_COMM_WORLD_RANK,");
+    }
+
     private Map<String, String> with(String name, String value) throws Exception {
         Map<String, String> environment = environment();
         environment.put(name, value);

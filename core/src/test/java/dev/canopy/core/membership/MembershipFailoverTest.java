@@ -18,7 +18,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
-import org.apache.zookeeper.client.FourLetterWordMain;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -99,7 +98,7 @@ class MembershipFailoverTest {
                 }
                 Await.result(Future.all(participants.stream().map(MembershipParticipant::start).toList()), WAIT);
 
-                InstanceSpec leader = leaderOf(cluster);
+                InstanceSpec leader = ZooKeeperServers.leaderOf(cluster);
                 assertThat(cluster.killServer(leader)).isTrue();
 
                 Await.until(WAIT, () -> states.stream().allMatch(seen -> seen.contains(ConnectionState.SUSPENDED)
@@ -122,16 +121,5 @@ class MembershipFailoverTest {
         } finally {
             Await.result(vertx.close(), WAIT);
         }
-    }
-
-    /** The server that answers ZooKeeper's {@code srvr} command with "Mode: leader" (on 127.0.0.1). */
-    private static InstanceSpec leaderOf(TestingCluster cluster) throws Exception {
-        for (InstanceSpec server : cluster.getInstances()) {
-            String status = FourLetterWordMain.send4LetterWord("127.0.0.1", server.getPort(), "srvr");
-            if (status.contains("Mode: leader")) {
-                return server;
-            }
-        }
-        throw new AssertionError("no server of " + cluster.getConnectString() + " says it leads");
     }
 }

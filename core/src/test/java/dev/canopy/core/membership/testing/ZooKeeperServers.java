@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.client.FourLetterWordMain;
 
 /** Curator's real test servers; the single server has short ticks so that sessions of one or two seconds are allowed. */
 public final class ZooKeeperServers {
@@ -28,6 +29,17 @@ public final class ZooKeeperServers {
         TestingCluster cluster = new TestingCluster(specs);
         cluster.start();
         return cluster;
+    }
+
+    /** The server of {@code cluster} that answers ZooKeeper's {@code srvr} command with "Mode: leader" (on 127.0.0.1). */
+    public static InstanceSpec leaderOf(TestingCluster cluster) throws Exception {
+        for (InstanceSpec server : cluster.getInstances()) {
+            String status = FourLetterWordMain.send4LetterWord("127.0.0.1", server.getPort(), "srvr");
+            if (status.contains("Mode: leader")) {
+                return server;
+            }
+        }
+        throw new AssertionError("no server of " + cluster.getConnectString() + " says it leads");
     }
 
     private static InstanceSpec spec(int serverId, int tickMillis) {
