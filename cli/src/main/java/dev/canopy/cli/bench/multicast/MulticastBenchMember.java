@@ -1,0 +1,99 @@
+package dev.canopy.cli.bench.multicast;
+
+import dev.canopy.collectives.Blocking;
+import dev.canopy.collectives.CollectiveSettings;
+import dev.canopy.collectives.Collectives;
+import dev.canopy.collectives.multicast.BroadcastLayer;
+import dev.canopy.collectives.multicast.BroadcastLayers;
+import dev.canopy.collectives.multicast.MulticastBroadcast;
+import dev.canopy.collectives.multicast.MulticastFabrics;
+import dev.canopy.collectives.plan.ConfiguredPlans;
+import dev.canopy.collectives.run.Canopy;
+import dev.canopy.collectives.run.CanopySession;
+import dev.canopy.collectives.run.JoinOptions;
+import dev.canopy.collectives.segmentation.PipelineSegmenter;
+import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.transport.TransportOptions;
+import dev.canopy.topology.hierarchy.LevelAlgorithms;
+import dev.canopy.topology.tree.TreeAlgorithm;
+import io.vertx.core.json.JsonObject;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One member of {@code canopy bench multicast --fabric udp}, started by {@link NamespaceBench} in its own
+ * network namespace (an emulated host) through {@code ProgramMain}: it joins the job with its host's address,
+ * opens the multicast layer over IP multicast (the level file asks for {@code multicast} at the LAN level) beside
+ * the point-to-point binomial and pipelined trees, runs its side of {@link DistributedRuns}, and prints one
+ * {@code RESULT} line of JSON. The first member also hosts the job's ZooKeeper on its address and prints
+ * {@code ZOOKEEPER host:port} before it joins, so that the launcher can start the others.
+ *
+ * <p>Arguments: {@code ADDRESS HOST_ZOOKEEPER(true|false) RUN_JSON}; the job, process index, level file and
+ * secret come in the environment ({@link JoinOptions#fromEnvironment}).
+ */
+public final class MulticastBenchMember {
+
+    static final String ZOOKEEPER_LINE = "ZOOKEEPER ";
+    static final String LAYER_LINE = "LAYER ";
+    static final String RESULT_LINE = "RESULT ";
+
+    private MulticastBenchMember() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String address = args[0];
+        boolean hostZooKeeper = Boolean.parseBoolean(args[1]);
+        DistributedRuns.Parameters parameters = DistributedRuns.Parameters.fromJson(new JsonObject(args[2]));
+        EmbeddedZooKeeper zooKeeper = hostZooKeeper ? EmbeddedZooKeeper.start(address) : null;
+        Map<String, String> environment = new HashMap<>(System.getenv());
+        if (zooKeeper != null) {
+            environment.put(JoinOptions.ENV_ZOOKEEPER, zooKeeper.connectString());
+            print(ZOOKEEPER_LINE + zooKeeper.connectString());
+        }
+        JoinOptions options = JoinOptions.fromEnvironment(environment)
+                .withTransport(TransportOptions.defaults().withHost(address));
+        try (CanopySession session = Canopy.join(options)) {
+            Communicator world = session.world();
+            Collectives binomial = new Collectives(world, ConfiguredPlans.of(world.members(), session.grid(),
+                    LevelAlgorithms.everywhere(TreeAlgorithm.BINOMIAL)),
+                    CollectiveSettings.defaults().withPipeline(PipelineSegmenter.wholeMessages()));
+            BroadcastLayer layer = Blocking.await(BroadcastLayers.open(world, binomial, session.grid().levels(),
+                    MulticastFabrics.ipOnly(), parameters.multicastOptions()));
+            if (world.rank() == 0) {
+                print(LAYER_LINE + new JsonObject().put("description", layer.description())
+                        .put("fallback", layer.fallback().orElse(null)).encode());
+            }
+            Collectives pipelined = binomial.withSettings(CollectiveSettings.defaults());
+            List<DistributedRuns.Method> methods = List.of(
+                    new DistributedRuns.Method("multicast", layer::bcast, () -> statsOf(layer)),
+                    new DistributedRuns.Method("binomial", binomial::bcast, Optional::empty),
+                    new DistributedRuns.Method("pipelined", pipelined::bcast, Optional::empty));
+            JsonObject result = new DistributedRuns(world.rank(), binomial, parameters).run(methods);
+            print(RESULT_LINE + result.put("rank", world.rank()).encode());
+            // Nobody leaves before everyone has printed: a leaving member would fail the others' last bcasts.
+            Blocking.await(binomial.barrier());
+            layer.close();
+        } finally {
+            if (zooKeeper != null) {
+                zooKeeper.close();
+            }
+        }
+    }
+
+    private static Optional<JsonObject> statsOf(BroadcastLayer layer) {
+        if (!(layer instanceof MulticastBroadcast multicast)) {
+            return Optional.empty();
+        }
+        var stats = Blocking.await(multicast.stats());
+        return Optional.of(new JsonObject().put("retransmissions", stats.retransmissions())
+                .put("feedback_received", stats.feedbackReceived()));
+    }
+
+    private static void print(String line) {
+        System.out.println(line);
+        System.out.flush();
+    }
+}
