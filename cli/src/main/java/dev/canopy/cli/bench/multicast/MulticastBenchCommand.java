@@ -108,8 +108,10 @@ public final class MulticastBenchCommand implements Callable<Integer> {
         } else {
             report = inOneJvm(null);
         }
+        JsonArray results = (JsonArray) report.remove("results");
         report.put("loss", loss).put("skew_us", skewMicros).put("iterations", iterations)
-                .put("date", java.time.Instant.now().toString()).put("results", report.remove("results"));
+                .put("date", java.time.Instant.now().toString()).put("results", results)
+                .put("model", ModelRun.of(report.getInteger("members"), results));
         PrintWriter out = spec.commandLine().getOut();
         out.println(json ? report.encodePrettily() : MulticastBenchTable.format(report));
         out.flush();

@@ -8,16 +8,18 @@ import dev.canopy.collectives.multicast.BroadcastLayers;
 import dev.canopy.collectives.multicast.MulticastBroadcast;
 import dev.canopy.collectives.multicast.MulticastFabrics;
 import dev.canopy.collectives.plan.ConfiguredPlans;
-import dev.canopy.collectives.run.Canopy;
-import dev.canopy.collectives.run.CanopySession;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.segmentation.PipelineSegmenter;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.node.CanopyNode;
+import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.tree.TreeAlgorithm;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +27,9 @@ import java.util.Optional;
 
 /**
  * One member of {@code canopy bench multicast --fabric udp}, started by {@link NamespaceBench} in its own
- * network namespace (an emulated host) through {@code ProgramMain}: it joins the job with its host's address,
+ * network namespace (an emulated host) through {@code ProgramMain}: it joins the job with its host's address
+ * (a node of its own rather than {@code Canopy.join}, for a ZooKeeper session of 30 s instead of 4 s: 16 JVMs on
+ * a small shared machine starve each other for seconds while they start),
  * opens the multicast layer over IP multicast (the level file asks for {@code multicast} at the LAN level) beside
  * the point-to-point binomial and pipelined trees, runs its side of {@link DistributedRuns}, and prints one
  * {@code RESULT} line of JSON. The first member also hosts the job's ZooKeeper on its address and prints
@@ -37,6 +41,8 @@ import java.util.Optional;
 public final class MulticastBenchMember {
 
     static final String ZOOKEEPER_LINE = "ZOOKEEPER ";
+    static final Duration SESSION_TIMEOUT = Duration.ofSeconds(30);
+    static final Duration START_TIMEOUT = Duration.ofMinutes(5);
     static final String LAYER_LINE = "LAYER ";
     static final String RESULT_LINE = "RESULT ";
 
@@ -55,12 +61,16 @@ public final class MulticastBenchMember {
         }
         JoinOptions options = JoinOptions.fromEnvironment(environment)
                 .withTransport(TransportOptions.defaults().withHost(address));
-        try (CanopySession session = Canopy.join(options)) {
-            Communicator world = session.world();
-            Collectives binomial = new Collectives(world, ConfiguredPlans.of(world.members(), session.grid(),
+        Vertx vertx = CanopyVertx.create();
+        // Many JVMs on a small, shared machine: a member starved for seconds must not lose its ZooKeeper session.
+        CanopyNode node = Blocking.await(CanopyNode.start(vertx, options.nodeOptions()
+                .withSessionTimeout(SESSION_TIMEOUT).withBarrierTimeout(START_TIMEOUT)));
+        try {
+            Communicator world = Blocking.await(node.join());
+            Collectives binomial = new Collectives(world, ConfiguredPlans.of(world.members(), options.grid(),
                     LevelAlgorithms.everywhere(TreeAlgorithm.BINOMIAL)),
                     CollectiveSettings.defaults().withPipeline(PipelineSegmenter.wholeMessages()));
-            BroadcastLayer layer = Blocking.await(BroadcastLayers.open(world, binomial, session.grid().levels(),
+            BroadcastLayer layer = Blocking.await(BroadcastLayers.open(world, binomial, options.grid().levels(),
                     MulticastFabrics.ipOnly(), parameters.multicastOptions()));
             if (world.rank() == 0) {
                 print(LAYER_LINE + new JsonObject().put("description", layer.description())
@@ -77,6 +87,7 @@ public final class MulticastBenchMember {
             Blocking.await(binomial.barrier());
             layer.close();
         } finally {
+            Blocking.await(node.close().eventually(vertx::close));
             if (zooKeeper != null) {
                 zooKeeper.close();
             }

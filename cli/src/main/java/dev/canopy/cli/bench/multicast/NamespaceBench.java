@@ -41,7 +41,14 @@ final class NamespaceBench {
     record Outcome(JsonArray results, String layer, String fallback) {
     }
 
-    private static final List<String> JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-Xss512k", "-Xmx256m",
+    /**
+     * As {@code canopy launch}'s members: many JVMs on one machine, so the quick C1 compiler and the serial
+     * collector (with C2's compile threads, 16 JVMs booting together on 2 cores starved each other long enough
+     * for ZooKeeper sessions to expire). {@code CANOPY_JAVA_OPTS} comes after these, so
+     * {@code -XX:TieredStopAtLevel=4} there brings C2 back.
+     */
+    private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k",
+            "-Xmx256m",
             "-XX:+ExitOnOutOfMemoryError", "-D" + CanopyVertx.DISABLE_DNS_CLIENT + "=true");
 
     private final int members;
