@@ -19,13 +19,14 @@ final class ModelRun {
     private ModelRun() {
     }
 
-    static JsonObject of(int members, JsonArray results) {
+    /** The model run; the measured variant only when the multicast rows really ran on multicast ({@code multicastRan}). */
+    static JsonObject of(int members, JsonArray results, boolean multicastRan) {
         LatencyModel published = LatencyModel.PUBLISHED_INFINIBAND;
         JsonObject model = new JsonObject().put("members", MEMBERS).put("published_infiniband",
                 toJson(published.predict(MEMBERS)));
         Optional<Double> binomial = smallestMedianMicros(results, "binomial");
         Optional<Double> multicast = smallestMedianMicros(results, "multicast");
-        if (binomial.isPresent() && multicast.isPresent()) {
+        if (multicastRan && binomial.isPresent() && multicast.isPresent()) {
             double pointToPoint = binomial.get() / LatencyModel.depth(members);
             double flight = Math.max(0, multicast.get() - 2 * published.copyMicros() - published.postMicros());
             LatencyModel measured = new LatencyModel(published.copyMicros(), published.postMicros(), flight,

@@ -111,7 +111,8 @@ public final class MulticastBenchCommand implements Callable<Integer> {
         JsonArray results = (JsonArray) report.remove("results");
         report.put("loss", loss).put("skew_us", skewMicros).put("iterations", iterations)
                 .put("date", java.time.Instant.now().toString()).put("results", results)
-                .put("model", ModelRun.of(report.getInteger("members"), results));
+                .put("model", ModelRun.of(report.getInteger("members"), results,
+                        !report.getString("layer", "").startsWith("point-to-point")));
         PrintWriter out = spec.commandLine().getOut();
         out.println(json ? report.encodePrettily() : MulticastBenchTable.format(report));
         out.flush();

@@ -11,6 +11,7 @@ import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.segmentation.PipelineSegmenter;
 import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.failure.HeartbeatSettings;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
@@ -28,8 +29,8 @@ import java.util.Optional;
 /**
  * One member of {@code canopy bench multicast --fabric udp}, started by {@link NamespaceBench} in its own
  * network namespace (an emulated host) through {@code ProgramMain}: it joins the job with its host's address
- * (a node of its own rather than {@code Canopy.join}, for a ZooKeeper session of 30 s instead of 4 s: 16 JVMs on
- * a small shared machine starve each other for seconds while they start),
+ * (a node of its own rather than {@code Canopy.join}, for a ZooKeeper session and heartbeat timeout of 30 s
+ * instead of 4 and 5 s: 16 JVMs on a small shared machine starve each other for seconds while they start),
  * opens the multicast layer over IP multicast (the level file asks for {@code multicast} at the LAN level) beside
  * the point-to-point binomial and pipelined trees, runs its side of {@link DistributedRuns}, and prints one
  * {@code RESULT} line of JSON. The first member also hosts the job's ZooKeeper on its address and prints
@@ -41,6 +42,7 @@ import java.util.Optional;
 public final class MulticastBenchMember {
 
     static final String ZOOKEEPER_LINE = "ZOOKEEPER ";
+    static final int PROBE_ATTEMPTS = 3;
     static final Duration SESSION_TIMEOUT = Duration.ofSeconds(30);
     static final Duration START_TIMEOUT = Duration.ofMinutes(5);
     static final String LAYER_LINE = "LAYER ";
@@ -62,16 +64,17 @@ public final class MulticastBenchMember {
         JoinOptions options = JoinOptions.fromEnvironment(environment)
                 .withTransport(TransportOptions.defaults().withHost(address));
         Vertx vertx = CanopyVertx.create();
-        // Many JVMs on a small, shared machine: a member starved for seconds must not lose its ZooKeeper session.
+        // Many JVMs on a small, shared machine: a member starved for seconds must not lose its ZooKeeper session
+        // nor be declared failed by the heartbeats.
         CanopyNode node = Blocking.await(CanopyNode.start(vertx, options.nodeOptions()
-                .withSessionTimeout(SESSION_TIMEOUT).withBarrierTimeout(START_TIMEOUT)));
+                .withSessionTimeout(SESSION_TIMEOUT).withBarrierTimeout(START_TIMEOUT)
+                .withHeartbeat(new HeartbeatSettings(Duration.ofSeconds(1), SESSION_TIMEOUT, HeartbeatSettings.DEFAULT_JITTER))));
         try {
             Communicator world = Blocking.await(node.join());
             Collectives binomial = new Collectives(world, ConfiguredPlans.of(world.members(), options.grid(),
                     LevelAlgorithms.everywhere(TreeAlgorithm.BINOMIAL)),
                     CollectiveSettings.defaults().withPipeline(PipelineSegmenter.wholeMessages()));
-            BroadcastLayer layer = Blocking.await(BroadcastLayers.open(world, binomial, options.grid().levels(),
-                    MulticastFabrics.ipOnly(), parameters.multicastOptions()));
+            BroadcastLayer layer = openLayer(world, binomial, options, parameters);
             if (world.rank() == 0) {
                 print(LAYER_LINE + new JsonObject().put("description", layer.description())
                         .put("fallback", layer.fallback().orElse(null)).encode());
@@ -91,6 +94,23 @@ public final class MulticastBenchMember {
             if (zooKeeper != null) {
                 zooKeeper.close();
             }
+        }
+    }
+
+    /**
+     * The multicast layer, its probe tried up to {@value #PROBE_ATTEMPTS} times: the probe lasts 600 ms, and on a
+     * loaded machine a member starved for longer misses it although multicast works. Every member sees the same
+     * outcome (the members agree on it), so they retry together.
+     */
+    private static BroadcastLayer openLayer(Communicator world, Collectives binomial, JoinOptions options,
+            DistributedRuns.Parameters parameters) {
+        for (int attempt = 1; ; attempt++) {
+            BroadcastLayer layer = Blocking.await(BroadcastLayers.open(world, binomial, options.grid().levels(),
+                    MulticastFabrics.ipOnly(), parameters.multicastOptions()));
+            if (layer.fallback().isEmpty() || attempt == PROBE_ATTEMPTS) {
+                return layer;
+            }
+            layer.close();
         }
     }
 
