@@ -32,12 +32,12 @@ final class DistributedRuns {
 
     /** What every member runs; travels as JSON on the members' command lines. */
     record Parameters(List<Integer> sizes, int iterations, int warmup, int backToBack, long skewMicros, long seed,
-                      int subGroupSize) {
+                      int subGroupSize, int window, int credits) {
 
         JsonObject toJson() {
             return new JsonObject().put("sizes", new JsonArray(new ArrayList<>(sizes))).put("iterations", iterations)
                     .put("warmup", warmup).put("back_to_back", backToBack).put("skew_us", skewMicros).put("seed", seed)
-                    .put("sub_group", subGroupSize);
+                    .put("sub_group", subGroupSize).put("window", window).put("credits", credits);
         }
 
         static Parameters fromJson(JsonObject json) {
@@ -45,11 +45,11 @@ final class DistributedRuns {
             json.getJsonArray("sizes").forEach(size -> sizes.add(((Number) size).intValue()));
             return new Parameters(sizes, json.getInteger("iterations"), json.getInteger("warmup"),
                     json.getInteger("back_to_back"), json.getLong("skew_us"), json.getLong("seed"),
-                    json.getInteger("sub_group"));
+                    json.getInteger("sub_group"), json.getInteger("window"), json.getInteger("credits"));
         }
 
         MulticastOptions multicastOptions() {
-            return subGroupSize == 0 ? MulticastOptions.DEFAULTS : MulticastOptions.DEFAULTS.withSubGroupSize(subGroupSize);
+            return MulticastBenchCommand.multicastOptions(subGroupSize, window, credits);
         }
 
         /** Back-to-back bcasts of {@code bytes}: as in {@link MethodRuns}. */

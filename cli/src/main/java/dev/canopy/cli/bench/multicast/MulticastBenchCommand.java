@@ -87,6 +87,12 @@ public final class MulticastBenchCommand implements Callable<Integer> {
             description = "Sub-group size of the multicast substrate (root or co-root and its leaves); 0: the latency model's.")
     private int subGroupSize;
 
+    @Option(names = "--window", defaultValue = "64", description = "Multicast window in packets, at the root and each co-root (default ${DEFAULT-VALUE}).")
+    private int window;
+
+    @Option(names = "--credits", defaultValue = "32", description = "Receive buffers each member posts per root (default ${DEFAULT-VALUE}).")
+    private int credits;
+
     @Option(names = "--timeout", defaultValue = "1200", description = "--fabric udp: seconds before the members are stopped.")
     private long timeoutSeconds;
 
@@ -110,6 +116,7 @@ public final class MulticastBenchCommand implements Callable<Integer> {
         }
         JsonArray results = (JsonArray) report.remove("results");
         report.put("loss", loss).put("skew_us", skewMicros).put("iterations", iterations)
+                .put("window", window).put("credits", credits).put("sub_group", subGroupSize)
                 .put("date", java.time.Instant.now().toString()).put("results", results)
                 .put("model", ModelRun.of(report.getInteger("members"), results,
                         !report.getString("layer", "").startsWith("point-to-point")));
@@ -126,7 +133,7 @@ public final class MulticastBenchCommand implements Callable<Integer> {
     /** Every member a JVM in a network namespace of its own, multicast over real IP multicast. */
     private JsonObject inNamespaces(PrintWriter err) throws InterruptedException {
         DistributedRuns.Parameters parameters = new DistributedRuns.Parameters(sizes, iterations, warmup, backToBack,
-                skewMicros, seed, subGroupSize);
+                skewMicros, seed, subGroupSize, window, credits);
         NamespaceBench.Outcome outcome;
         try {
             outcome = new NamespaceBench(members, parameters, err).run(udpLevelFile(), timeoutSeconds);
@@ -185,7 +192,11 @@ public final class MulticastBenchCommand implements Callable<Integer> {
     }
 
     private MulticastOptions multicastOptions() {
-        return subGroupSize == 0 ? MulticastOptions.DEFAULTS : MulticastOptions.DEFAULTS.withSubGroupSize(subGroupSize);
+        return multicastOptions(subGroupSize, window, credits);
+    }
+
+    static MulticastOptions multicastOptions(int subGroupSize, int window, int credits) {
+        return MulticastOptions.DEFAULTS.withWindow(window, credits).withSubGroupSize(subGroupSize);
     }
 
     private static List<BroadcastLayer> openAll(List<Communicator> world, List<Collectives> collectives, GridModel grid,
@@ -236,6 +247,10 @@ public final class MulticastBenchCommand implements Callable<Integer> {
         }
         if (subGroupSize < 0 || subGroupSize > members || timeoutSeconds < 1) {
             return Optional.of("--sub-group must be 0 to --members and --timeout positive");
+        }
+        if (window < 1 || window > 1 << 16 || credits < MulticastOptions.DEFAULTS.ackEvery() || credits > 1 << 16) {
+            return Optional.of("--window must be 1 to 65536 and --credits " + MulticastOptions.DEFAULTS.ackEvery()
+                    + " to 65536");
         }
         if (iterations < 1 || warmup < 0 || backToBack < 1) {
             return Optional.of("--iterations and --back-to-back must be at least 1 and --warmup 0 or more");

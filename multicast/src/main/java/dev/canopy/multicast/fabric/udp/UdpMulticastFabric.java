@@ -34,6 +34,12 @@ import org.slf4j.LoggerFactory;
 public final class UdpMulticastFabric implements Fabric {
 
     private static final Logger LOG = LoggerFactory.getLogger(UdpMulticastFabric.class);
+    /**
+     * The kernel's receive buffer of each group channel (capped by net.core.rmem_max): room for what every root
+     * may have in flight (credits x roots x about 2.3 KB per datagram in the kernel) while the reader thread
+     * waits for a CPU, rather than Linux's 208 KiB default.
+     */
+    static final int RECEIVE_BUFFER_BYTES = 4 << 20;
 
     private final UdpFabricOptions options;
     private final NetworkInterface networkInterface;
@@ -95,6 +101,7 @@ public final class UdpMulticastFabric implements Fabric {
         try {
             DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
             channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            channel.setOption(StandardSocketOptions.SO_RCVBUF, RECEIVE_BUFFER_BYTES);
             channel.bind(address);
             channel.join(address.getAddress(), networkInterface);
             joined.put(group, channel);
