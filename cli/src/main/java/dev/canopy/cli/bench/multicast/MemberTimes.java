@@ -2,6 +2,7 @@ package dev.canopy.cli.bench.multicast;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -41,7 +42,7 @@ final class MemberTimes {
         long retransmissions = 0;
         long acksAtRoot = 0;
         boolean counted = false;
-        java.util.Arrays.fill(lastDelivery, Long.MIN_VALUE);
+        Arrays.fill(lastDelivery, Long.MIN_VALUE);
         for (JsonObject member : members) {
             JsonObject entry = member.getJsonArray("sizes").getJsonObject(size).getJsonObject("methods")
                     .getJsonObject(method);

@@ -23,7 +23,9 @@ import dev.canopy.topology.tree.TreeAlgorithm;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -137,12 +139,12 @@ public final class MulticastBenchCommand implements Callable<Integer> {
         NamespaceBench.Outcome outcome;
         try {
             outcome = new NamespaceBench(members, parameters, err).run(udpLevelFile(), timeoutSeconds);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             if (String.valueOf(e.getMessage()).contains("Operation not permitted")
                     || String.valueOf(e.getMessage()).contains("Permission denied")) {
                 return inOneJvm(fallback("network namespaces cannot be created here (" + e.getMessage() + ")"));
             }
-            throw new java.io.UncheckedIOException("canopy bench multicast --fabric udp: " + e.getMessage(), e);
+            throw new UncheckedIOException("canopy bench multicast --fabric udp: " + e.getMessage(), e);
         }
         return new JsonObject()
                 .put("members", members)

@@ -20,8 +20,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * {@code canopy bench multicast --fabric udp}: the members over real IP multicast, each a JVM of its own in a
@@ -177,7 +179,7 @@ final class NamespaceBench {
         while (System.nanoTime() < deadline) {
             try {
                 return future.get(200, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 synchronized (processes) {
                     for (int i = 0; i < processes.size(); i++) {
                         if (!processes.get(i).isAlive()) {
@@ -186,7 +188,7 @@ final class NamespaceBench {
                         }
                     }
                 }
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 throw new IOException(what + ": " + e.getCause(), e.getCause());
             }
         }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +28,7 @@ public final class NetworkNamespaces implements AutoCloseable {
     public static final String PREFIX = "canopy-mc-";
 
     private static final Logger LOG = LoggerFactory.getLogger(NetworkNamespaces.class);
-    private static final java.util.concurrent.atomic.AtomicInteger CREATED = new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger CREATED = new AtomicInteger();
 
     private final String prefix;
     private final List<String> created = new ArrayList<>();
