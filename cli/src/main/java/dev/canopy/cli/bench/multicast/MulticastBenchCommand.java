@@ -89,13 +89,16 @@ public final class MulticastBenchCommand implements Callable<Integer> {
             description = "Sub-group size of the multicast substrate (root or co-root and its leaves); 0: the latency model's.")
     private int subGroupSize;
 
-    @Option(names = "--window", defaultValue = "64", description = "Multicast window in packets, at the root and each co-root (default ${DEFAULT-VALUE}).")
+    @Option(names = "--window", defaultValue = "64",
+            description = "Multicast window in packets, at the root and each co-root (default ${DEFAULT-VALUE}).")
     private int window;
 
-    @Option(names = "--credits", defaultValue = "32", description = "Receive buffers each member posts per root (default ${DEFAULT-VALUE}).")
+    @Option(names = "--credits", defaultValue = "32",
+            description = "Receive buffers each member posts per root (default ${DEFAULT-VALUE}).")
     private int credits;
 
-    @Option(names = "--timeout", defaultValue = "1200", description = "--fabric udp: seconds before the members are stopped.")
+    @Option(names = "--timeout", defaultValue = "1200",
+            description = "--fabric udp: seconds before the members are stopped (default ${DEFAULT-VALUE}).")
     private long timeoutSeconds;
 
     @Option(names = "--json", description = "Print JSON instead of a table.")
