@@ -31,12 +31,14 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     private static final Duration MAX_SESSION_TIMEOUT = Duration.ofMinutes(1);
     private static final int MAX_CLIENT_CONNECTIONS = 1000;
 
+    private final String host;
     private final Path dataDirectory;
     private final ZooKeeperServer server;
     private final NIOServerCnxnFactory connections;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private EmbeddedZooKeeper(Path dataDirectory, ZooKeeperServer server, NIOServerCnxnFactory connections) {
+    private EmbeddedZooKeeper(String host, Path dataDirectory, ZooKeeperServer server, NIOServerCnxnFactory connections) {
+        this.host = host;
         this.dataDirectory = dataDirectory;
         this.server = server;
         this.connections = connections;
@@ -44,6 +46,14 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
 
     /** Starts a server on 127.0.0.1 and an ephemeral port. Blocking. */
     public static EmbeddedZooKeeper start() {
+        return start("127.0.0.1");
+    }
+
+    /**
+     * Starts a server on {@code host} (an address of this machine, or of the network namespace the process runs
+     * in) and an ephemeral port. Blocking.
+     */
+    public static EmbeddedZooKeeper start(String host) {
         Path dataDirectory;
         try {
             dataDirectory = Files.createTempDirectory("canopy-zookeeper-");
@@ -57,9 +67,9 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
                     dataDirectory.resolve("snapshots").toFile(), dataDirectory.resolve("log").toFile(), TICK_MILLIS);
             server.setMinSessionTimeout((int) MIN_SESSION_TIMEOUT.toMillis());
             server.setMaxSessionTimeout((int) MAX_SESSION_TIMEOUT.toMillis());
-            connections.configure(new InetSocketAddress("127.0.0.1", 0), MAX_CLIENT_CONNECTIONS);
+            connections.configure(new InetSocketAddress(host, 0), MAX_CLIENT_CONNECTIONS);
             connections.startup(server);
-            EmbeddedZooKeeper zooKeeper = new EmbeddedZooKeeper(dataDirectory, server, connections);
+            EmbeddedZooKeeper zooKeeper = new EmbeddedZooKeeper(host, dataDirectory, server, connections);
             LOG.info("embedded ZooKeeper listening on {} (data in {})", zooKeeper.connectString(), dataDirectory);
             return zooKeeper;
         } catch (IOException | RuntimeException | LinkageError e) {
@@ -69,7 +79,7 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
                 server.shutdown();
             }
             deleteQuietly(dataDirectory);
-            throw new IllegalStateException("cannot start the embedded ZooKeeper on 127.0.0.1: " + e, e);
+            throw new IllegalStateException("cannot start the embedded ZooKeeper on " + host + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             connections.shutdown();
@@ -78,9 +88,9 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         }
     }
 
-    /** The connect string for clients, {@code 127.0.0.1:<port>}. */
+    /** The connect string for clients, {@code <host>:<port>}. */
     public String connectString() {
-        return "127.0.0.1:" + connections.getLocalPort();
+        return host + ":" + connections.getLocalPort();
     }
 
     public int port() {

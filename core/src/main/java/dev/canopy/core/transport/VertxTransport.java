@@ -56,6 +56,12 @@ public final class VertxTransport implements Transport {
     private final TransportOptions options;
     private final NodeLogger log;
     static final int MAX_PENDING_HANDSHAKES = 1024;
+    /**
+     * Vert.x uses one number for SO_RCVBUF and for the buffer each datagram is read into (left unset, that
+     * buffer is 2 KiB and longer datagrams are cut): at least a whole UDP datagram (65,507 bytes), and a
+     * kernel buffer that holds a few of them (more than Linux's 208 KiB default).
+     */
+    static final int DATAGRAM_RECEIVE_BUFFER_BYTES = 256 * 1024;
 
     private final NetServer server;
     private final NetClient client;
@@ -140,7 +146,8 @@ public final class VertxTransport implements Transport {
         NetServer server = vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true));
         NetClient client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true)
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis())));
-        DatagramSocket datagrams = vertx.createDatagramSocket(new DatagramSocketOptions());
+        DatagramSocket datagrams = vertx.createDatagramSocket(
+                new DatagramSocketOptions().setReceiveBufferSize(DATAGRAM_RECEIVE_BUFFER_BYTES));
         Promise<VertxTransport> ready = Promise.promise();
         // Connections may arrive before the transport object exists; the handler waits for it.
         server.connectHandler(socket -> ready.future().onSuccess(transport -> transport.accept(socket)));

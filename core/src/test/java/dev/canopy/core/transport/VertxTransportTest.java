@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.canopy.core.frame.Frame;
+import dev.canopy.core.frame.FrameCodec;
 import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.testing.Await;
@@ -140,6 +141,43 @@ class VertxTransportTest {
         Datagram datagram = Await.next(received);
         assertThat(datagram.frame()).isEqualTo(probe);
         assertThat(datagram.sender().port()).isEqualTo(a.localAddress().udpPort());
+    }
+
+    @Test
+    void aSixtyKilobyteDatagramArrivesIntact() {
+        Transport a = nodes.start("a");
+        Transport b = nodes.start("b");
+        BlockingQueue<Datagram> received = new LinkedBlockingQueue<>();
+        b.datagramHandler(received::add);
+        byte[] payload = new byte[60_000];
+        new java.util.Random(60_000).nextBytes(payload);
+        Frame large = TestNodes.data(0, 1, 3, Buffer.buffer(payload));
+
+        Await.result(a.sendDatagram(TestNodes.member("b", "s", b), large));
+
+        // Before the socket read whole datagrams, this one was cut to 2 KiB and dropped as malformed.
+        assertThat(Await.next(received).frame()).isEqualTo(large);
+    }
+
+    @Test
+    void theLargestDatagramArrivesAndOneByteMoreIsRefusedAtTheSender() {
+        Transport a = nodes.start("a");
+        Transport b = nodes.start("b");
+        BlockingQueue<Datagram> received = new LinkedBlockingQueue<>();
+        b.datagramHandler(received::add);
+        Member toB = TestNodes.member("b", "s", b);
+        // One UDP datagram: the seal (version, host length, port, host, sequence, MAC), the frame header, the payload.
+        int seal = 4 + a.localAddress().host().length() + 8 + DatagramSeal.MAC_BYTES;
+        int largestPayload = FrameCodec.MAX_UDP_PAYLOAD - seal - FrameCodec.HEADER_LENGTH;
+        Frame largest = TestNodes.data(5, largestPayload);
+
+        Await.result(a.sendDatagram(toB, largest));
+        assertThat(Await.next(received).frame()).isEqualTo(largest);
+
+        assertThat(Await.failure(a.sendDatagram(toB, TestNodes.data(6, largestPayload + 1)), Await.DEFAULT))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("over the maximum of " + (FrameCodec.MAX_UDP_PAYLOAD - seal))
+                .hasMessageContaining("maxDatagramBytes");
     }
 
     @Test

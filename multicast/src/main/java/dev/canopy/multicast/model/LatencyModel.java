@@ -118,7 +118,7 @@ public record LatencyModel(double copyMicros, double postMicros, double multicas
     }
 
     /** ceil(log2 n): the rounds of a binomial tree over n members. */
-    static int depth(int members) {
+    public static int depth(int members) {
         return members <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(members - 1);
     }
 

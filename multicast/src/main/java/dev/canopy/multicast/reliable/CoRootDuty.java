@@ -24,7 +24,8 @@ final class CoRootDuty {
         this.substrate = substrate;
         int[] leaves = layout.leavesOf(substrate.rank);
         this.forwardChildren = layout.forwardChildrenOf(substrate.rank);
-        this.window = new LeafWindow(substrate.options.window(), substrate.fabric.mtu(), leaves);
+        this.window = new LeafWindow(substrate.options.window(), substrate.fabric.mtu(), leaves,
+                new RetransmitTimeout(substrate.retransmitNanos));
         this.leafCredits = new CreditLedger(leaves, substrate.options.creditsPerRoot());
     }
 
@@ -47,7 +48,7 @@ final class CoRootDuty {
             substrate.counters.forcedRetransmissions += sent;
         }
         window.add(packet);
-        window.markSent(substrate.loop.nanoTime() + substrate.retransmitNanos);
+        window.markSent(substrate.loop.nanoTime());
         window.releaseCovered();
         armTimer();
     }
@@ -57,7 +58,7 @@ final class CoRootDuty {
         if (!leafCredits.update(from, creditLimit)) {
             return false;
         }
-        window.acknowledged(from, ackedUpTo);
+        window.acknowledged(from, ackedUpTo, substrate.loop.nanoTime());
         window.releaseCovered();
         return true;
     }

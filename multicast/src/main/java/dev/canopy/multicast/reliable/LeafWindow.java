@@ -7,7 +7,8 @@ import java.nio.ByteBuffer;
  * in sequence order, packets {@code [head, tail)}. Packets {@code [head, sent)} have been sent and carry
  * a retransmission deadline. A leaf is covered up to {@code c} when every packet below {@code c} is
  * acknowledged by it or was retransmitted to it over the reliable link; the head packet is freed once
- * every leaf is covered beyond it. Owner loop only.
+ * every leaf is covered beyond it. A packet's deadline is its send time plus the {@link RetransmitTimeout},
+ * which learns from the round trips of the ACKs (the first ACK covering a packet still held). Owner loop only.
  */
 final class LeafWindow {
 
@@ -21,16 +22,20 @@ final class LeafWindow {
     private final byte[][] slots;
     private final int[] lengths;
     private final long[] deadlines;
+    private final long[] sentAt;
+    private final RetransmitTimeout timeout;
     private final int[] leaves;
     private final long[] covered;
     private long head;
     private long tail;
     private long sent;
 
-    LeafWindow(int capacity, int slotBytes, int[] leaves) {
+    LeafWindow(int capacity, int slotBytes, int[] leaves, RetransmitTimeout timeout) {
         this.slots = new byte[capacity][slotBytes];
         this.lengths = new int[capacity];
         this.deadlines = new long[capacity];
+        this.sentAt = new long[capacity];
+        this.timeout = timeout;
         this.leaves = leaves.clone();
         this.covered = new long[leaves.length];
     }
@@ -82,16 +87,25 @@ final class LeafWindow {
         return ByteBuffer.wrap(slots[index], 0, lengths[index]).asReadOnlyBuffer();
     }
 
-    /** The next unsent packet has been sent; retransmit it at {@code deadline} unless every leaf acknowledges. */
-    void markSent(long deadline) {
-        deadlines[index(sent)] = deadline;
+    /** The next unsent packet was sent at {@code now}; retransmit it after the timeout unless every leaf acknowledges. */
+    void markSent(long now) {
+        deadlines[index(sent)] = now + timeout.nanos();
+        sentAt[index(sent)] = now;
         sent++;
     }
 
-    /** Returns whether {@code leaf} is one of this window's leaves (the ACK is then recorded). */
-    boolean acknowledged(int leaf, long ackedUpTo) {
+    /**
+     * {@code leaf} has every packet below {@code ackedUpTo}, as of {@code now}. Returns whether it is one of this
+     * window's leaves (the ACK is then recorded). The first ACK to cover a held packet that was not retransmitted
+     * to this leaf is a round-trip sample.
+     */
+    boolean acknowledged(int leaf, long ackedUpTo, long now) {
         for (int i = 0; i < leaves.length; i++) {
             if (leaves[i] == leaf) {
+                long newest = ackedUpTo - 1;
+                if (newest >= covered[i] && newest >= head && newest < sent) {
+                    timeout.sample(now - sentAt[index(newest)]);
+                }
                 covered[i] = Math.max(covered[i], ackedUpTo);
                 return true;
             }

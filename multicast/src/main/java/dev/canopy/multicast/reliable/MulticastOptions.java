@@ -48,6 +48,12 @@ public record MulticastOptions(int window, int creditsPerRoot, int ackEvery, Dur
                 latencyModel, maxMessageBytes);
     }
 
+    /** A root's (and each co-root's) window of {@code newWindow} packets, {@code newCredits} receive buffers per root. */
+    public MulticastOptions withWindow(int newWindow, int newCredits) {
+        return new MulticastOptions(newWindow, newCredits, ackEvery, ackDelay, retransmitTimeout, subGroupSize,
+                latencyModel, maxMessageBytes);
+    }
+
     public MulticastOptions withSubGroupSize(int newSubGroupSize) {
         return new MulticastOptions(window, creditsPerRoot, ackEvery, ackDelay, retransmitTimeout, newSubGroupSize,
                 latencyModel, maxMessageBytes);

@@ -32,7 +32,8 @@ final class RootStream {
         this.substrate = substrate;
         CoRootLayout layout = new CoRootLayout(substrate.size, substrate.rank, substrate.subGroupSize);
         int[] leaves = layout.leavesOf(substrate.rank);
-        this.window = new LeafWindow(substrate.options.window(), substrate.fabric.mtu(), leaves);
+        this.window = new LeafWindow(substrate.options.window(), substrate.fabric.mtu(), leaves,
+                new RetransmitTimeout(substrate.retransmitNanos));
         int[] reporting = IntStream.concat(IntStream.of(leaves), IntStream.of(layout.coRoots())).toArray();
         this.credits = new CreditLedger(reporting, substrate.options.creditsPerRoot());
         this.forwardChildren = layout.forwardChildrenOf(substrate.rank);
@@ -55,7 +56,7 @@ final class RootStream {
     /** FEEDBACK from a leaf of the root's sub-group (ACK and credits) or a co-root (its sub-group's credits). */
     boolean feedback(int from, long ackedUpTo, long creditLimit) {
         boolean known = credits.update(from, creditLimit);
-        window.acknowledged(from, ackedUpTo);
+        window.acknowledged(from, ackedUpTo, substrate.loop.nanoTime());
         if (known && failure == null) {
             window.releaseCovered();
             pump();
@@ -124,7 +125,7 @@ final class RootStream {
                 substrate.sendReliably(child, packet);
                 substrate.counters.forwards++;
             }
-            window.markSent(substrate.loop.nanoTime() + substrate.retransmitNanos);
+            window.markSent(substrate.loop.nanoTime());
             substrate.counters.packetsMulticast++;
         }
         boolean nowStalled = window.sent() < window.tail();

@@ -12,19 +12,20 @@ import org.junit.jupiter.api.Timeout;
 class LeafWindowTest {
 
     private final List<String> retransmitted = new ArrayList<>();
-    private final LeafWindow window = new LeafWindow(4, 64, new int[] {3, 5, 7});
+    /** Timeout fixed at 100 (floor = ceiling), so a packet sent at t is due at t + 100. */
+    private final LeafWindow window = new LeafWindow(4, 64, new int[] {3, 5, 7}, new RetransmitTimeout(100, 100));
 
     @Test
     void aPacketIsFreedWhenEveryLeafAcknowledgesIt() {
         addSent(0, 100);
         addSent(1, 100);
-        window.acknowledged(3, 2);
-        window.acknowledged(5, 1);
+        window.acknowledged(3, 2, 0);
+        window.acknowledged(5, 1, 0);
         assertThat(window.releaseCovered()).isZero();
-        window.acknowledged(7, 2);
+        window.acknowledged(7, 2, 0);
         assertThat(window.releaseCovered()).isEqualTo(1);
         assertThat(window.inUse()).isEqualTo(1);
-        window.acknowledged(5, 2);
+        window.acknowledged(5, 2, 0);
         assertThat(window.releaseCovered()).isEqualTo(1);
         assertThat(window.inUse()).isZero();
     }
@@ -33,8 +34,8 @@ class LeafWindowTest {
     void aTimeoutRetransmitsToExactlyTheLeavesWhoseAckIsMissing() {
         addSent(0, 100);
         addSent(1, 200);
-        window.acknowledged(3, 2);
-        window.acknowledged(5, 1);
+        window.acknowledged(3, 2, 0);
+        window.acknowledged(5, 1, 0);
         assertThat(window.expire(150, this::record)).isEqualTo(1);
         assertThat(retransmitted).containsExactly("7<-0");
         assertThat(window.expire(250, this::record)).isEqualTo(2);
@@ -49,7 +50,7 @@ class LeafWindowTest {
             addSent(i, 1_000);
         }
         assertThat(window.isFull()).isTrue();
-        window.acknowledged(3, 1);
+        window.acknowledged(3, 1, 0);
         assertThat(window.retransmitHead(this::record)).isEqualTo(2);
         assertThat(retransmitted).containsExactly("5<-0", "7<-0");
         assertThat(window.isFull()).isFalse();
@@ -58,18 +59,36 @@ class LeafWindowTest {
     @Test
     void unsentPacketsHaveNoDeadlineAndAreNotFreed() {
         window.add(packet(0));
-        window.acknowledged(3, 5);
-        window.acknowledged(5, 5);
-        window.acknowledged(7, 5);
+        window.acknowledged(3, 5, 0);
+        window.acknowledged(5, 5, 0);
+        window.acknowledged(7, 5, 0);
         assertThat(window.releaseCovered()).isZero();
         assertThat(window.nextDeadline()).isEqualTo(Long.MAX_VALUE);
-        window.markSent(10);
+        window.markSent(0);
         assertThat(window.releaseCovered()).isEqualTo(1);
     }
 
+    @Test
+    void theTimeoutLearnsFromAckRoundTripsButNotFromRetransmittedPackets() {
+        RetransmitTimeout timeout = new RetransmitTimeout(100);
+        LeafWindow learning = new LeafWindow(4, 64, new int[] {3}, timeout);
+        learning.add(packet(0));
+        learning.markSent(0);
+        learning.acknowledged(3, 1, 1_000); // a 1,000 round trip
+        assertThat(timeout.nanos()).isEqualTo(3_000); // 1,000 + 4 x 500
+        learning.releaseCovered();
+        learning.add(packet(1));
+        learning.markSent(2_000);
+        assertThat(learning.nextDeadline()).isEqualTo(5_000);
+        learning.retransmitHead(this::record);
+        learning.acknowledged(3, 2, 900_000); // covers a retransmitted packet: no sample
+        assertThat(timeout.nanos()).isEqualTo(3_000);
+    }
+
+    /** Sends packet {@code sequence} so that it is due at {@code deadline}. */
     private void addSent(long sequence, long deadline) {
         window.add(packet(sequence));
-        window.markSent(deadline);
+        window.markSent(deadline - 100);
     }
 
     private static ByteBuffer packet(long sequence) {

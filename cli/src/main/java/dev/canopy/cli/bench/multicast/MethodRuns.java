@@ -4,7 +4,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -52,7 +51,7 @@ final class MethodRuns {
                     millis.get(m)[i] = timer.once(methods.get(m), message);
                 }
             }
-            int count = (int) Math.max(4, Math.min(backToBack, BACK_TO_BACK_BYTES / Math.max(1, bytes)));
+            int count = backToBackCount(backToBack, bytes);
             for (int m = 0; m < methods.size(); m++) {
                 BenchMethod method = methods.get(m);
                 double seconds = timer.backToBack(method, message, count);
@@ -62,38 +61,17 @@ final class MethodRuns {
         return rows;
     }
 
-    private JsonObject row(BenchMethod method, int bytes, double[] millis, int count, double seconds,
+    private static JsonObject row(BenchMethod method, int bytes, double[] millis, int count, double seconds,
             Optional<BenchMethod.Counters> before, Optional<BenchMethod.Counters> after) {
-        double[] sorted = millis.clone();
-        Arrays.sort(sorted);
-        int bcasts = iterations + count;
-        JsonObject row = new JsonObject()
-                .put("method", method.name())
-                .put("bytes", bytes)
-                .put("latency_median_ms", round(percentile(sorted, 0.5)))
-                .put("latency_p90_ms", round(percentile(sorted, 0.9)))
-                .put("bcasts_per_s", round(count / seconds))
-                .put("mb_per_s_per_receiver", round(count * (double) bytes / seconds / 1e6));
-        if (before.isPresent() && after.isPresent()) {
-            row.put("retransmissions_per_bcast",
-                    round((after.get().retransmissions() - before.get().retransmissions()) / (double) bcasts));
-            row.put("acks_at_root_per_bcast",
-                    round((after.get().acksAtRoot() - before.get().acksAtRoot()) / (double) bcasts));
-        } else {
-            // point-to-point trees: TCP's own retransmissions and ACKs are not visible here
-            row.putNull("retransmissions_per_bcast");
-            row.putNull("acks_at_root_per_bcast");
-        }
-        return row;
+        Optional<BenchMethod.Counters> counters = before.isPresent() && after.isPresent()
+                ? Optional.of(new BenchMethod.Counters(after.get().retransmissions() - before.get().retransmissions(),
+                        after.get().acksAtRoot() - before.get().acksAtRoot()))
+                : Optional.empty();
+        return ResultRow.of(method.name(), bytes, millis, count, seconds, counters);
     }
 
-    /** The nearest-rank percentile of sorted values. */
-    private static double percentile(double[] sorted, double fraction) {
-        int index = (int) Math.ceil(fraction * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
-    }
-
-    private static double round(double value) {
-        return Math.round(value * 1000) / 1000.0;
+    /** Back-to-back bcasts of {@code bytes}: at most {@code backToBack}, at most 16 MiB in all, at least 4. */
+    static int backToBackCount(int backToBack, int bytes) {
+        return (int) Math.max(4, Math.min(backToBack, BACK_TO_BACK_BYTES / Math.max(1, bytes)));
     }
 }

@@ -16,19 +16,23 @@ import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.multicast.fabric.emulated.EmulatedUdOptions;
 import dev.canopy.multicast.fabric.emulated.EmulatedUdSwitch;
+import dev.canopy.multicast.fabric.udp.NetworkNamespaces;
 import dev.canopy.multicast.reliable.MulticastOptions;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.tree.TreeAlgorithm;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -37,16 +41,18 @@ import picocli.CommandLine.Spec;
 /**
  * {@code canopy bench multicast}: in one run, bcast by multicast (the collectives' multicast layer over
  * the reliable substrate) and by Canopy's point-to-point binomial tree, whole and pipelined, over the same
- * members: real nodes in this JVM (embedded ZooKeeper, TCP on 127.0.0.1), root rank 0. The methods take
- * turns within each size, so the machine's drift hits them alike.
+ * members, root rank 0. The methods take turns within each size, so the machine's drift hits them alike.
+ * {@code --fabric emulated-ud}: real nodes in this JVM (embedded ZooKeeper, TCP on 127.0.0.1), multicast on
+ * the emulated InfiniBand UD fabric. {@code --fabric udp}: one JVM per member, each in a network namespace of
+ * its own, multicast over real IP multicast ({@link NamespaceBench}); without root (or where namespaces cannot
+ * be created) it says why in {@code fallback} and runs as {@code emulated-ud}.
  */
 @Command(name = "multicast", mixinStandardHelpOptions = true,
         description = "Compare bcast by reliable multicast with the point-to-point binomial and pipelined trees.")
 public final class MulticastBenchCommand implements Callable<Integer> {
 
-    static final String UDP_UNAVAILABLE = "--fabric udp: the bench's members run in this JVM on 127.0.0.1, and IP"
-            + " multicast is never sent on the machine's own interfaces; the bench does not build network namespaces"
-            + " (the multicast module's UdpMulticastNamespaceTest does, as root)";
+    /** Why real multicast in network namespaces cannot run here (empty: it can); tests replace it. */
+    static Supplier<Optional<String>> namespacesUnavailable = NetworkNamespaces::unavailableReason;
 
     @Spec
     private CommandSpec spec;
@@ -79,17 +85,82 @@ public final class MulticastBenchCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the fabric's loss and of the skew.")
     private long seed;
 
+    @Option(names = "--sub-group", defaultValue = "0",
+            description = "Sub-group size of the multicast substrate (root or co-root and its leaves); 0: the latency model's.")
+    private int subGroupSize;
+
+    @Option(names = "--window", defaultValue = "64",
+            description = "Multicast window in packets, at the root and each co-root (default ${DEFAULT-VALUE}).")
+    private int window;
+
+    @Option(names = "--credits", defaultValue = "32",
+            description = "Receive buffers each member posts per root (default ${DEFAULT-VALUE}).")
+    private int credits;
+
+    @Option(names = "--timeout", defaultValue = "1200",
+            description = "--fabric udp: seconds before the members are stopped (default ${DEFAULT-VALUE}).")
+    private long timeoutSeconds;
+
     @Option(names = "--json", description = "Print JSON instead of a table.")
     private boolean json;
 
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
         Optional<String> invalid = validate();
         if (invalid.isPresent()) {
             err.println("canopy bench multicast: " + invalid.get());
             return 2;
         }
+        JsonObject report;
+        if (fabric.equals("udp")) {
+            Optional<String> unavailable = namespacesUnavailable.get();
+            report = unavailable.isPresent() ? inOneJvm(fallback(unavailable.get())) : inNamespaces(err);
+        } else {
+            report = inOneJvm(null);
+        }
+        JsonArray results = (JsonArray) report.remove("results");
+        report.put("loss", loss).put("skew_us", skewMicros).put("iterations", iterations)
+                .put("window", window).put("credits", credits).put("sub_group", subGroupSize)
+                .put("date", java.time.Instant.now().toString()).put("results", results)
+                .put("model", ModelRun.of(report.getInteger("members"), results,
+                        !report.getString("layer", "").startsWith("point-to-point")));
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(json ? report.encodePrettily() : MulticastBenchTable.format(report));
+        out.flush();
+        return 0;
+    }
+
+    private static String fallback(String why) {
+        return "--fabric udp: " + why + "; multicast ran on the emulated-ud fabric in one JVM instead";
+    }
+
+    /** Every member a JVM in a network namespace of its own, multicast over real IP multicast. */
+    private JsonObject inNamespaces(PrintWriter err) throws InterruptedException {
+        DistributedRuns.Parameters parameters = new DistributedRuns.Parameters(sizes, iterations, warmup, backToBack,
+                skewMicros, seed, subGroupSize, window, credits);
+        NamespaceBench.Outcome outcome;
+        try {
+            outcome = new NamespaceBench(members, parameters, err).run(udpLevelFile(), timeoutSeconds);
+        } catch (IOException e) {
+            if (String.valueOf(e.getMessage()).contains("Operation not permitted")
+                    || String.valueOf(e.getMessage()).contains("Permission denied")) {
+                return inOneJvm(fallback("network namespaces cannot be created here (" + e.getMessage() + ")"));
+            }
+            throw new UncheckedIOException("canopy bench multicast --fabric udp: " + e.getMessage(), e);
+        }
+        return new JsonObject()
+                .put("members", members)
+                .put("fabric", "udp")
+                .put("fallback", outcome.fallback() == null ? null : "the multicast rows ran on the point-to-point"
+                        + " trees: " + outcome.fallback())
+                .put("layer", outcome.layer())
+                .put("hosts", members + " network namespaces on one Linux bridge, one member JVM each")
+                .put("results", outcome.results());
+    }
+
+    /** Every member in this JVM (embedded ZooKeeper, TCP on 127.0.0.1), multicast on the emulated-ud fabric. */
+    private JsonObject inOneJvm(String fallback) {
         GridModel grid = GridConfigs.parse(levelFile(), "bench-multicast.rsl").orElseThrow();
         ThreadDelayScheduler wire = new ThreadDelayScheduler("emulated-ud-wire");
         ScheduledExecutorService skewer = Executors.newSingleThreadScheduledExecutor();
@@ -103,57 +174,41 @@ public final class MulticastBenchCommand implements Callable<Integer> {
                 binomial.add(new Collectives(member, ConfiguredPlans.of(member.members(), grid, binomialEverywhere),
                         CollectiveSettings.defaults().withPipeline(PipelineSegmenter.wholeMessages())));
             }
-            String fallback = fabric.equals("udp") ? UDP_UNAVAILABLE + "; " + udpFallbackReason(world, binomial, grid)
-                    + "; multicast ran on the emulated-ud fabric instead" : null;
-            List<BroadcastLayer> layers = openAll(world, binomial, grid, MulticastFabrics.inProcess(emulated));
+            List<BroadcastLayer> layers = openAll(world, binomial, grid, MulticastFabrics.inProcess(emulated),
+                    multicastOptions());
             List<BenchMethod> methods = List.of(BenchMethod.multicast(layers),
                     BenchMethod.pointToPoint("binomial", binomial),
                     BenchMethod.pointToPoint("pipelined", binomial.stream()
                             .map(member -> member.withSettings(CollectiveSettings.defaults())).toList()));
             BroadcastTimer timer = new BroadcastTimer(world.size(), 0, skewMicros, seed, skewer);
             JsonArray results = new MethodRuns(timer, iterations, warmup, backToBack).run(methods, sizes);
+            String layer = layers.get(0).description();
             layers.forEach(BroadcastLayer::close);
-            JsonObject report = new JsonObject()
+            return new JsonObject()
                     .put("members", world.size())
                     .put("fabric", "emulated-ud")
                     .put("fallback", fallback)
-                    .put("loss", loss)
-                    .put("skew_us", skewMicros)
-                    .put("iterations", iterations)
-                    .put("date", java.time.Instant.now().toString())
+                    .put("layer", layer)
                     .put("results", results);
-            PrintWriter out = spec.commandLine().getOut();
-            out.println(json ? report.encodePrettily() : MulticastBenchTable.format(report));
-            out.flush();
         } finally {
             skewer.shutdownNow();
             wire.close();
         }
-        return 0;
     }
 
-    /** What the collectives' own selection says about IP multicast for these members (the loopback fallback). */
-    private static String udpFallbackReason(List<Communicator> world, List<Collectives> collectives, GridModel grid) {
-        dev.canopy.gridconfig.model.LevelAlgorithms lanMulticast = grid.levels()
-                .with(dev.canopy.gridconfig.Level.LAN, dev.canopy.gridconfig.model.Algorithm.MULTICAST)
-                .with(dev.canopy.gridconfig.Level.CLUSTER, dev.canopy.gridconfig.model.Algorithm.BINOMIAL);
-        List<BroadcastLayer> layers = new ArrayList<>();
-        List<Future<BroadcastLayer>> opening = new ArrayList<>();
-        for (int rank = 0; rank < world.size(); rank++) {
-            opening.add(BroadcastLayers.open(world.get(rank), collectives.get(rank), lanMulticast,
-                    MulticastFabrics.ipOnly(), MulticastOptions.DEFAULTS));
-        }
-        opening.forEach(layer -> layers.add(Blocking.await(layer)));
-        layers.forEach(BroadcastLayer::close);
-        return layers.get(0).fallback().orElse("IP multicast would work here");
+    private MulticastOptions multicastOptions() {
+        return multicastOptions(subGroupSize, window, credits);
+    }
+
+    static MulticastOptions multicastOptions(int subGroupSize, int window, int credits) {
+        return MulticastOptions.DEFAULTS.withWindow(window, credits).withSubGroupSize(subGroupSize);
     }
 
     private static List<BroadcastLayer> openAll(List<Communicator> world, List<Collectives> collectives, GridModel grid,
-            MulticastFabrics fabrics) {
+            MulticastFabrics fabrics, MulticastOptions options) {
         List<Future<BroadcastLayer>> opening = new ArrayList<>();
         for (int rank = 0; rank < world.size(); rank++) {
-            opening.add(BroadcastLayers.open(world.get(rank), collectives.get(rank), grid.levels(), fabrics,
-                    MulticastOptions.DEFAULTS));
+            opening.add(BroadcastLayers.open(world.get(rank), collectives.get(rank), grid.levels(), fabrics, options));
         }
         List<BroadcastLayer> layers = new ArrayList<>();
         opening.forEach(layer -> layers.add(Blocking.await(layer)));
@@ -173,6 +228,15 @@ public final class MulticastBenchCommand implements Callable<Integer> {
                 """.formatted(members);
     }
 
+    /** One site, one LAN of {@code members} processes (one per emulated host), IP multicast at the LAN level. */
+    private String udpLevelFile() {
+        return """
+                +
+                ( &(type = grid) (name = "bench-multicast") (levels = (lan multicast)) )
+                ( &(type = subjob) (label = "lan") (count = %d) )
+                """.formatted(members);
+    }
+
     private Optional<String> validate() {
         if (members < 2 || members > 64) {
             return Optional.of("--members must be 2 to 64, got " + members);
@@ -185,6 +249,13 @@ public final class MulticastBenchCommand implements Callable<Integer> {
         }
         if (skewMicros < 0 || skewMicros > 1_000_000) {
             return Optional.of("--skew-us must be 0 to 1000000, got " + skewMicros);
+        }
+        if (subGroupSize < 0 || subGroupSize > members || timeoutSeconds < 1) {
+            return Optional.of("--sub-group must be 0 to --members and --timeout positive");
+        }
+        if (window < 1 || window > 1 << 16 || credits < MulticastOptions.DEFAULTS.ackEvery() || credits > 1 << 16) {
+            return Optional.of("--window must be 1 to 65536 and --credits " + MulticastOptions.DEFAULTS.ackEvery()
+                    + " to 65536");
         }
         if (iterations < 1 || warmup < 0 || backToBack < 1) {
             return Optional.of("--iterations and --back-to-back must be at least 1 and --warmup 0 or more");

@@ -27,7 +27,25 @@ final class MulticastBenchTable {
                     row.getDouble("mb_per_s_per_receiver"), orDash(row.getValue("retransmissions_per_bcast")),
                     orDash(row.getValue("acks_at_root_per_bcast"))));
         }
+        JsonObject model = report.getJsonObject("model");
+        if (model != null) {
+            text.append(String.format(Locale.ROOT, "model, %d members: %s (published InfiniBand parameters)%n",
+                    model.getInteger("members"), describe(model.getJsonObject("published_infiniband"))));
+            if (model.getJsonObject("measured_here") != null) {
+                JsonObject measured = model.getJsonObject("measured_here");
+                text.append(String.format(Locale.ROOT, "model, %d members: %s (T_pp %.1f us and T_mc %.1f us measured"
+                        + " here)%n", model.getInteger("members"), describe(measured), measured.getDouble("t_pp_us"),
+                        measured.getDouble("t_mc_us")));
+            }
+        }
         return text.toString();
+    }
+
+    private static String describe(JsonObject prediction) {
+        return String.format(Locale.ROOT, "%d co-roots (sub-groups of %d), multicast %.1f us, binomial %.1f us, %.2fx",
+                prediction.getInteger("co_roots"), prediction.getInteger("sub_group_size"),
+                prediction.getDouble("multicast_us"), prediction.getDouble("binomial_us"),
+                prediction.getDouble("latency_ratio_vs_binomial"));
     }
 
     private static String orDash(Object value) {

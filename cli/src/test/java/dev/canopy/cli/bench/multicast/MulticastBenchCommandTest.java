@@ -1,14 +1,19 @@
 package dev.canopy.cli.bench.multicast;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.canopy.cli.CanopyCommand;
+import dev.canopy.multicast.fabric.udp.NetworkNamespaces;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
@@ -49,12 +54,53 @@ class MulticastBenchCommandTest {
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void udpOnLoopbackSaysWhyItCannotAndFallsBack() {
-        JsonObject report = run("--members", "3", "--sizes", "1024", "--fabric", "udp", "--iterations", "2",
-                "--warmup", "0", "--back-to-back", "4", "--json");
-        assertThat(report.getString("fabric")).isEqualTo("emulated-ud");
-        assertThat(report.getString("fallback")).contains("--fabric udp").contains("loopback");
-        assertThat(report.getJsonArray("results")).hasSize(3);
+    void udpWithoutNamespacesSaysWhyAndFallsBack() {
+        Supplier<Optional<String>> real = MulticastBenchCommand.namespacesUnavailable;
+        MulticastBenchCommand.namespacesUnavailable = () -> Optional.of("real multicast runs need root (running as test)");
+        try {
+            JsonObject report = run("--members", "3", "--sizes", "1024", "--fabric", "udp", "--iterations", "2",
+                    "--warmup", "0", "--back-to-back", "4", "--json");
+            assertThat(report.getString("fabric")).isEqualTo("emulated-ud");
+            assertThat(report.getString("fallback")).contains("--fabric udp").contains("need root")
+                    .contains("emulated-ud");
+            assertThat(report.getJsonArray("results")).hasSize(3);
+        } finally {
+            MulticastBenchCommand.namespacesUnavailable = real;
+        }
+    }
+
+    /**
+     * As root: members in network namespaces of their own, real IP multicast; the namespaces are gone afterwards.
+     * About 30 s of JVM starts on the shared machine, so exhaustive only.
+     */
+    @Test
+    @Tag("exhaustive")
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void udpInNetworkNamespacesRunsOverRealMulticast() throws Exception {
+        Optional<String> unavailable = NetworkNamespaces.unavailableReason();
+        assumeTrue(unavailable.isEmpty(), () -> "skipped: " + unavailable.orElse(""));
+        JsonObject report = run("--members", "3", "--sizes", "8,3000", "--fabric", "udp", "--iterations", "3",
+                "--warmup", "1", "--back-to-back", "8", "--skew-us", "50", "--json");
+        assertThat(report.getString("fabric")).isEqualTo("udp");
+        assertThat(report.getString("fallback")).as("multicast worked between the namespaces").isNull();
+        assertThat(report.getString("layer")).contains("multicast (udp)");
+        JsonArray results = report.getJsonArray("results");
+        assertThat(results).hasSize(6);
+        for (Object entry : results) {
+            JsonObject row = (JsonObject) entry;
+            assertThat(row.getDouble("latency_median_ms")).as(row.encode()).isPositive();
+            assertThat(row.getDouble("bcasts_per_s")).as(row.encode()).isPositive();
+            assertThat(row.getValue("acks_at_root_per_bcast") != null).isEqualTo(row.getString("method").equals("multicast"));
+        }
+        assertThat(namespacesOfThisProcess()).as("namespaces left behind").isEmpty();
+    }
+
+    private static List<String> namespacesOfThisProcess() throws Exception {
+        Process list = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
+        String output = new String(list.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        list.waitFor(10, TimeUnit.SECONDS);
+        String mine = NetworkNamespaces.PREFIX + ProcessHandle.current().pid() + "-";
+        return output.lines().filter(line -> line.startsWith(mine)).toList();
     }
 
     @Test

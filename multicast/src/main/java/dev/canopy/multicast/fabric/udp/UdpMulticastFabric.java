@@ -34,6 +34,13 @@ import org.slf4j.LoggerFactory;
 public final class UdpMulticastFabric implements Fabric {
 
     private static final Logger LOG = LoggerFactory.getLogger(UdpMulticastFabric.class);
+    /**
+     * The kernel's buffers of the send channel and of each group channel (capped by net.core.wmem_max and
+     * rmem_max): room for a root's burst of credits and for what every root may have in flight (credits x roots x
+     * about 2.3 KB per datagram in the kernel) while the reader thread waits for a CPU, rather than Linux's 208 KiB
+     * default. A full send buffer drops the datagram (a retransmission later), as a full receive buffer does.
+     */
+    static final int SOCKET_BUFFER_BYTES = 4 << 20;
 
     private final UdpFabricOptions options;
     private final NetworkInterface networkInterface;
@@ -67,6 +74,7 @@ public final class UdpMulticastFabric implements Fabric {
             sender.setOption(StandardSocketOptions.IP_MULTICAST_IF, networkInterface);
             sender.setOption(StandardSocketOptions.IP_MULTICAST_TTL, options.ttl());
             sender.setOption(StandardSocketOptions.IP_MULTICAST_LOOP, true);
+            sender.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER_BYTES);
             sender.bind(new InetSocketAddress(options.interfaceAddress(), 0));
             sender.configureBlocking(false);
             return new UdpMulticastFabric(options, networkInterface, sender, owner);
@@ -95,6 +103,7 @@ public final class UdpMulticastFabric implements Fabric {
         try {
             DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
             channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            channel.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);
             channel.bind(address);
             channel.join(address.getAddress(), networkInterface);
             joined.put(group, channel);
