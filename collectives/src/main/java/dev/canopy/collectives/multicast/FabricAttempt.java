@@ -3,8 +3,8 @@ package dev.canopy.collectives.multicast;
 import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.multicast.fabric.Fabric;
-import dev.canopy.multicast.fabric.MulticastGroup;
 import dev.canopy.multicast.fabric.MulticastProbe;
+import dev.canopy.multicast.fabric.emulated.EmulatedUdSwitch;
 import dev.canopy.multicast.fabric.udp.UdpFabricOptions;
 import dev.canopy.multicast.fabric.udp.UdpMulticastFabric;
 import dev.canopy.multicast.loop.OwnerLoop;
@@ -16,10 +16,11 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * One member's check that it can multicast to its leaf group at one level: the fabric exists here, and a
- * short {@link MulticastProbe} through the group hears every other member of the group. IP multicast is
- * never sent on the loopback interface: members whose address is loopback (one machine, no network
- * namespaces) are told so without probing.
+ * One member's check that the communicator can multicast to its leaf groups at one level. What every member
+ * can tell alike, it tells without a word to the others ({@link #unavailable}): there is no cluster fabric
+ * here, or some member's address is loopback (IP multicast is never sent on the machine's own interfaces) or
+ * not IPv4. Otherwise a short {@link MulticastProbe} through the group must hear every other member of the
+ * group ({@link #probe}); the members then agree on the outcome.
  */
 final class FabricAttempt {
 
@@ -29,7 +30,7 @@ final class FabricAttempt {
     private final Communicator communicator;
     private final LeafGroups groups;
     private final LevelChoices.MulticastLevel level;
-    private final MulticastFabrics fabrics;
+    private final Optional<EmulatedUdSwitch> emulated;
     private final OwnerLoop loop;
     private final int group;
     private final int[] ranks;
@@ -40,24 +41,61 @@ final class FabricAttempt {
         this.communicator = communicator;
         this.groups = groups;
         this.level = level;
-        this.fabrics = fabrics;
+        this.emulated = fabrics.emulatedFor(level.fabric());
         this.loop = new VertxOwnerLoop(communicator.context().owner(), communicator.context());
         this.group = groups.groupOf(communicator.rank());
         this.ranks = groups.ranks(group);
         this.localRank = java.util.Arrays.binarySearch(ranks, communicator.rank());
     }
 
-    /** Empty when this member can multicast to its whole group; otherwise why not. */
-    Future<Optional<String>> probe() {
-        Optional<String> missing = fabricMissing();
-        if (missing.isPresent()) {
-            return Future.succeededFuture(missing);
+    /** Why no member can multicast at this level, the same on every member (from the membership alone); else empty. */
+    Optional<String> unavailable() {
+        if (emulated.isEmpty() && level.fabric() == LevelChoices.FabricKind.CLUSTER) {
+            return Optional.of("no cluster multicast fabric here: no verbs (InfiniBand) fabric is implemented, and the"
+                    + " emulated-ud fabric only serves members in one JVM (canopy demo, canopy bench, tests)");
         }
+        boolean anyGroup = false;
+        for (int g = 0; g < groups.count(); g++) {
+            anyGroup |= groups.ranks(g).length > 1;
+        }
+        if (!anyGroup) {
+            return Optional.of("every " + level.level().configName() + " group has a single member");
+        }
+        if (emulated.isPresent()) {
+            return Optional.empty();
+        }
+        for (int rank = 0; rank < communicator.size(); rank++) {
+            Optional<String> unusable = unusableAddress(rank, communicator.member(rank).address().host());
+            if (unusable.isPresent()) {
+                return unusable;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> unusableAddress(int rank, String host) {
+        try {
+            InetAddress address = InetAddress.getByName(host);
+            if (address.isLoopbackAddress()) {
+                return Optional.of("IP multicast is never sent on the loopback interface, and rank " + rank
+                        + "'s address is " + host + " (members on one machine without network namespaces)");
+            }
+            if (!(address instanceof Inet4Address)) {
+                return Optional.of("rank " + rank + "'s address " + host + " is IPv6; only IPv4 groups are implemented");
+            }
+            return Optional.empty();
+        } catch (java.net.UnknownHostException e) {
+            return Optional.of("rank " + rank + "'s address " + host + " does not resolve: " + e.getMessage());
+        }
+    }
+
+    /** Empty when this member heard every other member of its group through the fabric; otherwise why not. */
+    Future<Optional<String>> probe() {
         if (ranks.length < 2) {
             return Future.succeededFuture(Optional.empty());
         }
-        return openEndpoint().compose(endpoint -> MulticastProbe.run(endpoint, MulticastBroadcast.groupOf(communicator,
-                        group), MulticastBroadcast.jobKey(communicator.members()), localRank, ranks.length, loop,
+        return openEndpoint().compose(endpoint -> MulticastProbe.run(endpoint, MulticastPath.groupOf(communicator,
+                        group), MulticastPath.jobKey(communicator.members()), localRank, ranks.length, loop,
                         PROBE_TIME, PROBE_SENDS)
                 .andThen(ignored -> loop.execute(endpoint::close)))
                 .map(result -> result.works() ? Optional.<String>empty()
@@ -67,39 +105,16 @@ final class FabricAttempt {
 
     /** A new endpoint of this member on the level's fabric (blocking opens run off the event loop). */
     Future<Fabric> openEndpoint() {
-        if (BroadcastLayers.isFabricMulticast(level)) {
-            return Future.succeededFuture(fabrics.emulatedSwitch().orElseThrow()
-                    .attach("rank-" + communicator.rank(), loop));
+        if (emulated.isPresent()) {
+            return Future.succeededFuture(emulated.get().attach("rank-" + communicator.rank(), loop));
         }
         return communicator.context().owner().executeBlocking(() -> UdpMulticastFabric.open(
                 UdpFabricOptions.on(InetAddress.getByName(communicator.member(communicator.rank()).address().host())),
                 loop));
     }
 
-    private Optional<String> fabricMissing() {
-        if (BroadcastLayers.isFabricMulticast(level)) {
-            return fabrics.emulatedSwitch().isPresent() ? Optional.empty() : Optional.of("no cluster multicast fabric"
-                    + " here: no verbs (InfiniBand) fabric is implemented, and the emulated-ud fabric only serves"
-                    + " members in one JVM (canopy demo, canopy bench, tests)");
-        }
-        String host = communicator.member(communicator.rank()).address().host();
-        try {
-            InetAddress address = InetAddress.getByName(host);
-            if (address.isLoopbackAddress()) {
-                return Optional.of("IP multicast is never sent on the loopback interface, and this member's address is "
-                        + host + " (members on one machine without network namespaces)");
-            }
-            if (!(address instanceof Inet4Address)) {
-                return Optional.of("this member's address " + host + " is IPv6; only IPv4 groups are implemented");
-            }
-            return Optional.empty();
-        } catch (java.net.UnknownHostException e) {
-            return Optional.of("this member's address " + host + " does not resolve: " + e.getMessage());
-        }
-    }
-
-    private String fabricName() {
-        return BroadcastLayers.isFabricMulticast(level) ? "emulated-ud" : "udp";
+    String fabricName() {
+        return emulated.isPresent() ? "emulated-ud" : "udp";
     }
 
     private String describeMissing(MulticastProbe.Result result) {
