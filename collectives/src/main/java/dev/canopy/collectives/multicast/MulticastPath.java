@@ -227,6 +227,11 @@ public final class MulticastPath implements BroadcastPath {
         return description;
     }
 
+    /** The model that picks the carrier per size ({@code auto}); empty when every bcast multicasts. */
+    public Optional<BroadcastCostModel> costModel() {
+        return auto;
+    }
+
     /** Leaves the group and frees the substrate's buffers; bcasts on this path fail afterwards. */
     @Override
     public void close() {
