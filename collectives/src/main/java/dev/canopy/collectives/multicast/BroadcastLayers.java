@@ -15,6 +15,7 @@ import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,8 +28,10 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>what every member can tell alike from the membership (no cluster fabric here, a loopback or IPv6
  *       address, groups of one) rules a level out at once, with no message exchanged;</li>
- *   <li>otherwise every member probes its group through the fabric ({@link FabricAttempt}, after a barrier) and
- *       the members agree (an allreduce); the first level every member can use carries bcast.</li>
+ *   <li>otherwise every member probes its group through the fabric ({@link FabricAttempt}, after a barrier),
+ *       each group's first member measures the fabric's round trip ({@link FabricEcho}, for {@code auto}'s
+ *       {@link BroadcastCostModel} with the plan's one-way latency inside the groups), and the members agree
+ *       (an allreduce); the first level every member can use carries bcast.</li>
  * </ul>
  *
  * Where none can, bcast stays on the point-to-point trees; when the level file asked for multicast by name,
@@ -82,27 +85,29 @@ public final class BroadcastLayers {
         }
         return collectives.barrier()
                 .compose(ignored -> attempt.probe())
-                .compose(local -> agree(collectives, local.isEmpty() ? Integer.MAX_VALUE : communicator.rank())
-                        .compose(firstFailing -> {
-                            if (firstFailing == Integer.MAX_VALUE) {
-                                return attempt.openEndpoint().map(endpoint -> open(collectives, level, groups,
-                                        endpoint, options));
-                            }
-                            String reason = local.orElse("rank " + firstFailing + " cannot use it (its log says why)");
-                            if (firstFailing == communicator.rank()) {
-                                LOG.warn("{} is not usable: {}", level, reason);
-                            }
-                            reasons.add(level + ": " + reason);
-                            return tryLevel(collectives, fabrics, options, asked, index + 1, reasons);
-                        }));
+                .compose(local -> agree(collectives, local).compose(agreed -> {
+                    if (agreed.firstFailing() == Integer.MAX_VALUE) {
+                        return attempt.openEndpoint().map(endpoint -> open(collectives, level, groups, endpoint,
+                                agreed.roundTripMicros(), options));
+                    }
+                    String reason = local.failure()
+                            .orElse("rank " + agreed.firstFailing() + " cannot use it (its log says why)");
+                    if (agreed.firstFailing() == communicator.rank()) {
+                        LOG.warn("{} is not usable: {}", level, reason);
+                    }
+                    reasons.add(level + ": " + reason);
+                    return tryLevel(collectives, fabrics, options, asked, index + 1, reasons);
+                }));
     }
 
     private static BroadcastPath open(Collectives collectives, LevelChoices.MulticastLevel level, LeafGroups groups,
-            Fabric endpoint, MulticastOptions options) {
+            Fabric endpoint, OptionalDouble roundTripMicros, MulticastOptions options) {
         Communicator communicator = collectives.communicator();
+        double flightMicros = roundTripMicros.isPresent() ? roundTripMicros.getAsDouble() / 2
+                : BroadcastCostModel.JVM_SUBSTRATE.multicastMicros();
         Optional<BroadcastCostModel> auto = level.automatic()
-                ? Optional.of(BroadcastCostModel.measured(BroadcastCostModel.JVM_SUBSTRATE.multicastMicros(),
-                        endpoint.mtu(), collectives.settings().pipeline(), oneWayMicrosInGroups(collectives.plan(), groups),
+                ? Optional.of(BroadcastCostModel.measured(flightMicros, endpoint.mtu(),
+                        collectives.settings().pipeline(), oneWayMicrosInGroups(collectives.plan(), groups),
                         largestGroup(groups)))
                 : Optional.empty();
         String description = "multicast (" + endpoint.kind() + ") in " + groups.count() + " "
@@ -160,9 +165,21 @@ public final class BroadcastLayers {
         return largest;
     }
 
-    /** The lowest rank whose value is not MAX_VALUE, or MAX_VALUE: every member gets the same answer. */
-    private static Future<Integer> agree(Collectives collectives, int value) {
-        return collectives.allreduce(ValueCodec.encode(new int[] {value}), ElementType.INT, BuiltInOp.MIN)
-                .map(reduced -> ValueCodec.ints(reduced)[0]);
+    /**
+     * What the members agree on: the lowest rank that cannot multicast ({@code MAX_VALUE} if none), and the
+     * longest fabric round trip any group measured (empty if none did).
+     */
+    private record Agreement(int firstFailing, OptionalDouble roundTripMicros) {
+    }
+
+    /** One allreduce (MIN of "my rank if I cannot, else MAX" and of the negated round trip): every member gets the same answer. */
+    private static Future<Agreement> agree(Collectives collectives, FabricAttempt.Outcome local) {
+        int failing = local.failure().isPresent() ? collectives.rank() : Integer.MAX_VALUE;
+        int negatedRoundTrip = -(int) Math.min(Integer.MAX_VALUE, Math.ceil(local.roundTripMicros().orElse(0)));
+        return collectives.allreduce(ValueCodec.encode(new int[] {failing, negatedRoundTrip}), ElementType.INT,
+                        BuiltInOp.MIN)
+                .map(ValueCodec::ints)
+                .map(agreed -> new Agreement(agreed[0], agreed[1] < 0 ? OptionalDouble.of(-agreed[1])
+                        : OptionalDouble.empty()));
     }
 }

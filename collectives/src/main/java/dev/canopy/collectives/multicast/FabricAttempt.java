@@ -3,6 +3,7 @@ package dev.canopy.collectives.multicast;
 import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.multicast.fabric.Fabric;
+import dev.canopy.multicast.fabric.MulticastGroup;
 import dev.canopy.multicast.fabric.MulticastProbe;
 import dev.canopy.multicast.fabric.emulated.EmulatedUdSwitch;
 import dev.canopy.multicast.fabric.udp.UdpFabricOptions;
@@ -14,18 +15,21 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * One member's check that the communicator can multicast to its leaf groups at one level. What every member
  * can tell alike, it tells without a word to the others ({@link #unavailable}): there is no cluster fabric
  * here, or some member's address is loopback (IP multicast is never sent on the machine's own interfaces) or
  * not IPv4. Otherwise a short {@link MulticastProbe} through the group must hear every other member of the
- * group ({@link #probe}); the members then agree on the outcome.
+ * group, and a {@link FabricEcho} measures the fabric's round trip ({@link #probe}); the members then agree
+ * on the outcome.
  */
 final class FabricAttempt {
 
     static final Duration PROBE_TIME = Duration.ofMillis(600);
     static final int PROBE_SENDS = 8;
+    static final Duration ECHO_TIME = Duration.ofMillis(300);
 
     private final Communicator communicator;
     private final LeafGroups groups;
@@ -89,18 +93,33 @@ final class FabricAttempt {
         }
     }
 
-    /** Empty when this member heard every other member of its group through the fabric; otherwise why not. */
-    Future<Optional<String>> probe() {
+    /**
+     * What this member found: whether it heard every other member of its group through the fabric, and (at a
+     * group's first member) the fabric's round trip.
+     *
+     * @param failure         empty when this member heard everyone; otherwise why not
+     * @param roundTripMicros the median PING-PONG time through the fabric ({@link FabricEcho}), where measured
+     */
+    record Outcome(Optional<String> failure, OptionalDouble roundTripMicros) {
+    }
+
+    /** Probes the group, then measures the fabric's round trip on the same endpoint. */
+    Future<Outcome> probe() {
         if (ranks.length < 2) {
-            return Future.succeededFuture(Optional.empty());
+            return Future.succeededFuture(new Outcome(Optional.empty(), OptionalDouble.empty()));
         }
-        return openEndpoint().compose(endpoint -> MulticastProbe.run(endpoint, MulticastPath.groupOf(communicator,
-                        group), MulticastPath.jobKey(communicator.members()), localRank, ranks.length, loop,
-                        PROBE_TIME, PROBE_SENDS)
+        MulticastGroup multicastGroup = MulticastPath.groupOf(communicator, group);
+        long job = MulticastPath.jobKey(communicator.members());
+        return openEndpoint().compose(endpoint -> MulticastProbe.run(endpoint, multicastGroup, job, localRank,
+                        ranks.length, loop, PROBE_TIME, PROBE_SENDS)
+                .compose(result -> result.works()
+                        ? FabricEcho.run(endpoint, multicastGroup, job, localRank, loop, ECHO_TIME)
+                                .map(roundTrip -> new Outcome(Optional.empty(), roundTrip))
+                        : Future.succeededFuture(new Outcome(Optional.of("the " + fabricName() + " probe failed: "
+                                + describeMissing(result)), OptionalDouble.empty())))
                 .andThen(ignored -> loop.execute(endpoint::close)))
-                .map(result -> result.works() ? Optional.<String>empty()
-                        : Optional.of("the " + fabricName() + " probe failed: " + describeMissing(result)))
-                .otherwise(e -> Optional.of("the " + fabricName() + " fabric could not be opened: " + e.getMessage()));
+                .otherwise(e -> new Outcome(Optional.of("the " + fabricName() + " fabric could not be opened: "
+                        + e.getMessage()), OptionalDouble.empty()));
     }
 
     /** A new endpoint of this member on the level's fabric (blocking opens run off the event loop). */
