@@ -113,6 +113,10 @@ final class FabricEcho {
         if (result.future().isComplete()) {
             return;
         }
+        if (sequence == 0) { // a responder whose pinger never said DONE
+            result.complete(OptionalDouble.empty());
+            return;
+        }
         for (int i = 0; i < 3; i++) {
             send(DONE, 0);
         }

@@ -115,7 +115,8 @@ public final class CanopySession implements AutoCloseable {
 
     /** Leaves the job at once, without waiting for the others (after a failure); blocks until done. */
     public void leave() {
-        Blocking.await(end(() -> closeLivePlans().transform(stopped -> node.close()).eventually(() -> vertx.close())));
+        Blocking.await(end(() -> closeBroadcastPath().transform(closed -> closeLivePlans())
+                .transform(stopped -> node.close()).eventually(() -> vertx.close())));
     }
 
     /**
