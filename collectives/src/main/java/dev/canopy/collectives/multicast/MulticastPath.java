@@ -70,6 +70,7 @@ public final class MulticastPath implements BroadcastPath {
     private final CommunicatorLink link;
     private final ReliableMulticast member; // null in a group of one
     private final Optional<BroadcastCostModel> auto;
+    private final int maxMessageBytes; // the substrate's limit, envelope included
     private final String description;
     private final Map<RootedTree, GroupRoutes> routes = new HashMap<>(); // context only; trees compare by identity
     private Future<Void> lastIssued = Future.succeededFuture(); // context only
@@ -93,6 +94,7 @@ public final class MulticastPath implements BroadcastPath {
         this.fabric = fabric;
         this.auto = auto;
         this.description = description;
+        this.maxMessageBytes = options.maxMessageBytes();
         this.link = new CommunicatorLink(communicator.collectiveChannel(), groupRanks, this::linkFailed);
         this.member = groupRanks.length < 2 ? null : ReliableMulticast.create(
                 new CommunicatorId(jobKey(communicator.members()), communicator.contextId()), groupOf(communicator, group),
@@ -151,9 +153,13 @@ public final class MulticastPath implements BroadcastPath {
         return Future.all(acrossHeads, multicast, result).map(all -> result.result());
     }
 
-    /** The root's envelope: the message, or word that the tree carries it. */
+    /**
+     * The root's envelope: the message, or word that the tree carries it (always for a message larger than
+     * the substrate accepts, so no head's stream ever misses a bcast).
+     */
     private Buffer envelopeFor(Buffer data) {
-        Carrier carrier = auto.map(model -> model.choose(data.length())).orElse(Carrier.MULTICAST);
+        Carrier carrier = data.length() >= maxMessageBytes ? Carrier.TREE
+                : auto.map(model -> model.choose(data.length())).orElse(Carrier.MULTICAST);
         return carrier == Carrier.MULTICAST ? Envelope.inline(data) : Envelope.tree();
     }
 

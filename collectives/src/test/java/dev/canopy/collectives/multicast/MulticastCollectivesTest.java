@@ -113,7 +113,11 @@ class MulticastCollectivesTest {
         EmulatedUdSwitch fabric = new EmulatedUdSwitch(EmulatedUdOptions.faulty(0.02, 0, 100_000, seed),
                 NanoClock.SYSTEM, wire);
         try (EmulatedGrid job = EmulatedGrid.start(grid, "mcast-sites", 1)) {
-            List<Collectives> members = plugInto(job.world(), grid, MulticastFabrics.emulated(fabric));
+            MulticastOptions defaults = MulticastOptions.DEFAULTS;
+            MulticastOptions upTo512KiB = new MulticastOptions(defaults.window(), defaults.creditsPerRoot(),
+                    defaults.ackEvery(), defaults.ackDelay(), defaults.retransmitTimeout(), defaults.subGroupSize(),
+                    defaults.latencyModel(), 512 << 10);
+            List<Collectives> members = plugInto(job.world(), grid, MulticastFabrics.emulated(fabric), upTo512KiB);
             assertThat(members.get(0).broadcastPath().description())
                     .isEqualTo("multicast (emulated-ud) in 2 lan group(s), the plan's tree between their heads");
             Random random = new Random(seed);
@@ -146,9 +150,16 @@ class MulticastCollectivesTest {
                 assertEverywhere(inFlight.get(i).stream().map(Blocking::await).toList(), messages.get(i),
                         "in-flight bcast " + i + ", seed " + seed);
             }
+            // Larger than the substrate accepts: the plan's tree carries it, and the heads' streams stay in step.
+            byte[] huge = new byte[600_000];
+            random.nextBytes(huge);
+            assertEverywhere(bcastEverywhere(members, huge, 6, false), huge, "600000 bytes, seed " + seed);
+            byte[] after = {42};
+            assertEverywhere(bcastEverywhere(members, after, 2, true), after, "the bcast after it, seed " + seed);
             for (Collectives member : members) {
                 MulticastPath.Stats stats = Blocking.await(((MulticastPath) member.broadcastPath()).stats());
-                assertThat(stats.multicastBcasts()).as("rank %d", member.rank()).isEqualTo(bcasts);
+                assertThat(stats.multicastBcasts()).as("rank %d", member.rank()).isEqualTo(bcasts + 1);
+                assertThat(stats.treeBcasts()).as("rank %d", member.rank()).isEqualTo(1);
             }
             members.forEach(member -> member.broadcastPath().close());
         } finally {
@@ -230,11 +241,16 @@ class MulticastCollectivesTest {
     }
 
     private static List<Collectives> plugInto(List<Communicator> world, GridModel grid, MulticastFabrics fabrics) {
+        return plugInto(world, grid, fabrics, MulticastOptions.DEFAULTS);
+    }
+
+    private static List<Collectives> plugInto(List<Communicator> world, GridModel grid, MulticastFabrics fabrics,
+            MulticastOptions options) {
         List<Future<Collectives>> opening = new ArrayList<>();
         for (Communicator member : world) {
             Collectives collectives = new Collectives(member, ConfiguredPlans.of(member.members(), grid),
                     CollectiveSettings.defaults());
-            opening.add(BroadcastLayers.plugInto(collectives, grid.levels(), fabrics, MulticastOptions.DEFAULTS));
+            opening.add(BroadcastLayers.plugInto(collectives, grid.levels(), fabrics, options));
         }
         return opening.stream().map(Blocking::await).toList();
     }
