@@ -87,8 +87,10 @@ public final class BroadcastLayers {
                 .compose(ignored -> attempt.probe())
                 .compose(local -> agree(collectives, local).compose(agreed -> {
                     if (agreed.firstFailing() == Integer.MAX_VALUE) {
-                        return attempt.openEndpoint().map(endpoint -> open(collectives, level, groups, endpoint,
-                                agreed.roundTripMicros(), options));
+                        return openEverywhere(collectives, attempt, level, groups, agreed.roundTripMicros(), options,
+                                reasons)
+                                .compose(opened -> opened.isPresent() ? Future.succeededFuture(opened.get())
+                                        : tryLevel(collectives, fabrics, options, asked, index + 1, reasons));
                     }
                     String reason = local.failure()
                             .orElse("rank " + agreed.firstFailing() + " cannot use it (its log says why)");
@@ -98,6 +100,38 @@ public final class BroadcastLayers {
                     reasons.add(level + ": " + reason);
                     return tryLevel(collectives, fabrics, options, asked, index + 1, reasons);
                 }));
+    }
+
+    /**
+     * Opens this member's endpoint for good; the members agree once more, so that a member whose endpoint fails
+     * to open (after a probe that worked) makes every member try the next level instead of leaving the others
+     * multicasting to it. Empty when one failed (that member logs why; {@code reasons} names it).
+     */
+    private static Future<Optional<BroadcastPath>> openEverywhere(Collectives collectives, FabricAttempt attempt,
+            LevelChoices.MulticastLevel level, LeafGroups groups, OptionalDouble roundTripMicros,
+            MulticastOptions options, List<String> reasons) {
+        Communicator communicator = collectives.communicator();
+        return attempt.openEndpoint().transform(opened -> {
+            if (opened.failed()) {
+                LOG.warn("{} is not usable: rank {} could not open its {} endpoint: {}", level, communicator.rank(),
+                        attempt.fabricName(), opened.cause().getMessage());
+            }
+            int failing = opened.succeeded() ? Integer.MAX_VALUE : communicator.rank();
+            return collectives.allreduce(ValueCodec.encode(new int[] {failing}), ElementType.INT, BuiltInOp.MIN)
+                    .map(reduced -> {
+                        int firstFailing = ValueCodec.ints(reduced)[0];
+                        if (firstFailing == Integer.MAX_VALUE) {
+                            return Optional.of(open(collectives, level, groups, opened.result(), roundTripMicros,
+                                    options));
+                        }
+                        if (opened.succeeded()) {
+                            opened.result().close();
+                        }
+                        reasons.add(level + ": rank " + firstFailing + " could not open its " + attempt.fabricName()
+                                + " endpoint (its log says why)");
+                        return Optional.<BroadcastPath>empty();
+                    });
+        });
     }
 
     private static BroadcastPath open(Collectives collectives, LevelChoices.MulticastLevel level, LeafGroups groups,
