@@ -1,6 +1,7 @@
 package dev.canopy.collectives;
 
 import dev.canopy.collectives.data.ElementType;
+import dev.canopy.collectives.engine.BroadcastPath;
 import dev.canopy.collectives.engine.CompletionAgreement;
 import dev.canopy.collectives.engine.Exchange;
 import dev.canopy.collectives.engine.Operation;
@@ -40,6 +41,10 @@ import java.util.function.Function;
  * a {@link CollectiveMismatchException}. Several collectives may be in flight at once. When a
  * member fails, every survivor's future fails with a {@link CollectiveFailedException} naming it.
  *
+ * <p>bcast asks a {@link BroadcastPath} how its bytes move: by default the plan's point-to-point trees;
+ * {@code BroadcastLayers.plugInto} gives collectives whose bcast multicasts where the level file asks for
+ * it ({@code dev.canopy.collectives.multicast}).
+ *
  * <p>Create exactly one instance per communicator (derive others with {@link #withPlan}, which
  * share its sequence) and use it on every member.
  */
@@ -49,16 +54,20 @@ public final class Collectives {
     private final CollectivePlan plan;
     private final CollectiveSettings settings;
     private final Sequencer sequencer;
+    private final BroadcastPath broadcastPath;
 
+    /** bcast on the plan's point-to-point trees. */
     public Collectives(Communicator communicator, CollectivePlan plan, CollectiveSettings settings) {
-        this(communicator, plan, settings, new Sequencer());
+        this(communicator, plan, settings, new Sequencer(), BroadcastPath.pointToPoint());
     }
 
-    private Collectives(Communicator communicator, CollectivePlan plan, CollectiveSettings settings, Sequencer sequencer) {
+    private Collectives(Communicator communicator, CollectivePlan plan, CollectiveSettings settings, Sequencer sequencer,
+            BroadcastPath broadcastPath) {
         this.communicator = communicator;
         this.plan = plan;
         this.settings = settings;
         this.sequencer = sequencer;
+        this.broadcastPath = broadcastPath;
     }
 
     /**
@@ -66,12 +75,25 @@ public final class Collectives {
      * member must switch at the same point of its sequence of collectives.
      */
     public Collectives withPlan(CollectivePlan otherPlan) {
-        return new Collectives(communicator, otherPlan, settings, sequencer);
+        return new Collectives(communicator, otherPlan, settings, sequencer, broadcastPath);
     }
 
     /** The same communicator and sequence with other settings (e.g. calibrated thresholds). */
     public Collectives withSettings(CollectiveSettings otherSettings) {
-        return new Collectives(communicator, plan, otherSettings, sequencer);
+        return new Collectives(communicator, plan, otherSettings, sequencer, broadcastPath);
+    }
+
+    /**
+     * The same communicator, plan and sequence with bcast on {@code path}; every member must use the same kind
+     * of path (the multicast layer's opening makes them agree).
+     */
+    public Collectives withBroadcastPath(BroadcastPath path) {
+        return new Collectives(communicator, plan, settings, sequencer, path);
+    }
+
+    /** How bcast moves its bytes, and why not by multicast when the level file asked for it ({@link BroadcastPath#fallback()}). */
+    public BroadcastPath broadcastPath() {
+        return broadcastPath;
     }
 
     public Communicator communicator() {
@@ -80,6 +102,10 @@ public final class Collectives {
 
     public CollectivePlan plan() {
         return plan;
+    }
+
+    public CollectiveSettings settings() {
+        return settings;
     }
 
     public int rank() {
@@ -102,8 +128,8 @@ public final class Collectives {
 
     /** The root's {@code data} on every member ({@code data} is ignored elsewhere and may be null). */
     public Future<Buffer> bcast(Buffer data, int root) {
-        return start(Operation.BCAST, root, (exchange, tree) -> downward(exchange, tree, new TreeBroadcast(exchange, tree, 0)
-                .run(data, settings.pipeline().segmentBytes(data == null ? 0 : data.length(), tree.depth()))));
+        return start(Operation.BCAST, root, (exchange, tree) -> downward(exchange, tree,
+                broadcastPath.bcast(exchange, tree, data, settings.pipeline())));
     }
 
     /**

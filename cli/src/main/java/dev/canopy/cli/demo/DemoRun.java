@@ -79,7 +79,11 @@ final class DemoRun {
             double[][] rtt = await(PingMatrix.measure(worlds, pings), "ping every pair");
             new DemoReport(out).sitePairs(worlds.get(0).members(), rtt, grid.wan(), pings);
             int pairs = nodes.size() * (nodes.size() - 1);
-            out.printf(Locale.ROOT, "%d ordered pairs exchanged %d pings and %d pongs%n", pairs, pairs * pings, pairs * pings);
+            out.printf(Locale.ROOT, "%d ordered pairs exchanged %d pings and %d pongs%n%n", pairs, pairs * pings, pairs * pings);
+            if (DemoBroadcasts.asked(grid.model())) {
+                new DemoBroadcasts(grid.model(), out, step -> await(step, "bcast by multicast and by the trees"))
+                        .run(worlds);
+            }
         } finally {
             for (CanopyNode node : nodes) {
                 await(node.close(), "close " + node.id());

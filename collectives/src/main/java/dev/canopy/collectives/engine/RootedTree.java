@@ -56,6 +56,44 @@ public final class RootedTree {
         return new RootedTree(root, parent, children);
     }
 
+    /**
+     * A tree over some of the ranks only (e.g. the coordinators a message crosses the WAN between):
+     * ranks that are neither the root nor anyone's child and have no children of their own are outside
+     * it ({@link #contains} is false, their parent {@link #NO_PARENT}). Validated like
+     * {@link #fromChildren}: a rank listed twice or a cycle is an {@link IllegalArgumentException}.
+     */
+    public static RootedTree partial(int root, List<List<Integer>> childrenByRank) {
+        int size = childrenByRank.size();
+        if (root < 0 || root >= size) {
+            throw new IllegalArgumentException("root " + root + " is not a rank of a " + size + "-rank tree");
+        }
+        int[] parent = new int[size];
+        Arrays.fill(parent, NO_PARENT);
+        int[][] children = new int[size][];
+        for (int rank = 0; rank < size; rank++) {
+            children[rank] = childrenByRank.get(rank).stream().mapToInt(Integer::intValue).toArray();
+            for (int child : children[rank]) {
+                if (child < 0 || child >= size || child == root || parent[child] != NO_PARENT) {
+                    throw new IllegalArgumentException("rank " + child + " appears as a child twice, as the root's"
+                            + " child or outside 0.." + (size - 1) + " in the tree rooted at " + root);
+                }
+                parent[child] = rank;
+            }
+        }
+        for (int rank = 0; rank < size; rank++) {
+            if (rank != root && parent[rank] == NO_PARENT && children[rank].length > 0) {
+                throw new IllegalArgumentException("rank " + rank + " has children but no parent in the tree rooted at "
+                        + root);
+            }
+        }
+        return new RootedTree(root, parent, children);
+    }
+
+    /** Whether {@code rank} is in the tree: always for {@link #fromChildren}, not for ranks outside a {@link #partial} one. */
+    public boolean contains(int rank) {
+        return rank == root || parent[rank] != NO_PARENT;
+    }
+
     public int root() {
         return root;
     }

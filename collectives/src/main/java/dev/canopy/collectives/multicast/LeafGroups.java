@@ -9,10 +9,8 @@ import java.util.Map;
 
 /**
  * The communicator's members cut into the groups that share one multicast domain at a level (one LAN,
- * one cluster), and the point-to-point tree between the groups' heads that a bcast crosses first. For a
- * bcast from {@code root}, the head of the root's group is the root, every other group's head its
- * lowest rank; the heads form a binomial tree over the groups numbered from the root's group.
- * Every member computes the same groups from the same members.
+ * one cluster); {@link GroupRoutes} says where a bcast enters each. Every member computes the same groups
+ * from the same members.
  */
 final class LeafGroups {
 
@@ -52,36 +50,5 @@ final class LeafGroups {
     /** The communicator ranks of group {@code group}, in group-local order. */
     int[] ranks(int group) {
         return groups.get(group).clone();
-    }
-
-    /** The rank that multicasts in {@code group} for a bcast from {@code root}. */
-    int head(int group, int root) {
-        return group == groupOf[root] ? root : groups.get(group)[0];
-    }
-
-    /** The head that sends the message to {@code group}'s head; only for groups other than the root's. */
-    int parentHead(int group, int root) {
-        int relative = relative(group, root);
-        int parent = relative & ~Integer.highestOneBit(relative);
-        return head(absolute(parent, root), root);
-    }
-
-    /** The heads {@code group}'s head sends the message to, in order. */
-    List<Integer> childHeads(int group, int root) {
-        int relative = relative(group, root);
-        List<Integer> children = new ArrayList<>();
-        int firstBit = relative == 0 ? 1 : Integer.highestOneBit(relative) << 1;
-        for (int bit = firstBit; relative + bit < groups.size(); bit <<= 1) {
-            children.add(head(absolute(relative + bit, root), root));
-        }
-        return children;
-    }
-
-    private int relative(int group, int root) {
-        return Math.floorMod(group - groupOf[root], groups.size());
-    }
-
-    private int absolute(int relative, int root) {
-        return (relative + groupOf[root]) % groups.size();
     }
 }

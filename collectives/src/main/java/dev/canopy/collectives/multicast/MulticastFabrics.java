@@ -1,24 +1,42 @@
 package dev.canopy.collectives.multicast;
 
+import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.multicast.fabric.emulated.EmulatedUdSwitch;
 import java.util.Optional;
 
 /**
- * The multicast fabrics this process can offer its members. IP multicast ({@code udp}) is always
- * tried where the level file asks for {@code multicast} (and the probe decides). A cluster fabric
- * for {@code fabric-multicast} exists only as the in-process {@code emulated-ud} switch, which serves
- * the members of one JVM ({@code canopy demo}, {@code canopy bench}, tests); no verbs fabric is
- * implemented, so a job spread over processes falls back to the point-to-point trees there.
+ * The multicast fabrics this process can offer its members; every member of a communicator must be given
+ * the same kind (the selection relies on it). IP multicast ({@code udp}) serves {@code multicast} unless an
+ * in-process switch stands in for it ({@link #emulated}). A cluster fabric for {@code fabric-multicast}
+ * exists only as the in-process {@code emulated-ud} switch, which serves the members of one JVM
+ * ({@code canopy demo}, {@code canopy bench}, tests); no verbs fabric is implemented, so a job spread over
+ * processes falls back to the point-to-point trees there.
+ *
+ * @param cluster the switch serving {@code fabric-multicast}; empty: none here
+ * @param ip      a switch standing in for IP multicast; empty: real IP multicast ({@code udp})
  */
-public record MulticastFabrics(Optional<EmulatedUdSwitch> emulatedSwitch) {
+public record MulticastFabrics(Optional<EmulatedUdSwitch> cluster, Optional<EmulatedUdSwitch> ip) {
 
     /** A process of a real job: IP multicast only. */
     public static MulticastFabrics ipOnly() {
-        return new MulticastFabrics(Optional.empty());
+        return new MulticastFabrics(Optional.empty(), Optional.empty());
     }
 
-    /** Members in this JVM sharing {@code emulatedSwitch} as their cluster fabric. */
+    /** Members in this JVM sharing {@code emulatedSwitch} as their cluster fabric; IP multicast stays real. */
     public static MulticastFabrics inProcess(EmulatedUdSwitch emulatedSwitch) {
-        return new MulticastFabrics(Optional.of(emulatedSwitch));
+        return new MulticastFabrics(Optional.of(emulatedSwitch), Optional.empty());
+    }
+
+    /**
+     * An emulated grid in one JVM ({@code canopy demo}): {@code emulatedSwitch} serves the cluster level and
+     * stands in for IP multicast at the LAN level, which cannot leave loopback here.
+     */
+    public static MulticastFabrics emulated(EmulatedUdSwitch emulatedSwitch) {
+        return new MulticastFabrics(Optional.of(emulatedSwitch), Optional.of(emulatedSwitch));
+    }
+
+    /** The in-process switch for {@code kind}, if one serves it. */
+    Optional<EmulatedUdSwitch> emulatedFor(LevelChoices.FabricKind kind) {
+        return kind == LevelChoices.FabricKind.CLUSTER ? cluster : ip;
     }
 }

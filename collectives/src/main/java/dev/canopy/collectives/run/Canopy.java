@@ -2,7 +2,10 @@ package dev.canopy.collectives.run;
 
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.CollectiveSettings;
+import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.calibration.SegmentationStore;
+import dev.canopy.collectives.multicast.BroadcastLayers;
+import dev.canopy.collectives.multicast.MulticastFabrics;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.core.comm.Communicator;
@@ -10,6 +13,7 @@ import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
+import dev.canopy.multicast.reliable.MulticastOptions;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -45,9 +49,14 @@ public final class Canopy {
                 .compose(node -> calibratedSettings(vertx, options)
                         .compose(settings -> node.join().compose(world -> {
                             LevelAlgorithms algorithms = LevelChoices.of(options.grid().levels());
-                            return livePlans(vertx, node, world, algorithms, options)
-                                    .map(live -> new CanopySession(vertx, node, world, options.grid(),
-                                            ConfiguredPlans.of(world.members(), options.grid(), algorithms), settings, live));
+                            Collectives configured = new Collectives(world,
+                                    ConfiguredPlans.of(world.members(), options.grid(), algorithms), settings);
+                            // bcast multicasts where the level file asks for it and every member can (collective).
+                            return BroadcastLayers.plugInto(configured, options.grid().levels(), MulticastFabrics.ipOnly(),
+                                            MulticastOptions.DEFAULTS)
+                                    .compose(collectives -> livePlans(vertx, node, world, algorithms, options)
+                                            .map(live -> new CanopySession(vertx, node, world, options.grid(), collectives,
+                                                    live)));
                         }))
                         .onFailure(e -> node.close()));
     }

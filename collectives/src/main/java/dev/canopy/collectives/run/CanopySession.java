@@ -3,9 +3,7 @@ package dev.canopy.collectives.run;
 import dev.canopy.collectives.ArrayType;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.BlockingCollectives;
-import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
-import dev.canopy.collectives.plan.CollectivePlan;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.gridconfig.model.GridModel;
@@ -37,15 +35,15 @@ public final class CanopySession implements AutoCloseable {
     private volatile Collectives collectives;
     private final AtomicReference<Future<Void>> ending = new AtomicReference<>();
 
-    /** @param configured the level file's plan, which collectives follow until the first switch point */
-    CanopySession(Vertx vertx, CanopyNode node, Communicator world, GridModel grid, CollectivePlan configured,
-            CollectiveSettings settings, Optional<LivePlans> livePlans) {
+    /** @param configured the collectives on the level file's plan, which they follow until the first switch point */
+    CanopySession(Vertx vertx, CanopyNode node, Communicator world, GridModel grid, Collectives configured,
+            Optional<LivePlans> livePlans) {
         this.vertx = vertx;
         this.node = node;
         this.world = world;
         this.grid = grid;
         this.livePlans = livePlans;
-        this.collectives = new Collectives(world, configured, settings);
+        this.collectives = configured;
         FatalErrors.watch(vertx);
         EmergencyExit.opened(this);
     }
@@ -110,13 +108,15 @@ public final class CanopySession implements AutoCloseable {
      */
     @Override
     public void close() {
-        Blocking.await(end(() -> collectives.barrier().transform(finished -> closeLivePlans())
+        Blocking.await(end(() -> collectives.barrier().transform(finished -> closeBroadcastPath())
+                .transform(closed -> closeLivePlans())
                 .transform(stopped -> node.close()).eventually(() -> vertx.close())));
     }
 
     /** Leaves the job at once, without waiting for the others (after a failure); blocks until done. */
     public void leave() {
-        Blocking.await(end(() -> closeLivePlans().transform(stopped -> node.close()).eventually(() -> vertx.close())));
+        Blocking.await(end(() -> closeBroadcastPath().transform(closed -> closeLivePlans())
+                .transform(stopped -> node.close()).eventually(() -> vertx.close())));
     }
 
     /**
@@ -131,6 +131,12 @@ public final class CanopySession implements AutoCloseable {
             how.get().onComplete(ended);
         }
         return ending.get();
+    }
+
+    /** The multicast layer under bcast, if any: its fabric endpoint and buffers. */
+    private Future<Void> closeBroadcastPath() {
+        collectives.broadcastPath().close();
+        return Future.succeededFuture();
     }
 
     private Future<Void> closeLivePlans() {

@@ -28,4 +28,24 @@ class RootedTreeTest {
         assertThatThrownBy(() -> RootedTree.fromChildren(0, List.of(List.of(), List.of(2), List.of(1))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cycle");
     }
+
+    @Test
+    void aPartialTreeSpansSomeRanksOnly() {
+        // Root 3 reaches 0, which reaches 5; ranks 1, 2 and 4 are outside.
+        RootedTree heads = RootedTree.partial(3, List.of(List.of(5), List.of(), List.of(), List.of(0), List.of(),
+                List.of()));
+        assertThat(heads.contains(3)).isTrue();
+        assertThat(heads.contains(0)).isTrue();
+        assertThat(heads.contains(5)).isTrue();
+        assertThat(heads.contains(1)).isFalse();
+        assertThat(heads.contains(4)).isFalse();
+        assertThat(heads.parent(5)).isEqualTo(0);
+        assertThat(heads.depth()).isEqualTo(2);
+        assertThatThrownBy(() -> RootedTree.partial(0, List.of(List.of(), List.of(2), List.of())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rank 1 has children but no parent");
+        assertThatThrownBy(() -> RootedTree.partial(0, List.of(List.of(1), List.of(0))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rank 0 appears as a child");
+        assertThatThrownBy(() -> RootedTree.partial(0, List.of(List.of(), List.of(2), List.of(1))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cycle");
+    }
 }

@@ -2,14 +2,19 @@ package dev.canopy.collectives.multicast;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.collectives.grid.SyntheticLatencies;
+import dev.canopy.collectives.plan.ConfiguredPlans;
+import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.Level;
-import java.util.ArrayDeque;
+import dev.canopy.topology.hierarchy.HierarchicalPlanner;
+import dev.canopy.topology.hierarchy.LevelAlgorithms;
+import dev.canopy.topology.tree.TreeAlgorithm;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -30,22 +35,33 @@ class LeafGroupsTest {
     }
 
     @Test
-    void theHeadsTreeReachesEveryGroupOnceFromEveryRoot() {
+    void theHeadsTreeIsThePlansTreeContractedToOneHeadPerGroup() {
         for (int sites = 1; sites <= 9; sites++) {
             List<Member> members = members(2 * sites + 1, sites);
             LeafGroups groups = LeafGroups.of(members, Level.CLUSTER);
             assertThat(groups.count()).isEqualTo(sites);
+            TopologyPlan plan = new TopologyPlan(members, new HierarchicalPlanner(
+                    LevelAlgorithms.everywhere(TreeAlgorithm.BINOMIAL), ConfiguredPlans.COST),
+                    new SyntheticLatencies(members), 1);
             for (int root = 0; root < members.size(); root++) {
+                RootedTree tree = plan.tree(root);
+                GroupRoutes routes = GroupRoutes.of(groups, tree);
+                RootedTree heads = routes.headsTree();
+                assertThat(heads.root()).isEqualTo(root);
+                assertThat(routes.head(groups.groupOf(root))).isEqualTo(root);
                 Set<Integer> reached = new HashSet<>();
-                Deque<Integer> heads = new ArrayDeque<>(List.of(root));
-                while (!heads.isEmpty()) {
-                    int head = heads.pop();
-                    int group = groups.groupOf(head);
-                    assertThat(reached.add(group)).as("group %d reached twice from root %d", group, root).isTrue();
-                    assertThat(groups.head(group, root)).isEqualTo(head);
-                    for (int child : groups.childHeads(group, root)) {
-                        assertThat(groups.parentHead(groups.groupOf(child), root)).isEqualTo(head);
-                        heads.push(child);
+                for (int rank = 0; rank < members.size(); rank++) {
+                    int group = groups.groupOf(rank);
+                    boolean isHead = routes.head(group) == rank;
+                    assertThat(heads.contains(rank)).as("rank %d from root %d", rank, root).isEqualTo(isHead);
+                    if (isHead) {
+                        assertThat(reached.add(group)).isTrue();
+                    }
+                    if (isHead && rank != root) {
+                        int planParent = tree.parent(rank);
+                        assertThat(groups.groupOf(planParent)).as("a head's plan parent is outside its group")
+                                .isNotEqualTo(group);
+                        assertThat(heads.parent(rank)).isEqualTo(routes.head(groups.groupOf(planParent)));
                     }
                 }
                 assertThat(reached).hasSize(sites);

@@ -2,6 +2,7 @@ package dev.canopy.collectives.multicast;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.canopy.collectives.CollectiveFailedException;
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.grid.LocalGrid;
@@ -9,7 +10,6 @@ import dev.canopy.collectives.grid.SyntheticLatencies;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.core.comm.Communicator;
-import dev.canopy.core.comm.RankFailedException;
 import dev.canopy.core.transport.emulation.NanoClock;
 import dev.canopy.core.transport.emulation.ThreadDelayScheduler;
 import dev.canopy.gridconfig.Coordinates;
@@ -33,9 +33,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A member's node closes while the others stream multicast bcasts: the communicator's failure reaches the
- * substrate through the link's receive loop, and every survivor fails (no hang) with a
- * {@link RankFailedException} naming the dead communicator rank.
+ * A member's node closes while the others stream multicast bcasts through plain {@code Collectives.bcast}: the
+ * communicator's failure reaches the substrate through the link's receive loop, and every survivor's bcast
+ * fails (no hang) with a {@link CollectiveFailedException} naming the dead communicator rank.
  */
 class MulticastFailureTest {
 
@@ -56,14 +56,15 @@ class MulticastFailureTest {
                 .with(Level.LAN, Algorithm.BINOMIAL).with(Level.CLUSTER, Algorithm.FABRIC_MULTICAST);
         try (LocalGrid grid = LocalGrid.start("mcast-failure", SIZE,
                 i -> new Coordinates("w", "s", "lan", "c", "h" + i))) {
-            List<Future<BroadcastLayer>> opening = new ArrayList<>();
+            List<Future<Collectives>> opening = new ArrayList<>();
             for (Communicator world : grid.world()) {
                 Collectives collectives = new Collectives(world, plan(world), CollectiveSettings.defaults());
-                opening.add(BroadcastLayers.open(world, collectives, levels, MulticastFabrics.inProcess(fabric),
+                opening.add(BroadcastLayers.plugInto(collectives, levels, MulticastFabrics.inProcess(fabric),
                         MulticastOptions.DEFAULTS));
             }
-            List<BroadcastLayer> layers = opening.stream().map(LocalGrid::await).toList();
-            assertThat(layers.get(0).description()).isEqualTo("multicast (emulated-ud) in 1 cluster group(s)");
+            List<Collectives> layers = opening.stream().map(LocalGrid::await).toList();
+            assertThat(layers.get(0).broadcastPath().description())
+                    .isEqualTo("multicast (emulated-ud) in 1 cluster group(s)");
             for (int rank = 0; rank < SIZE; rank++) {
                 assertThat(LocalGrid.await(layers.get(rank).bcast(Buffer.buffer("before"), 0)))
                         .isEqualTo(Buffer.buffer("before"));
@@ -88,8 +89,10 @@ class MulticastFailureTest {
                     throw new AssertionError("a survivor still broadcasts " + FAILURE_DEADLINE_SECONDS
                             + " s after rank " + VICTIM + " closed; bcasts done by rank: " + DONE, e);
                 }
-                assertThat(failure).isInstanceOf(RankFailedException.class);
-                assertThat(((RankFailedException) failure).rank()).as(failure.getMessage()).isEqualTo(VICTIM);
+                assertThat(failure).isInstanceOf(CollectiveFailedException.class);
+                assertThat(((CollectiveFailedException) failure).failedRank()).as(failure.getMessage())
+                        .hasValue(VICTIM);
+                assertThat(failure).hasMessageContaining("rank " + VICTIM);
             }
         } finally {
             wire.close();
@@ -97,7 +100,7 @@ class MulticastFailureTest {
     }
 
     /** bcasts from root 0 one after another until one fails (completes {@code failed} with the cause) or stop. */
-    private static void streamUntilFailure(BroadcastLayer layer, int rank, AtomicBoolean stop,
+    private static void streamUntilFailure(Collectives layer, int rank, AtomicBoolean stop,
             Promise<Throwable> failed) {
         if (stop.get()) {
             return;
