@@ -118,6 +118,7 @@ class WanEmulationLayerTest {
     private static double[] pings(Node from, Node to, int count) {
         to.transport().frameHandler(request -> to.transport().send(from.member(),
                 new Frame(FrameType.PROBE_REPLY, request.job(), 0, 0, 1, 0, 0, request.sequence(), request.payload())));
+        TestNodes.handlersInPlace(to.transport());
         double[] rtts = new double[count];
         for (int i = 0; i < count; i++) {
             // Timestamps on the sender's event loop, as a probe takes them: no test-thread hand-off measured.
@@ -263,6 +264,7 @@ class WanEmulationLayerTest {
         Node b = node("b", "west");
         BlockingQueue<Datagram> datagrams = new LinkedBlockingQueue<>();
         b.transport().datagramHandler(datagrams::add);
+        TestNodes.handlersInPlace(b.transport());
         int sent = 2_000;
 
         for (int i = 0; i < sent; i++) {
