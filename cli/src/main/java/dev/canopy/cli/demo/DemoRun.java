@@ -1,6 +1,7 @@
 package dev.canopy.cli.demo;
 
 import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.failure.HeartbeatSettings;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
@@ -35,6 +36,13 @@ import java.util.concurrent.TimeoutException;
 final class DemoRun {
 
     private static final Duration STEP_TIMEOUT = Duration.ofSeconds(120);
+    /**
+     * The nodes share this JVM, so none can die alone: a node that closes says goodbye, and a JVM that dies takes them
+     * all. Silence here only means load (32 nodes and the WAN emulator's one thread on a busy 2-core machine missed the
+     * default 5 s, and the demo failed a healthy rank), so the timeout is long and heartbeats are rarer.
+     */
+    private static final HeartbeatSettings IN_ONE_JVM = new HeartbeatSettings(Duration.ofSeconds(1),
+            Duration.ofSeconds(30), HeartbeatSettings.DEFAULT_JITTER);
 
     private final DemoGrid grid;
     private final PrintWriter out;
@@ -60,7 +68,8 @@ final class DemoRun {
                 Coordinates coordinates = grid.nodes().get(i);
                 long nodeSeed = seed + i;
                 NodeOptions options = NodeOptions.of(job, NodeId.of("node" + i), coordinates, grid.nodes().size(),
-                        connectString, secret).withLayers(below -> new WanEmulationLayer(below, wan, coordinates, nodeSeed));
+                        connectString, secret).withHeartbeat(IN_ONE_JVM)
+                        .withLayers(below -> new WanEmulationLayer(below, wan, coordinates, nodeSeed));
                 nodes.add(await(CanopyNode.start(vertx, options), "start node" + i));
             }
             List<Future<Communicator>> joins = nodes.stream().map(CanopyNode::join).toList();

@@ -66,7 +66,12 @@ class DemoCommandTest {
                 .contains("all nodes left the job and closed");
         Matcher alphaToBeta = Pattern.compile("(?m)^alpha +beta +230\\.0 +(\\d+\\.\\d) +2$").matcher(out.toString());
         assertThat(alphaToBeta.find()).as(out.toString()).isTrue();
-        assertThat(Double.parseDouble(alphaToBeta.group(1))).as("measured RTT over the emulated link").isGreaterThanOrEqualTo(229.0);
+        // In the path, not merely configured: a loopback round trip takes well under a millisecond, even under load
+        // tens of milliseconds at most. The bound is not 230: the emulator starts each message earlier by the
+        // hand-off and loopback latency it has recently seen, and when a burst of load ends it overestimates them
+        // (single pings of a 250 ms link measured 244 ms under load), so 2 pings can come in a few ms early.
+        assertThat(Double.parseDouble(alphaToBeta.group(1))).as("measured RTT over the emulated link")
+                .isGreaterThanOrEqualTo(0.9 * 230);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.canopy.collectives.grid;
 
 import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.failure.HeartbeatSettings;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.JobId;
@@ -10,6 +11,7 @@ import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -23,6 +25,14 @@ import java.util.concurrent.TimeUnit;
 public final class LocalGrid implements AutoCloseable {
 
     private static final long DEADLINE_SECONDS = 90;
+    /**
+     * Heartbeats for a machine shared with other builds: a node whose event loop has a backlog of collective work
+     * sends its heartbeats late, and with the default 5 s timeout the root of a 24-node reduce was found failed
+     * (HEARTBEAT_MISSED) while it was computing. The tests here kill members by closing their nodes, which the
+     * goodbye (or a connection reset) reports at once, so a long timeout costs them nothing.
+     */
+    private static final HeartbeatSettings LOADED_MACHINE = new HeartbeatSettings(Duration.ofSeconds(1),
+            Duration.ofSeconds(30), HeartbeatSettings.DEFAULT_JITTER);
 
     private final EmbeddedZooKeeper zooKeeper;
     private final Vertx vertx;
@@ -51,7 +61,7 @@ public final class LocalGrid implements AutoCloseable {
         JobSecret secret = JobSecret.generate();
         for (int i = 0; i < size; i++) {
             NodeOptions options = NodeOptions.of(JobId.of(job), NodeId.of("n" + i), coordinates.apply(i), size,
-                    zooKeeper.connectString(), secret);
+                    zooKeeper.connectString(), secret).withHeartbeat(LOADED_MACHINE);
             starting.add(CanopyNode.start(vertx, options));
         }
         List<CanopyNode> nodes = new ArrayList<>();

@@ -7,6 +7,8 @@ import dev.canopy.core.transport.OwnerContext;
 import dev.canopy.core.transport.PeerUnavailableException;
 import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportLayer;
+import dev.canopy.core.transport.emulation.DelayScheduler;
+import dev.canopy.core.transport.emulation.NanoClock;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.util.ArrayDeque;
@@ -23,6 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * frame is delayed far more often than a heartbeat, as on a real lossy link. Frames are never dropped,
  * duplicated or reordered: the reliable transport's contract holds while its timing suffers. Datagrams
  * pass through (a datagram loss layer drops those). State lives on the transport's context.
+ *
+ * <p>Time comes from a {@link NanoClock} and retransmissions are woken by a {@link DelayScheduler} on that clock,
+ * both injected so that a test moves time instead of waiting; by default the system clock and Vert.x timers.
  */
 final class RetransmissionLayer extends TransportLayer {
 
@@ -33,6 +38,8 @@ final class RetransmissionLayer extends TransportLayer {
 
     private final double rate;
     private final long timeoutNanos;
+    private final NanoClock clock;
+    private final DelayScheduler wakeUps;
     private final SplittableRandom random;
     private final LossCounts counts;
     /** Per peer, frames behind a lost one, in sending order; absent when nothing waits. */
@@ -53,6 +60,12 @@ final class RetransmissionLayer extends TransportLayer {
     }
 
     RetransmissionLayer(Transport below, double rate, long retransmissionTimeoutMs, long seed, LossCounts counts) {
+        this(below, rate, retransmissionTimeoutMs, seed, counts, NanoClock.SYSTEM, null);
+    }
+
+    /** @param wakeUps runs a release at its deadline of {@code clock}; null for Vert.x timers on the system clock */
+    RetransmissionLayer(Transport below, double rate, long retransmissionTimeoutMs, long seed, LossCounts counts,
+            NanoClock clock, DelayScheduler wakeUps) {
         super(below);
         if (!(rate >= 0 && rate <= 1)) {
             throw new IllegalArgumentException("loss rate " + rate + " must be a probability between 0 and 1");
@@ -61,6 +74,22 @@ final class RetransmissionLayer extends TransportLayer {
         this.timeoutNanos = retransmissionTimeoutMs * 1_000_000;
         this.random = new SplittableRandom(seed);
         this.counts = counts;
+        this.clock = clock;
+        this.wakeUps = wakeUps != null ? wakeUps : new VertxTimers(below, clock);
+    }
+
+    /** Wake-ups on the transport's Vert.x timers, rounded up to whole milliseconds of {@code clock}. */
+    private record VertxTimers(Transport transport, NanoClock clock) implements DelayScheduler {
+
+        @Override
+        public void schedule(long deadlineNanos, Runnable task) {
+            long delayMs = Math.max(1, (deadlineNanos - clock.nanoTime() + 999_999) / 1_000_000);
+            transport.context().owner().setTimer(delayMs, id -> task.run());
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     @Override
@@ -72,7 +101,7 @@ final class RetransmissionLayer extends TransportLayer {
                 return below.send(to, frame);
             }
             Promise<Void> sent = Promise.promise();
-            long due = System.nanoTime() + (lost ? timeoutNanos : 0);
+            long due = clock.nanoTime() + (lost ? timeoutNanos : 0);
             if (queue == null) {
                 queue = new ArrayDeque<>();
                 waiting.put(to.id(), queue);
@@ -107,7 +136,7 @@ final class RetransmissionLayer extends TransportLayer {
         if (queue == null) {
             return;
         }
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         while (!queue.isEmpty() && queue.peek().dueNanos() - now <= 0) {
             Waiting next = queue.poll();
             below.send(next.to(), next.frame()).onComplete(next.sent());
@@ -120,8 +149,7 @@ final class RetransmissionLayer extends TransportLayer {
     }
 
     private void wakeAt(NodeId peer, long dueNanos) {
-        long delayMs = Math.max(1, (dueNanos - System.nanoTime() + 999_999) / 1_000_000);
-        context().owner().setTimer(delayMs, id -> release(peer));
+        wakeUps.schedule(dueNanos, () -> context().runOnContext(v -> release(peer)));
     }
 
     @Override

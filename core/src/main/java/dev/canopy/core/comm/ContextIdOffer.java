@@ -11,11 +11,16 @@ import java.util.TreeSet;
  * {@code next} up, and the {@code reusable} ids of communicators it has freed (at most
  * {@value #MAX_REUSABLE} of them, the smallest, travel).
  *
+ * <p>Context ids run from {@code WORLD_CONTEXT + 1} to {@value #MAX_CONTEXT_ID}; {@code next} is at most one more
+ * (all used), so neither it nor a chosen id ever wraps around to a negative one.
+ *
  * <p>Wire form: {@code next} (int), count (int), then count ids (ints).
  */
 record ContextIdOffer(int next, List<Integer> reusable) {
 
     static final int MAX_REUSABLE = 64;
+    /** The largest context id: one below {@code Integer.MAX_VALUE}, so the next id after it is still an int. */
+    static final int MAX_CONTEXT_ID = Integer.MAX_VALUE - 1;
 
     ContextIdOffer {
         reusable = List.copyOf(reusable);
@@ -63,12 +68,20 @@ record ContextIdOffer(int next, List<Integer> reusable) {
     /**
      * {@code count} ids free on every participant: the smallest ids every offer can reuse, then ids
      * from the largest {@code next} up. Every participant computes the same list from the same offers.
+     *
+     * @throws IllegalStateException when fewer than {@code count} ids are left below {@value #MAX_CONTEXT_ID}
      */
     static List<Integer> choose(List<ContextIdOffer> offers, int count) {
         TreeSet<Integer> common = new TreeSet<>(offers.get(0).reusable());
         offers.forEach(offer -> common.retainAll(offer.reusable()));
         List<Integer> chosen = new ArrayList<>(common.stream().limit(count).toList());
         int fresh = offers.stream().mapToInt(ContextIdOffer::next).max().orElseThrow();
+        int needed = count - chosen.size();
+        if (needed > 0 && (long) fresh + needed - 1 > MAX_CONTEXT_ID) {
+            throw new IllegalStateException("no context ids left for " + count + " new communicators: ids up to "
+                    + MAX_CONTEXT_ID + " are in use and " + chosen.size() + " freed ones are free on every member;"
+                    + " free() communicators that are no longer needed");
+        }
         while (chosen.size() < count) {
             chosen.add(fresh++);
         }

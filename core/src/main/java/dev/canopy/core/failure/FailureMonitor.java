@@ -299,8 +299,17 @@ public final class FailureMonitor {
                 causes.add(cause);
             }
         }
-        depart(Departure.left(from, causes.isEmpty() ? "it left the job"
-                : "it left the job after " + causes.get(0) + " failed: " + departures.get(causes.get(0)).reason()));
+        depart(Departure.left(from, causes.isEmpty() ? "it left the job" : "it left the job after " + causes.get(0)
+                + " failed" + reasonOf(causes.get(0))));
+    }
+
+    /**
+     * ": " and why {@code member} is gone as this node knows it; empty when this node has no record of it (it is
+     * leaving itself and took no more evidence, so the report of a leaver did not make it a departure here).
+     */
+    private String reasonOf(NodeId member) {
+        Departure known = departures.get(member);
+        return known == null ? "" : ": " + known.reason();
     }
 
     private void onInboundClosed(NodeAddress address) {

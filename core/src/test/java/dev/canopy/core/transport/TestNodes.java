@@ -10,6 +10,7 @@ import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
@@ -65,6 +66,18 @@ final class TestNodes implements AutoCloseable {
 
     static Frame data(long sequence, int payloadBytes) {
         return data(0, 1, sequence, Buffer.buffer(new byte[payloadBytes]));
+    }
+
+    /**
+     * Returns once every task already queued on {@code transport}'s context has run, so a handler set through it
+     * is in place. Setting a handler queues a task, and Netty's event loop handles ready I/O before queued tasks:
+     * a loop that was descheduled on a loaded machine until a datagram had arrived hands it to the old handler
+     * (which drops it) before the task that sets the new one runs.
+     */
+    static void handlersInPlace(Transport transport) {
+        Promise<Void> reached = Promise.promise();
+        transport.context().runOnContext(v -> reached.complete());
+        Await.result(reached.future());
     }
 
     @Override

