@@ -14,6 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,6 +70,7 @@ class KeysCommandTest {
     }
 
     @Test
+    @Tag("multiprocess")
     void aLaunchWithTheKeysRunsAllreduceUnderTls() throws Exception {
         Path keys = directory.resolve("keys");
         assertThat(canopy("keys", "--out", keys.toString(), "--nodes", "4").status).isZero();

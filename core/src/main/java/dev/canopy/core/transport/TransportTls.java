@@ -6,15 +6,24 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ClientAuth;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.JdkSSLEngineOptions;
+import io.vertx.core.net.KeyCertOptions;
 import io.vertx.core.net.NetSocket;
+import io.vertx.core.net.TrustOptions;
+import io.vertx.core.Vertx;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
+import java.nio.ByteBuffer;
 import java.security.cert.Certificate;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
@@ -34,29 +43,63 @@ final class TransportTls {
     private TransportTls() {
     }
 
-    static NetServerOptions serverOptions(TransportOptions options, TransportSecurity security) {
+    /** Key and trust managers built once, off the event loop (parsing keys and starting JSSE take a while). */
+    record Prepared(KeyCertOptions keyCert, TrustOptions trust) {
+    }
+
+    /**
+     * Builds the key and trust managers of {@code tls} and runs the first steps of a handshake, so the JVM's
+     * TLS engine is loaded and initialised; call it on a worker thread. Afterwards a transport starts and
+     * handshakes without blocking its event loop for long.
+     */
+    static Prepared prepare(Vertx vertx, TlsSettings tls) throws Exception {
+        KeyManagerFactory keys = new PemKeyCertOptions().setCertValue(Buffer.buffer(tls.certificatePem()))
+                .setKeyValue(Buffer.buffer(tls.keyPem())).getKeyManagerFactory(vertx);
+        TrustManagerFactory trust = new PemTrustOptions().addCertValue(Buffer.buffer(tls.caPem()))
+                .getTrustManagerFactory(vertx);
+        SSLContext context = SSLContext.getInstance(TlsSettings.PROTOCOL);
+        context.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
+        SSLEngine engine = context.createSSLEngine();
+        engine.setUseClientMode(true);
+        engine.setEnabledProtocols(new String[] {TlsSettings.PROTOCOL});
+        engine.beginHandshake();
+        engine.wrap(ByteBuffer.allocate(0), ByteBuffer.allocate(engine.getSession().getPacketBufferSize()));
+        return new Prepared(KeyCertOptions.wrap(keys), TrustOptions.wrap(trust));
+    }
+
+    static NetServerOptions serverOptions(Optional<Prepared> tls, TransportSecurity security) {
         NetServerOptions server = new NetServerOptions().setTcpNoDelay(true);
-        options.tls().ifPresent(tls -> server.setSsl(true)
-                .setKeyCertOptions(keyCert(tls))
-                .setTrustOptions(trust(tls))
+        tls.ifPresent(prepared -> server.setSsl(true)
+                .setKeyCertOptions(prepared.keyCert())
+                .setTrustOptions(prepared.trust())
                 .setClientAuth(ClientAuth.REQUIRED)
+                .setSslEngineOptions(engineOptions())
                 .setEnabledSecureTransportProtocols(Set.of(TlsSettings.PROTOCOL))
                 .setSslHandshakeTimeout(security.handshakeTimeout().toMillis())
                 .setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS));
         return server;
     }
 
-    static NetClientOptions clientOptions(TransportOptions options, TransportSecurity security) {
+    static NetClientOptions clientOptions(TransportOptions options, Optional<Prepared> tls, TransportSecurity security) {
         NetClientOptions client = new NetClientOptions().setTcpNoDelay(true)
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
-        options.tls().ifPresent(tls -> client.setSsl(true)
-                .setKeyCertOptions(keyCert(tls))
-                .setTrustOptions(trust(tls))
+        tls.ifPresent(prepared -> client.setSsl(true)
+                .setKeyCertOptions(prepared.keyCert())
+                .setTrustOptions(prepared.trust())
                 .setHostnameVerificationAlgorithm("")
+                .setSslEngineOptions(engineOptions())
                 .setEnabledSecureTransportProtocols(Set.of(TlsSettings.PROTOCOL))
                 .setSslHandshakeTimeout(security.handshakeTimeout().toMillis())
                 .setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS));
         return client;
+    }
+
+    /**
+     * The JDK's engine, with the handshake's heavy steps (signatures, certificate paths) on worker threads:
+     * on a loaded machine a first handshake in a cold JVM blocked an event loop for seconds.
+     */
+    private static JdkSSLEngineOptions engineOptions() {
+        return new JdkSSLEngineOptions().setUseWorkerThread(true);
     }
 
     /**
@@ -128,12 +171,4 @@ final class TransportTls {
         return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 
-    private static PemKeyCertOptions keyCert(TlsSettings tls) {
-        return new PemKeyCertOptions().setCertValue(Buffer.buffer(tls.certificatePem()))
-                .setKeyValue(Buffer.buffer(tls.keyPem()));
-    }
-
-    private static PemTrustOptions trust(TlsSettings tls) {
-        return new PemTrustOptions().addCertValue(Buffer.buffer(tls.caPem()));
-    }
 }

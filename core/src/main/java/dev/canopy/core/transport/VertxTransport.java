@@ -131,14 +131,18 @@ public final class VertxTransport implements Transport {
         }
         Context context = vertx.getOrCreateContext();
         Promise<Transport> started = Promise.promise();
-        context.runOnContext(v -> bind(vertx, context, options, security).onComplete(started));
+        context.runOnContext(v -> {
+            Future<Optional<TransportTls.Prepared>> tls = options.tls().isEmpty() ? Future.succeededFuture(Optional.empty())
+                    : vertx.executeBlocking(() -> Optional.of(TransportTls.prepare(vertx, options.tls().get())));
+            tls.compose(prepared -> bind(vertx, context, options, security, prepared)).onComplete(started);
+        });
         return started.future();
     }
 
     private static Future<Transport> bind(Vertx vertx, Context context, TransportOptions options,
-            TransportSecurity security) {
-        NetServer server = vertx.createNetServer(TransportTls.serverOptions(options, security));
-        NetClient client = vertx.createNetClient(TransportTls.clientOptions(options, security));
+            TransportSecurity security, Optional<TransportTls.Prepared> prepared) {
+        NetServer server = vertx.createNetServer(TransportTls.serverOptions(prepared, security));
+        NetClient client = vertx.createNetClient(TransportTls.clientOptions(options, prepared, security));
         DatagramSocket datagrams = vertx.createDatagramSocket(new DatagramSocketOptions());
         Promise<VertxTransport> ready = Promise.promise();
         // Connections may arrive before the transport object exists; the handler waits for it.
