@@ -7,6 +7,8 @@ import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.core.transport.TransportSecurity;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.TlsSettings;
+import dev.canopy.cli.keys.TemporaryKeys;
 import dev.canopy.core.node.CanopyVertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,14 +34,15 @@ import picocli.CommandLine.Spec;
 /**
  * {@code canopy bench p2p}: round-trip latency (median, p99) and streaming throughput of
  * point-to-point messages between this JVM and a second one over loopback, through Canopy's
- * transport and, side by side in the same run, through a plain Vert.x NetSocket.
+ * transport over plain TCP and over TLS 1.3 (certificates made for the run) and, side by side in the
+ * same run, through a plain Vert.x NetSocket.
  */
 @Command(
         name = "p2p",
         mixinStandardHelpOptions = true,
         description = {
             "Point-to-point latency and throughput between two JVMs over loopback: Canopy's transport",
-            "beside a plain Vert.x NetSocket echo, measured alternately in one run."
+            "over TCP and over TLS 1.3, beside a plain Vert.x NetSocket echo, measured alternately in one run."
         })
 public final class P2pBenchCommand implements Callable<Integer> {
 
@@ -78,14 +81,19 @@ public final class P2pBenchCommand implements Callable<Integer> {
         Vertx vertx = CanopyVertx.create();
         JobSecret secret = JobSecret.generate();
         Path secretFile = secret.writeTemporary();
-        try {
+        try (TemporaryKeys keys = TemporaryKeys.create()) {
+            TransportSecurity security = TransportSecurity.of(secret, EchoPeer.JOB);
             Transport transport = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("bench"),
-                    TransportSecurity.of(secret, EchoPeer.JOB)), "start the transport");
-            try (EchoPeerProcess peer = EchoPeerProcess.start(transport.localAddress(), secretFile)) {
+                    security), "start the transport");
+            Transport tls = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("bench-tls")
+                    .withTls(TlsSettings.fromDirectory(keys.directory(), 0)), security), "start the TLS transport");
+            try (EchoPeerProcess peer = EchoPeerProcess.start(transport.localAddress(), tls.localAddress(), secretFile,
+                    keys.directory())) {
                 EchoPeerProcess.Ports ports = peer.ports();
-                Member peerMember = new Member(NodeId.of("echo-peer"), Coordinates.ofHost("echo-peer"),
-                        new NodeAddress(TransportOptions.LOOPBACK, ports.transportTcp(), ports.transportUdp()));
-                List<P2pProbe> probes = List.of(new CanopyProbe(transport, peerMember),
+                List<P2pProbe> probes = List.of(
+                        new CanopyProbe(CanopyProbe.PLAIN, transport, peerMember("echo-peer", ports.transportTcp(),
+                                ports.transportUdp())),
+                        new CanopyProbe(CanopyProbe.TLS, tls, peerMember("echo-peer-tls", ports.tlsTcp(), ports.tlsUdp())),
                         NetSocketProbe.create(vertx, TransportOptions.LOOPBACK, ports.echo(), ports.sink()));
                 List<P2pRow> rows = measure(probes);
                 print(rows, peer.pid());
@@ -98,6 +106,10 @@ public final class P2pBenchCommand implements Callable<Integer> {
             Files.deleteIfExists(secretFile);
             vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
+    }
+
+    private static Member peerMember(String id, int tcpPort, int udpPort) {
+        return new Member(NodeId.of(id), Coordinates.ofHost(id), new NodeAddress(TransportOptions.LOOPBACK, tcpPort, udpPort));
     }
 
     private String validate() {

@@ -1,31 +1,26 @@
 package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.TlsOptionsMixin;
-import dev.canopy.cli.keys.JobCertificates;
+import dev.canopy.cli.keys.TemporaryKeys;
 import dev.canopy.core.security.tls.TlsSettings;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * The TLS of a {@code canopy launch}: none, the files the TLS options name (checked for every process
  * before any starts), or, for {@code --tls} without a directory, a CA and one node certificate made for
- * this launch in a temporary directory (mode 700) deleted when it ends. Children get the files' paths
- * (never a key) in {@code CANOPY_TLS_*}.
+ * this launch in a temporary directory (mode 700) deleted when it ends ({@link TemporaryKeys}). Children
+ * get the files' paths (never a key) in {@code CANOPY_TLS_*}.
  */
 final class LaunchTls implements AutoCloseable {
 
     private final List<Optional<TlsSettings>> perProcess;
-    private final Optional<Path> temporary;
+    private final Optional<TemporaryKeys> temporary;
 
-    private LaunchTls(List<Optional<TlsSettings>> perProcess, Optional<Path> temporary) {
+    private LaunchTls(List<Optional<TlsSettings>> perProcess, Optional<TemporaryKeys> temporary) {
         this.perProcess = perProcess;
         this.temporary = temporary;
     }
@@ -34,13 +29,10 @@ final class LaunchTls implements AutoCloseable {
      * @throws IllegalArgumentException when an option or a file is unusable, naming it and the fix
      */
     static LaunchTls of(TlsOptionsMixin options, int processes) throws IOException {
-        Optional<Path> temporary = Optional.empty();
+        Optional<TemporaryKeys> temporary = Optional.empty();
         if (options.wantsGenerated()) {
-            Path directory = Files.createTempDirectory("canopy-tls-",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            temporary = Optional.of(directory);
-            JobCertificates.write(directory, 0, 1);
-            options.useGenerated(directory);
+            temporary = Optional.of(TemporaryKeys.create());
+            options.useGenerated(temporary.get().directory());
         }
         try {
             List<Optional<TlsSettings>> perProcess = new ArrayList<>();
@@ -49,7 +41,9 @@ final class LaunchTls implements AutoCloseable {
             }
             return new LaunchTls(perProcess, temporary);
         } catch (RuntimeException e) {
-            delete(temporary);
+            if (temporary.isPresent()) {
+                temporary.get().close();
+            }
             throw e;
         }
     }
@@ -61,17 +55,8 @@ final class LaunchTls implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        delete(temporary);
-    }
-
-    private static void delete(Optional<Path> directory) throws IOException {
-        if (directory.isEmpty()) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(directory.get())) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(file);
-            }
+        if (temporary.isPresent()) {
+            temporary.get().close();
         }
     }
 }
