@@ -328,17 +328,17 @@ public final class VertxTransport implements Transport {
             socket.close();
             return;
         }
-        if (pending.size() >= MAX_PENDING_HANDSHAKES) {
-            InboundConnection oldest = pending.iterator().next();
-            pending.remove(oldest);
-            oldest.evict();
-        }
         Optional<String> tlsRefusal = options.tls().flatMap(tls -> TransportTls.refusal(tls, socket));
         if (tlsRefusal.isPresent()) {
             rejections.reject(Rejection.TLS_WRONG_PEER_NAME, remoteHost(socket), "connection " + socket.remoteAddress(),
                     tlsRefusal.get());
             socket.close();
             return;
+        }
+        if (pending.size() >= MAX_PENDING_HANDSHAKES) {
+            InboundConnection oldest = pending.iterator().next();
+            pending.remove(oldest);
+            oldest.evict();
         }
         InboundConnection connection = new InboundConnection(socket, inboundSettings);
         inbound.add(connection);

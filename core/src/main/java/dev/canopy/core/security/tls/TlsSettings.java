@@ -108,6 +108,12 @@ public final class TlsSettings {
         }
         Path own = directory.resolve("node-" + process + ".crt");
         boolean perProcess = Files.exists(own);
+        if (!perProcess && !Files.exists(directory.resolve(NODE_CERTIFICATE_FILE))
+                && Files.exists(directory.resolve("node-0.crt"))) {
+            throw new IllegalArgumentException("TLS directory " + directory + " has certificates per process but none"
+                    + " for process " + process + " (" + own.getFileName() + "); issue one for every process with"
+                    + " `canopy keys --out NEW_DIR --nodes N`");
+        }
         return load(perProcess ? own : directory.resolve(NODE_CERTIFICATE_FILE),
                 directory.resolve(perProcess ? "node-" + process + ".key" : NODE_KEY_FILE),
                 directory.resolve(CA_FILE)).withPeerName(JOB_PEER_NAME);
