@@ -314,10 +314,8 @@ final class PeerConnection {
             cancelHandshakeTimer();
             state = State.CONNECTING;
             onConnectFailed(new IllegalStateException("the peer closed the connection during the handshake"
-                    + (options.tls().isEmpty() && !anyBytes
-                            ? " (does it have the same job secret? does it run with TLS, --tls, while this node does"
-                                    + " not? its log says which)"
-                            : " (does it have the same job secret?)")));
+                    + " (does it have the same job secret?)" + (options.tls().isEmpty() && !anyBytes
+                            ? " Or does it run with TLS (--tls) while this node does not? Its log says which" : "")));
             return;
         }
         state = State.IDLE;
