@@ -47,7 +47,6 @@ import picocli.CommandLine.Spec;
 public final class P2pBenchCommand implements Callable<Integer> {
 
     static final int MAX_SIZE = 8 * 1024 * 1024;
-    private static final int JIT_WARM_UP_MESSAGES = 20_000;
     private static final Duration STEP_TIMEOUT = Duration.ofMinutes(2);
 
     @Spec
@@ -67,6 +66,10 @@ public final class P2pBenchCommand implements Callable<Integer> {
             description = "Bytes streamed per size and transport for throughput, after as many to warm up "
                     + "(at least 200 and at most 200,000 messages). Default: ${DEFAULT-VALUE}.")
     private long streamBytes;
+
+    @Option(names = "--jit-warm-up", paramLabel = "N", defaultValue = "20000",
+            description = "Messages each transport sends to warm the JIT up before the first size (default ${DEFAULT-VALUE}).")
+    private int jitWarmUp;
 
     @Option(names = "--json", description = "Print JSON instead of the table.")
     private boolean json;
@@ -124,6 +127,9 @@ public final class P2pBenchCommand implements Callable<Integer> {
         if (rounds < 4) {
             return "--rounds " + rounds + " is too few for a p99; use at least 4 (100 or more for a meaningful p99)";
         }
+        if (jitWarmUp < 1) {
+            return "--jit-warm-up " + jitWarmUp + " must be positive";
+        }
         if (streamBytes < 1) {
             return "--stream-bytes " + streamBytes + " must be positive";
         }
@@ -134,8 +140,8 @@ public final class P2pBenchCommand implements Callable<Integer> {
     private List<P2pRow> measure(List<P2pProbe> probes) throws Exception {
         // Let the JIT compile both paths before the first size is measured.
         for (P2pProbe probe : probes) {
-            await(probe.roundTrips(64, JIT_WARM_UP_MESSAGES), probe.name() + " JIT warm-up");
-            await(probe.stream(64, JIT_WARM_UP_MESSAGES, 1024), probe.name() + " JIT warm-up stream");
+            await(probe.roundTrips(64, jitWarmUp), probe.name() + " JIT warm-up");
+            await(probe.stream(64, jitWarmUp, 1024), probe.name() + " JIT warm-up stream");
         }
         List<P2pRow> rows = new ArrayList<>();
         for (int size : sizes) {

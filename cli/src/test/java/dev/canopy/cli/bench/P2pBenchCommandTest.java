@@ -43,7 +43,8 @@ class P2pBenchCommandTest {
     @Test
     @Tag("multiprocess")
     void aShortRunMeasuresEveryTransportAgainstASecondJvm() {
-        int exit = run("bench", "p2p", "--sizes", "8,70000", "--rounds", "20", "--stream-bytes", "200000", "--json");
+        int exit = run("bench", "p2p", "--sizes", "8,70000", "--rounds", "20", "--stream-bytes", "200000", "--json",
+                "--jit-warm-up", "500");
 
         assertThat(exit).as("stderr: %s", err).isZero();
         JsonObject report = new JsonObject(out.toString());
@@ -66,7 +67,8 @@ class P2pBenchCommandTest {
     @Test
     @Tag("multiprocess")
     void theTableNamesTheMachineAndBothTransports() {
-        assertThat(run("bench", "p2p", "--sizes", "64", "--rounds", "10", "--stream-bytes", "20000")).isZero();
+        assertThat(run("bench", "p2p", "--sizes", "64", "--rounds", "10", "--stream-bytes", "20000", "--jit-warm-up", "500"))
+                .isZero();
 
         assertThat(out.toString()).contains("canopy p50").contains("tls p50").contains("netsock p50").contains("CPUs").contains("64 |");
     }
