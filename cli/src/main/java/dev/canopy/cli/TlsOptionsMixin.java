@@ -4,9 +4,7 @@ import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.core.transport.TransportOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 
@@ -80,13 +78,15 @@ public final class TlsOptionsMixin {
         }
         if (explicit && (certificate == null || key == null || ca == null)) {
             List<String> missing = new ArrayList<>();
-            Map.of("--tls-cert", Optional.ofNullable(certificate), "--tls-key", Optional.ofNullable(key),
-                    "--tls-ca", Optional.ofNullable(ca)).forEach((option, file) -> {
-                        if (file.isEmpty()) {
-                            missing.add(option);
-                        }
-                    });
-            Collections.sort(missing);
+            if (certificate == null) {
+                missing.add("--tls-cert");
+            }
+            if (key == null) {
+                missing.add("--tls-key");
+            }
+            if (ca == null) {
+                missing.add("--tls-ca");
+            }
             throw new IllegalArgumentException("TLS with your own files needs all three of --tls-cert, --tls-key and"
                     + " --tls-ca; missing: " + String.join(", ", missing));
         }
