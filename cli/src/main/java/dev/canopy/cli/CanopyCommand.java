@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
             dev.canopy.cli.collectives.NodeCommand.class,
             dev.canopy.cli.collectives.CalibrateCommand.class,
             BenchCommand.class,
+            dev.canopy.cli.keys.KeysCommand.class,
             CommandLine.HelpCommand.class,
         })
 public final class CanopyCommand implements Runnable {

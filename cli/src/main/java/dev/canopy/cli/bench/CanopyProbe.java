@@ -8,22 +8,30 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 
-/** Point-to-point messages as Canopy frames over {@link Transport}, answered by the peer's transport. */
+/**
+ * Point-to-point messages as Canopy frames over {@link Transport}, answered by the peer's transport; run
+ * twice, over plain TCP ({@code canopy}) and over TLS ({@code canopy-tls}).
+ */
 final class CanopyProbe implements P2pProbe {
 
     private static final long JOB = Frame.jobId(EchoProtocol.JOB);
 
+    static final String PLAIN = "canopy";
+    static final String TLS = "canopy-tls";
+
+    private final String name;
     private final Transport transport;
     private final Member peer;
 
-    CanopyProbe(Transport transport, Member peer) {
+    CanopyProbe(String name, Transport transport, Member peer) {
+        this.name = name;
         this.transport = transport;
         this.peer = peer;
     }
 
     @Override
     public String name() {
-        return "canopy";
+        return name;
     }
 
     @Override

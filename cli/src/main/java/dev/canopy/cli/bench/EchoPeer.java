@@ -9,6 +9,7 @@ import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.core.transport.TransportSecurity;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import java.nio.file.Path;
@@ -29,7 +30,9 @@ import java.util.concurrent.TimeUnit;
  * messages on a plain NetSocket echo server and sink, prints one READY line with its ports, and exits when
  * its standard input closes (the benchmark ended or died).
  *
- * <p>Arguments: the benchmark's transport address as {@code host tcpPort udpPort}.
+ * <p>Arguments: the benchmark's transport address as {@code host tcpPort udpPort}, the job secret's file,
+ * the ports of the benchmark's TLS transport ({@code tcpPort udpPort}) and the directory of the TLS keys.
+ * Its own TLS transport answers that one.
  */
 public final class EchoPeer {
 
@@ -40,32 +43,44 @@ public final class EchoPeer {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            System.err.println("usage: EchoPeer <host> <tcpPort> <udpPort> <secretFile> (started by canopy bench p2p)");
+        if (args.length != 7) {
+            System.err.println("usage: EchoPeer <host> <tcpPort> <udpPort> <secretFile> <tlsTcpPort> <tlsUdpPort> <tlsDir>"
+                    + " (started by canopy bench p2p)");
             System.exit(2);
         }
         Member benchmark = new Member(NodeId.of("bench"), Coordinates.ofHost("bench"),
                 new NodeAddress(args[0], Integer.parseInt(args[1]), Integer.parseInt(args[2])));
+        Member benchmarkTls = new Member(NodeId.of("bench-tls"), Coordinates.ofHost("bench-tls"),
+                new NodeAddress(args[0], Integer.parseInt(args[4]), Integer.parseInt(args[5])));
         Vertx vertx = CanopyVertx.create();
         try {
+            TransportSecurity security = TransportSecurity.of(JobSecret.fromFile(Path.of(args[3])), JOB);
             Transport transport = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("echo-peer"),
-                    TransportSecurity.of(JobSecret.fromFile(Path.of(args[3])), JOB)));
-            transport.frameHandler(frame -> {
-                if (frame.tag() != EchoProtocol.TAG_SINK_QUIET) {
-                    transport.send(benchmark, answer(frame));
-                }
-            });
+                    security));
+            Transport tls = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("echo-peer-tls")
+                    .withTls(TlsSettings.fromDirectory(Path.of(args[6]), 1)), security));
+            answerFrames(transport, benchmark);
+            answerFrames(tls, benchmarkTls);
             NetServer echo = await(vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true))
                     .connectHandler(socket -> answerMessages(socket, MessageAnswer.ECHO)).listen(0, TransportOptions.LOOPBACK));
             NetServer sink = await(vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true))
                     .connectHandler(socket -> answerMessages(socket, MessageAnswer.ONE_BYTE)).listen(0, TransportOptions.LOOPBACK));
             System.out.println(EchoProtocol.READY + " " + transport.localAddress().tcpPort() + " "
-                    + transport.localAddress().udpPort() + " " + echo.actualPort() + " " + sink.actualPort());
+                    + transport.localAddress().udpPort() + " " + echo.actualPort() + " " + sink.actualPort() + " "
+                    + tls.localAddress().tcpPort() + " " + tls.localAddress().udpPort());
             System.out.flush();
             drain(System.in);
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
+    }
+
+    private static void answerFrames(Transport transport, Member benchmark) {
+        transport.frameHandler(frame -> {
+            if (frame.tag() != EchoProtocol.TAG_SINK_QUIET) {
+                transport.send(benchmark, answer(frame));
+            }
+        });
     }
 
     private static Frame answer(Frame request) {

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 final class EchoPeerProcess implements AutoCloseable {
 
     /** The ports the child reported. */
-    record Ports(int transportTcp, int transportUdp, int echo, int sink) {
+    record Ports(int transportTcp, int transportUdp, int echo, int sink, int tlsTcp, int tlsUdp) {
     }
 
     private final Process process;
@@ -30,7 +30,8 @@ final class EchoPeerProcess implements AutoCloseable {
     }
 
     /** Starts the child and waits for its READY line. */
-    static EchoPeerProcess start(NodeAddress benchmark, Path secretFile) throws IOException {
+    static EchoPeerProcess start(NodeAddress benchmark, NodeAddress benchmarkTls, Path secretFile, Path tlsDirectory)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         // The same JVM options (heap, GC) as this JVM, so both ends of the measurement match.
@@ -40,7 +41,8 @@ final class EchoPeerProcess implements AutoCloseable {
                 .toList());
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), EchoPeer.class.getName(),
                 benchmark.host(), String.valueOf(benchmark.tcpPort()), String.valueOf(benchmark.udpPort()),
-                secretFile.toString()));
+                secretFile.toString(), String.valueOf(benchmarkTls.tcpPort()), String.valueOf(benchmarkTls.udpPort()),
+                tlsDirectory.toString()));
         Process process = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
@@ -53,7 +55,8 @@ final class EchoPeerProcess implements AutoCloseable {
         }
         String[] fields = line.split(" ");
         return new EchoPeerProcess(process, new Ports(Integer.parseInt(fields[1]), Integer.parseInt(fields[2]),
-                Integer.parseInt(fields[3]), Integer.parseInt(fields[4])));
+                Integer.parseInt(fields[3]), Integer.parseInt(fields[4]), Integer.parseInt(fields[5]),
+                Integer.parseInt(fields[6])));
     }
 
     Ports ports() {

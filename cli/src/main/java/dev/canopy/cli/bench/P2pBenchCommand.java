@@ -7,6 +7,8 @@ import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.core.transport.TransportSecurity;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.TlsSettings;
+import dev.canopy.cli.keys.TemporaryKeys;
 import dev.canopy.core.node.CanopyVertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,19 +34,19 @@ import picocli.CommandLine.Spec;
 /**
  * {@code canopy bench p2p}: round-trip latency (median, p99) and streaming throughput of
  * point-to-point messages between this JVM and a second one over loopback, through Canopy's
- * transport and, side by side in the same run, through a plain Vert.x NetSocket.
+ * transport over plain TCP and over TLS 1.3 (certificates made for the run) and, side by side in the
+ * same run, through a plain Vert.x NetSocket.
  */
 @Command(
         name = "p2p",
         mixinStandardHelpOptions = true,
         description = {
             "Point-to-point latency and throughput between two JVMs over loopback: Canopy's transport",
-            "beside a plain Vert.x NetSocket echo, measured alternately in one run."
+            "over TCP and over TLS 1.3, beside a plain Vert.x NetSocket echo, measured alternately in one run."
         })
 public final class P2pBenchCommand implements Callable<Integer> {
 
     static final int MAX_SIZE = 8 * 1024 * 1024;
-    private static final int JIT_WARM_UP_MESSAGES = 20_000;
     private static final Duration STEP_TIMEOUT = Duration.ofMinutes(2);
 
     @Spec
@@ -65,6 +67,10 @@ public final class P2pBenchCommand implements Callable<Integer> {
                     + "(at least 200 and at most 200,000 messages). Default: ${DEFAULT-VALUE}.")
     private long streamBytes;
 
+    @Option(names = "--jit-warm-up", paramLabel = "N", defaultValue = "20000",
+            description = "Messages each transport sends to warm the JIT up before the first size (default ${DEFAULT-VALUE}).")
+    private int jitWarmUp;
+
     @Option(names = "--json", description = "Print JSON instead of the table.")
     private boolean json;
 
@@ -78,14 +84,19 @@ public final class P2pBenchCommand implements Callable<Integer> {
         Vertx vertx = CanopyVertx.create();
         JobSecret secret = JobSecret.generate();
         Path secretFile = secret.writeTemporary();
-        try {
+        try (TemporaryKeys keys = TemporaryKeys.create()) {
+            TransportSecurity security = TransportSecurity.of(secret, EchoPeer.JOB);
             Transport transport = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("bench"),
-                    TransportSecurity.of(secret, EchoPeer.JOB)), "start the transport");
-            try (EchoPeerProcess peer = EchoPeerProcess.start(transport.localAddress(), secretFile)) {
+                    security), "start the transport");
+            Transport tls = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("bench-tls")
+                    .withTls(TlsSettings.fromDirectory(keys.directory(), 0)), security), "start the TLS transport");
+            try (EchoPeerProcess peer = EchoPeerProcess.start(transport.localAddress(), tls.localAddress(), secretFile,
+                    keys.directory())) {
                 EchoPeerProcess.Ports ports = peer.ports();
-                Member peerMember = new Member(NodeId.of("echo-peer"), Coordinates.ofHost("echo-peer"),
-                        new NodeAddress(TransportOptions.LOOPBACK, ports.transportTcp(), ports.transportUdp()));
-                List<P2pProbe> probes = List.of(new CanopyProbe(transport, peerMember),
+                List<P2pProbe> probes = List.of(
+                        new CanopyProbe(CanopyProbe.PLAIN, transport, peerMember("echo-peer", ports.transportTcp(),
+                                ports.transportUdp())),
+                        new CanopyProbe(CanopyProbe.TLS, tls, peerMember("echo-peer-tls", ports.tlsTcp(), ports.tlsUdp())),
                         NetSocketProbe.create(vertx, TransportOptions.LOOPBACK, ports.echo(), ports.sink()));
                 List<P2pRow> rows = measure(probes);
                 print(rows, peer.pid());
@@ -100,6 +111,10 @@ public final class P2pBenchCommand implements Callable<Integer> {
         }
     }
 
+    private static Member peerMember(String id, int tcpPort, int udpPort) {
+        return new Member(NodeId.of(id), Coordinates.ofHost(id), new NodeAddress(TransportOptions.LOOPBACK, tcpPort, udpPort));
+    }
+
     private String validate() {
         if (sizes.stream().distinct().count() < sizes.size()) {
             return "--sizes " + sizes + " lists a size twice";
@@ -112,6 +127,9 @@ public final class P2pBenchCommand implements Callable<Integer> {
         if (rounds < 4) {
             return "--rounds " + rounds + " is too few for a p99; use at least 4 (100 or more for a meaningful p99)";
         }
+        if (jitWarmUp < 1) {
+            return "--jit-warm-up " + jitWarmUp + " must be positive";
+        }
         if (streamBytes < 1) {
             return "--stream-bytes " + streamBytes + " must be positive";
         }
@@ -122,8 +140,8 @@ public final class P2pBenchCommand implements Callable<Integer> {
     private List<P2pRow> measure(List<P2pProbe> probes) throws Exception {
         // Let the JIT compile both paths before the first size is measured.
         for (P2pProbe probe : probes) {
-            await(probe.roundTrips(64, JIT_WARM_UP_MESSAGES), probe.name() + " JIT warm-up");
-            await(probe.stream(64, JIT_WARM_UP_MESSAGES, 1024), probe.name() + " JIT warm-up stream");
+            await(probe.roundTrips(64, jitWarmUp), probe.name() + " JIT warm-up");
+            await(probe.stream(64, jitWarmUp, 1024), probe.name() + " JIT warm-up stream");
         }
         List<P2pRow> rows = new ArrayList<>();
         for (int size : sizes) {

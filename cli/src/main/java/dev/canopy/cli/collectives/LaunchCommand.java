@@ -1,6 +1,7 @@
 package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.LevelFiles;
+import dev.canopy.cli.TlsOptionsMixin;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LauncherWatch;
 import dev.canopy.collectives.run.ProgramMain;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -64,6 +66,10 @@ public final class LaunchCommand implements Callable<Integer> {
     @Option(names = "--timeout", defaultValue = "600", description = "Seconds before the processes are killed (default ${DEFAULT-VALUE}).")
     private long timeoutSeconds;
 
+    @Mixin
+    private TlsOptionsMixin tls;
+    private LaunchTls tlsFiles;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
@@ -90,7 +96,16 @@ public final class LaunchCommand implements Callable<Integer> {
             err.println("canopy launch: " + e.getMessage());
             return 2;
         }
-        try (secret) {
+        LaunchTls files;
+        try {
+            files = LaunchTls.of(tls, grid.processCount());
+        } catch (IllegalArgumentException e) {
+            err.println("canopy launch: " + e.getMessage());
+            secret.close();
+            return 2;
+        }
+        tlsFiles = files;
+        try (secret; files) {
             if (zooKeeper != null) {
                 try {
                     return runAll(grid, jobName, zooKeeper, secret.file());
@@ -149,6 +164,7 @@ public final class LaunchCommand implements Callable<Integer> {
         environment.put(JoinOptions.ENV_SECRET_FILE, secret.toString());
         environment.put(JoinOptions.ENV_EMULATE_WAN, "1");
         environment.put(JoinOptions.ENV_LIVE_PLANS, livePlans ? "1" : "0");
+        environment.putAll(tlsFiles.environment(index));
         // Standard input stays a pipe from this launcher, never written: it closes when the launcher dies.
         environment.put(LauncherWatch.ENV_WATCH_LAUNCHER, "1");
         return builder.redirectInput(ProcessBuilder.Redirect.PIPE).start();

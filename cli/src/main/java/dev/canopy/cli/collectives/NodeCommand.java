@@ -1,6 +1,7 @@
 package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.LevelFiles;
+import dev.canopy.cli.TlsOptionsMixin;
 import dev.canopy.collectives.run.FatalErrors;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LauncherEnvironment;
@@ -24,6 +25,7 @@ import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -84,6 +86,9 @@ public final class NodeCommand implements Callable<Integer> {
             + " (the same on every process); default: plans from the level file only.")
     private boolean livePlans;
 
+    @Mixin
+    private TlsOptionsMixin tls;
+
     @Parameters(description = "Arguments for a program with main.")
     private List<String> arguments = new ArrayList<>();
 
@@ -110,8 +115,16 @@ public final class NodeCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("canopy node: " + e.getMessage());
             return 2;
         }
+        TransportOptions transport;
+        try {
+            transport = tls.applyTo(TransportOptions.defaults().withHost(usable.bindHost(), usable.advertisedHost()),
+                    index.getAsInt());
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("canopy node: " + e.getMessage());
+            return 2;
+        }
         JoinOptions configured = new JoinOptions(JobId.of(job), index.getAsInt(), grid.get(), zooKeeper, TransportStack.none(), secret)
-                .withTransport(TransportOptions.defaults().withHost(usable.bindHost(), usable.advertisedHost()));
+                .withTransport(transport);
         JoinOptions options = livePlans ? configured.withLivePlans(LivePlanSettings.DEFAULTS) : configured;
         FatalErrors.install();
         LeaveOnShutdown.install();

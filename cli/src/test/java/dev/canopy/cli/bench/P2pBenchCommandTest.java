@@ -42,8 +42,9 @@ class P2pBenchCommandTest {
 
     @Test
     @Tag("multiprocess")
-    void aShortRunMeasuresBothTransportsAgainstASecondJvm() {
-        int exit = run("bench", "p2p", "--sizes", "8,70000", "--rounds", "20", "--stream-bytes", "200000", "--json");
+    void aShortRunMeasuresEveryTransportAgainstASecondJvm() {
+        int exit = run("bench", "p2p", "--sizes", "8,70000", "--rounds", "20", "--stream-bytes", "200000", "--json",
+                "--jit-warm-up", "500");
 
         assertThat(exit).as("stderr: %s", err).isZero();
         JsonObject report = new JsonObject(out.toString());
@@ -53,7 +54,7 @@ class P2pBenchCommandTest {
         assertThat(results).hasSize(2);
         for (int i = 0; i < results.size(); i++) {
             JsonObject size = results.getJsonObject(i);
-            for (String probe : new String[] {"canopy", "netsocket"}) {
+            for (String probe : new String[] {"canopy", "canopy-tls", "netsocket"}) {
                 JsonObject row = size.getJsonObject(probe);
                 assertThat(row.getDouble("rtt_median_us")).as("%s %s", probe, size).isPositive();
                 assertThat(row.getDouble("rtt_p99_us")).isGreaterThanOrEqualTo(row.getDouble("rtt_median_us"));
@@ -66,8 +67,9 @@ class P2pBenchCommandTest {
     @Test
     @Tag("multiprocess")
     void theTableNamesTheMachineAndBothTransports() {
-        assertThat(run("bench", "p2p", "--sizes", "64", "--rounds", "10", "--stream-bytes", "20000")).isZero();
+        assertThat(run("bench", "p2p", "--sizes", "64", "--rounds", "10", "--stream-bytes", "20000", "--jit-warm-up", "500"))
+                .isZero();
 
-        assertThat(out.toString()).contains("canopy p50").contains("netsock p50").contains("CPUs").contains("64 |");
+        assertThat(out.toString()).contains("canopy p50").contains("tls p50").contains("netsock p50").contains("CPUs").contains("64 |");
     }
 }

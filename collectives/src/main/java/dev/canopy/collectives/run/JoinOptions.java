@@ -5,6 +5,7 @@ import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.node.TransportStack;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.core.transport.emulation.GridWanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulator;
@@ -62,9 +63,10 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
 
     /**
      * Reads the options {@code canopy launch} passes: CANOPY_JOB, CANOPY_PROCESS, CANOPY_CONFIG, CANOPY_ZK,
-     * CANOPY_SECRET_FILE (the job secret's file), CANOPY_EMULATE_WAN=1 to emulate the file's WAN, and
-     * CANOPY_LIVE_PLANS=1 to follow live plans. Without CANOPY_PROCESS the index is the rank the process's
-     * launcher gives ({@code mpirun}, {@code srun}: {@link LauncherEnvironment}).
+     * CANOPY_SECRET_FILE (the job secret's file), CANOPY_EMULATE_WAN=1 to emulate the file's WAN,
+     * CANOPY_LIVE_PLANS=1 to follow live plans, and CANOPY_TLS_CERT, _KEY, _CA (and _PEER_NAME) for TLS.
+     * Without CANOPY_PROCESS the index is the rank the process's launcher gives ({@code mpirun},
+     * {@code srun}: {@link LauncherEnvironment}).
      */
     public static JoinOptions fromEnvironment(Map<String, String> environment) {
         String job = required(environment, ENV_JOB, "the job name");
@@ -75,6 +77,10 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
         int processIndex = processIndex(environment, grid, config);
         JoinOptions options = new JoinOptions(JobId.of(job), processIndex, grid, zooKeeper, TransportStack.none(),
                 JobSecret.fromFile(Path.of(secretFile)));
+        Optional<TlsSettings> tls = TlsSettings.fromEnvironment(environment); // CANOPY_TLS_*: canopy launch --tls
+        if (tls.isPresent()) {
+            options = options.withTransport(options.transport().withTls(tls.get()));
+        }
         String livePlans = environment.get(ENV_LIVE_PLANS);
         if (livePlans != null && !livePlans.isBlank() && !"0".equals(livePlans.strip())) {
             if (!"1".equals(livePlans.strip())) {

@@ -4,6 +4,7 @@ import dev.canopy.core.comm.MessageLimits;
 import dev.canopy.core.failure.HeartbeatSettings;
 import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.gridconfig.Coordinates;
 import java.time.Duration;
@@ -114,6 +115,11 @@ public record NodeOptions(
     public NodeOptions withTransport(TransportOptions newTransport) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
                 barrierTimeout, newTransport, layers, secret, messageLimits, heartbeat);
+    }
+
+    /** TLS 1.3 with mutual authentication on every connection of the transport (see docs/security.md, "TLS"). */
+    public NodeOptions withTls(TlsSettings tls) {
+        return withTransport(transport.withTls(tls));
     }
 
     public NodeOptions withLayers(TransportStack newLayers) {

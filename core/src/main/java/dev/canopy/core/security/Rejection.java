@@ -24,6 +24,17 @@ public enum Rejection {
     FRAME_WRONG_SOURCE,
     /** The peer wrote on a connection we opened, after the handshake (it only ever reads there). */
     FRAME_ON_OUTBOUND,
+    /** A peer without TLS connected to this node, which requires TLS ({@code TransportOptions.tls}). */
+    TLS_PLAINTEXT_PEER,
+    /** A peer started a TLS handshake with this node, which runs without TLS. */
+    TLS_UNEXPECTED,
+    /**
+     * The TLS handshake failed: the peer's certificate is not from a trusted CA, expired, or the peer
+     * does not offer TLS 1.3.
+     */
+    TLS_HANDSHAKE_FAILED,
+    /** The peer's certificate is from a trusted CA but does not carry the required peer name. */
+    TLS_WRONG_PEER_NAME,
     /** A datagram too short, or whose envelope or frame is malformed. */
     DATAGRAM_MALFORMED,
     /** A datagram whose MAC is wrong: forged, corrupted, or from another job. */

@@ -29,7 +29,8 @@ import java.security.SecureRandom;
  *
  * <p>What it does not do: the secret is shared by the whole job, so any member could claim any
  * identity (members are trusted); frames after the handshake are not protected against a
- * man-in-the-middle who can rewrite the TCP stream (that needs TLS); see docs/security.md.
+ * man-in-the-middle who can rewrite the TCP stream unless the connection runs under TLS
+ * ({@link TransportOptions#withTls}, with this handshake inside it); see docs/security.md.
  */
 final class Handshake {
 

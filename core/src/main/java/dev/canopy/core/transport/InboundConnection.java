@@ -34,7 +34,7 @@ final class InboundConnection {
     }
 
     /** What every inbound connection of one transport shares. */
-    record Settings(Context context, int maxFrameBytes, Handshake handshake, TransportSecurity security,
+    record Settings(Context context, int maxFrameBytes, Handshake handshake, TransportSecurity security, boolean tls,
                     Handler<Frame> upward, Events events, Rejections rejections) {
     }
 
@@ -53,6 +53,7 @@ final class InboundConnection {
     private Optional<NodeAddress> peer = Optional.empty();
     private String peerName;
     private long deadline = -1;
+    private boolean anyBytes;
 
     InboundConnection(NetSocket socket, Settings settings) {
         this.socket = socket;
@@ -100,6 +101,11 @@ final class InboundConnection {
     }
 
     private void onHandshakeBytes(Buffer chunk) {
+        if (!anyBytes && !settings.tls() && TransportTls.isTlsRecord(chunk)) {
+            refuse(Rejection.TLS_UNEXPECTED, TransportTls.unexpectedTlsDetail("the peer"));
+            return;
+        }
+        anyBytes = true;
         HandshakeReader.Step step = reader.feed(chunk);
         if (step instanceof HandshakeReader.Refused refused) {
             refuse(refused.rejection(), refused.detail());

@@ -15,6 +15,7 @@ import io.vertx.core.net.NetSocket;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -65,6 +66,8 @@ final class PeerConnection {
     private byte[] clientNonce;
     /** The server's hello arrived and our proof went out; its accept is next. */
     private boolean proofSent;
+    /** Whether the server sent anything on this connection yet (a TLS record first means it runs with TLS). */
+    private boolean anyBytes;
     private HandshakeReader reader;
     private boolean pumping;
     private boolean pumpScheduled;
@@ -140,6 +143,10 @@ final class PeerConnection {
                 }
             } else if (result.succeeded()) {
                 onConnected(result.result());
+            } else if (options.tls().isPresent() && TransportTls.isTlsFailure(result.cause())) {
+                String detail = TransportTls.clientDetail(result.cause());
+                rejections.reject(Rejection.TLS_HANDSHAKE_FAILED, remoteHost(), "connection to " + peer.id(), detail);
+                onConnectFailed(new IllegalStateException(Rejection.TLS_HANDSHAKE_FAILED + ", " + detail));
             } else {
                 onConnectFailed(result.cause());
             }
@@ -162,7 +169,13 @@ final class PeerConnection {
         connected.handler(this::onBytes);
         clientNonce = Handshake.nonce();
         proofSent = false;
+        anyBytes = false;
         reader = new HandshakeReader();
+        Optional<String> tlsRefusal = options.tls().flatMap(tls -> TransportTls.refusal(tls, connected));
+        if (tlsRefusal.isPresent()) {
+            handshakeFailed(Rejection.TLS_WRONG_PEER_NAME, tlsRefusal.get());
+            return;
+        }
         connected.write(FrameCodec.encode(Hello.clientHello(handshake.job(), clientNonce, handshake.self())));
         handshakeTimer = vertx.setTimer(security.handshakeTimeout().toMillis(), id -> {
             handshakeTimer = -1;
@@ -188,6 +201,11 @@ final class PeerConnection {
         if (state != State.HANDSHAKING) {
             return;
         }
+        if (!anyBytes && options.tls().isEmpty() && TransportTls.isTlsRecord(chunk)) {
+            handshakeFailed(Rejection.TLS_UNEXPECTED, TransportTls.unexpectedTlsDetail("the peer " + peer.id()));
+            return;
+        }
+        anyBytes = true;
         HandshakeReader.Step step = reader.feed(chunk);
         if (step instanceof HandshakeReader.Refused refused) {
             handshakeFailed(refused.rejection(), refused.detail());
@@ -296,7 +314,8 @@ final class PeerConnection {
             cancelHandshakeTimer();
             state = State.CONNECTING;
             onConnectFailed(new IllegalStateException("the peer closed the connection during the handshake"
-                    + " (does it have the same job secret?)"));
+                    + " (does it have the same job secret?)" + (options.tls().isEmpty() && !anyBytes
+                            ? " Or does it run with TLS (--tls) while this node does not? Its log says which" : "")));
             return;
         }
         state = State.IDLE;

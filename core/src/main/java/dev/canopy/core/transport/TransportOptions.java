@@ -1,8 +1,10 @@
 package dev.canopy.core.transport;
 
 import dev.canopy.core.frame.FrameCodec;
+import dev.canopy.core.security.tls.TlsSettings;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -31,6 +33,8 @@ import java.util.Set;
  * @param reconnectAttempts        connection attempts before queued frames fail (at least 1)
  * @param reconnectBackoff         pause before the second attempt; doubles for each further one
  * @param nodeLabel                how log lines name this node, e.g. {@code site/host#3}
+ * @param tls                      TLS 1.3 with mutual authentication on every connection, or none (the
+ *                                 handshake runs either way); every node of a job must make the same choice
  */
 public record TransportOptions(
         String host,
@@ -45,7 +49,8 @@ public record TransportOptions(
         Duration connectTimeout,
         int reconnectAttempts,
         Duration reconnectBackoff,
-        String nodeLabel) {
+        String nodeLabel,
+        Optional<TlsSettings> tls) {
 
     public static final String LOOPBACK = "127.0.0.1";
     private static final Set<String> WILDCARDS = Set.of("0.0.0.0", "::", "0:0:0:0:0:0:0:0", "[::]");
@@ -64,6 +69,7 @@ public record TransportOptions(
         Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(reconnectBackoff, "reconnectBackoff");
         Objects.requireNonNull(nodeLabel, "nodeLabel");
+        Objects.requireNonNull(tls, "tls");
         requirePort(tcpPort, "tcpPort");
         requirePort(udpPort, "udpPort");
         if (maxFrameBytes < FrameCodec.HEADER_LENGTH) {
@@ -93,51 +99,58 @@ public record TransportOptions(
     public static TransportOptions defaults() {
         return new TransportOptions(LOOPBACK, LOOPBACK, 0, 0, 16 * 1024 * 1024, FrameCodec.MAX_UDP_PAYLOAD,
                 4 * 1024 * 1024, 64L * 1024 * 1024, Duration.ofSeconds(30), Duration.ofSeconds(2), 4,
-                Duration.ofMillis(50), "transport");
+                Duration.ofMillis(50), "transport", Optional.empty());
     }
 
     /** Binds {@code newHost} and advertises it. */
     public TransportOptions withHost(String newHost) {
         return new TransportOptions(newHost, newHost, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes,
                 writeQueueHighWaterBytes, writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts,
-                reconnectBackoff, nodeLabel);
+                reconnectBackoff, nodeLabel, tls);
     }
 
     /** Binds {@code newHost} (say, {@code 0.0.0.0} for every interface) and advertises {@code newAdvertisedHost}. */
     public TransportOptions withHost(String newHost, String newAdvertisedHost) {
         return new TransportOptions(newHost, newAdvertisedHost, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes,
                 writeQueueHighWaterBytes, writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts,
-                reconnectBackoff, nodeLabel);
+                reconnectBackoff, nodeLabel, tls);
     }
 
     public TransportOptions withPorts(int newTcpPort, int newUdpPort) {
         return new TransportOptions(host, advertisedHost, newTcpPort, newUdpPort, maxFrameBytes, maxDatagramBytes,
                 writeQueueHighWaterBytes, writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts,
-                reconnectBackoff, nodeLabel);
+                reconnectBackoff, nodeLabel, tls);
     }
 
     public TransportOptions withMaxFrameBytes(int newMaxFrameBytes) {
         return new TransportOptions(host, advertisedHost, tcpPort, udpPort, newMaxFrameBytes, maxDatagramBytes,
                 writeQueueHighWaterBytes, writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts,
-                reconnectBackoff, nodeLabel);
+                reconnectBackoff, nodeLabel, tls);
     }
 
     public TransportOptions withWriteQueue(int newHighWaterBytes, long newLimitBytes, Duration newDrainTimeout) {
         return new TransportOptions(host, advertisedHost, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes,
                 newHighWaterBytes, newLimitBytes, newDrainTimeout, connectTimeout, reconnectAttempts, reconnectBackoff,
-                nodeLabel);
+                nodeLabel, tls);
     }
 
     public TransportOptions withReconnect(Duration newConnectTimeout, int newAttempts, Duration newBackoff) {
         return new TransportOptions(host, advertisedHost, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes,
                 writeQueueHighWaterBytes, writeQueueLimitBytes, drainTimeout, newConnectTimeout, newAttempts,
-                newBackoff, nodeLabel);
+                newBackoff, nodeLabel, tls);
     }
 
     public TransportOptions withNodeLabel(String newNodeLabel) {
         return new TransportOptions(host, advertisedHost, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes,
                 writeQueueHighWaterBytes, writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts,
-                reconnectBackoff, newNodeLabel);
+                reconnectBackoff, newNodeLabel, tls);
+    }
+
+    /** TLS 1.3 with mutual authentication under {@code settings}, beneath the handshake (docs/security.md). */
+    public TransportOptions withTls(TlsSettings settings) {
+        return new TransportOptions(host, advertisedHost, tcpPort, udpPort, maxFrameBytes, maxDatagramBytes,
+                writeQueueHighWaterBytes, writeQueueLimitBytes, drainTimeout, connectTimeout, reconnectAttempts,
+                reconnectBackoff, nodeLabel, Optional.of(settings));
     }
 
     private static void requirePort(int port, String field) {

@@ -10,6 +10,7 @@ import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeLogger;
 import dev.canopy.core.security.Rejection;
 import dev.canopy.core.security.SecurityCounters;
+import dev.canopy.core.security.tls.TlsSettings;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -19,9 +20,7 @@ import io.vertx.core.datagram.DatagramPacket;
 import io.vertx.core.datagram.DatagramSocket;
 import io.vertx.core.datagram.DatagramSocketOptions;
 import io.vertx.core.net.NetClient;
-import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetServer;
-import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -117,6 +116,7 @@ public final class VertxTransport implements Transport {
         this.seal = new DatagramSeal(security, localAddress);
         Handshake handshake = new Handshake(security, PeerIdentity.of(localAddress, options.nodeLabel()));
         this.inboundSettings = new InboundConnection.Settings(context, options.maxFrameBytes(), handshake, security,
+                options.tls().isPresent(),
                 frame -> frameHandler.handle(frame), inboundEvents, rejections);
         this.outboundSettings = new PeerConnection.Settings(client, options, handshake, security, rejections);
         this.inboundPeers = new InboundPeers(context.owner());
@@ -137,20 +137,25 @@ public final class VertxTransport implements Transport {
         }
         Context context = vertx.getOrCreateContext();
         Promise<Transport> started = Promise.promise();
-        context.runOnContext(v -> bind(vertx, context, options, security).onComplete(started));
+        context.runOnContext(v -> {
+            Future<Optional<TransportTls.Prepared>> tls = options.tls().isEmpty() ? Future.succeededFuture(Optional.empty())
+                    : vertx.executeBlocking(() -> Optional.of(TransportTls.prepare(vertx, options.tls().get())));
+            tls.compose(prepared -> bind(vertx, context, options, security, prepared)).onComplete(started);
+        });
         return started.future();
     }
 
     private static Future<Transport> bind(Vertx vertx, Context context, TransportOptions options,
-            TransportSecurity security) {
-        NetServer server = vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true));
-        NetClient client = vertx.createNetClient(new NetClientOptions().setTcpNoDelay(true)
-                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis())));
+            TransportSecurity security, Optional<TransportTls.Prepared> prepared) {
+        NetServer server = vertx.createNetServer(TransportTls.serverOptions(prepared, security));
+        NetClient client = vertx.createNetClient(TransportTls.clientOptions(options, prepared, security));
         DatagramSocket datagrams = vertx.createDatagramSocket(
                 new DatagramSocketOptions().setReceiveBufferSize(DATAGRAM_RECEIVE_BUFFER_BYTES));
         Promise<VertxTransport> ready = Promise.promise();
         // Connections may arrive before the transport object exists; the handler waits for it.
         server.connectHandler(socket -> ready.future().onSuccess(transport -> transport.accept(socket)));
+        // With TLS, a connection whose TLS handshake fails never reaches the connect handler.
+        server.exceptionHandler(failure -> ready.future().onSuccess(transport -> transport.tlsFailed(failure)));
         return server.listen(options.tcpPort(), options.host())
                 .recover(e -> Future.failedFuture(new IllegalStateException("TCP port " + options.tcpPort() + ": "
                         + e.getMessage(), e)))
@@ -161,8 +166,9 @@ public final class VertxTransport implements Transport {
                     VertxTransport transport = new VertxTransport(context, options, security, server, client, datagrams);
                     datagrams.handler(transport::onDatagram);
                     ready.complete(transport);
-                    transport.log.info("transport listening on {}{}", transport.localAddress,
-                            options.host().equals(options.advertisedHost()) ? "" : " (bound to " + options.host() + ")");
+                    transport.log.info("transport listening on {}{}{}", transport.localAddress,
+                            options.host().equals(options.advertisedHost()) ? "" : " (bound to " + options.host() + ")",
+                            options.tls().map(tls -> " with " + TlsSettings.PROTOCOL).orElse(""));
                     return (Transport) transport;
                 })
                 .onFailure(e -> {
@@ -329,6 +335,13 @@ public final class VertxTransport implements Transport {
             socket.close();
             return;
         }
+        Optional<String> tlsRefusal = options.tls().flatMap(tls -> TransportTls.refusal(tls, socket));
+        if (tlsRefusal.isPresent()) {
+            rejections.reject(Rejection.TLS_WRONG_PEER_NAME, remoteHost(socket), "connection " + socket.remoteAddress(),
+                    tlsRefusal.get());
+            socket.close();
+            return;
+        }
         if (pending.size() >= MAX_PENDING_HANDSHAKES) {
             InboundConnection oldest = pending.iterator().next();
             pending.remove(oldest);
@@ -339,6 +352,20 @@ public final class VertxTransport implements Transport {
         pending.add(connection);
         inboundPeers.accepted();
         connection.start();
+    }
+
+    /** A connection's TLS handshake failed (only with TLS; the server does not say from where). */
+    private void tlsFailed(Throwable failure) {
+        if (options.tls().isEmpty() || !TransportTls.isTlsFailure(failure)) {
+            log.debug("TCP server: {}", failure.toString());
+            return;
+        }
+        Rejection rejection = TransportTls.serverRejection(failure);
+        rejections.reject(rejection, "unknown", "a TLS connection", TransportTls.serverDetail(rejection, failure));
+    }
+
+    private static String remoteHost(NetSocket socket) {
+        return socket.remoteAddress() == null ? "?" : socket.remoteAddress().hostAddress();
     }
 
     private void onDatagram(DatagramPacket packet) {
