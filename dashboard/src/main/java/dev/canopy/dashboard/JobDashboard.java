@@ -50,10 +50,8 @@ public final class JobDashboard {
                     JobReader reader = JobReader.start(vertx, session.client(), job, state, Duration.ofMillis(READ_INTERVAL_MS));
                     return Dashboard.start(vertx, options, state, grid, recorder)
                             .map(dashboard -> new JobDashboard(session, reader, dashboard, state))
-                            .recover(e -> {
-                                reader.close();
-                                return session.close().transform(closed -> Future.failedFuture(e));
-                            });
+                            .recover(e -> reader.close().transform(stopped -> session.close())
+                                    .transform(closed -> Future.failedFuture(e)));
                 });
     }
 
@@ -75,7 +73,6 @@ public final class JobDashboard {
     }
 
     public Future<Void> close() {
-        reader.close();
-        return dashboard.close().eventually(session::close);
+        return reader.close().transform(read -> dashboard.close()).eventually(session::close);
     }
 }

@@ -1,6 +1,9 @@
 package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.LevelFiles;
+import dev.canopy.cli.dashboard.CommandDashboard;
+import dev.canopy.cli.dashboard.DashboardMixin;
+import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.collectives.run.FatalErrors;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LivePlanSettings;
@@ -74,6 +77,9 @@ public final class NodeCommand implements Callable<Integer> {
             + " (the same on every process); default: plans from the level file only.")
     private boolean livePlans;
 
+    @picocli.CommandLine.Mixin
+    private DashboardMixin dashboard;
+
     @Parameters(description = "Arguments for a program with main.")
     private List<String> arguments = new ArrayList<>();
 
@@ -90,7 +96,9 @@ public final class NodeCommand implements Callable<Integer> {
         }
         NodeAddresses.Usable usable = (NodeAddresses.Usable) addresses;
         JobSecret secret;
+        Optional<DashboardOptions> dashboardOptions;
         try {
+            dashboardOptions = dashboard.options();
             secret = JobSecret.fromFile(secretFile);
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("canopy node: " + e.getMessage());
@@ -100,8 +108,12 @@ public final class NodeCommand implements Callable<Integer> {
                 .withTransport(TransportOptions.defaults().withHost(usable.bindHost(), usable.advertisedHost()));
         JoinOptions options = livePlans ? configured.withLivePlans(LivePlanSettings.DEFAULTS) : configured;
         FatalErrors.install();
+        Optional<CommandDashboard> served = dashboardOptions.map(given -> CommandDashboard.start(given, zooKeeper,
+                JobId.of(job), Optional.of(secret), grid.get(), Optional.empty(), spec.commandLine().getOut()));
         try (URLClassLoader loader = new URLClassLoader(urls(), NodeCommand.class.getClassLoader())) {
             return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options);
+        } finally {
+            served.ifPresent(CommandDashboard::close);
         }
     }
 

@@ -15,7 +15,9 @@ import java.util.Set;
  *   <li><b>upstream</b>: it was on time but an ancestor in the plan's tree was a late process, so the data
  *       reached it late through no fault of the network (named in {@code waited_for});</li>
  *   <li><b>network</b>: it and its ancestors were on time, yet it completed more than the tolerance after the
- *       plan predicted (the broadcast arrival for downward operations, an up-and-down pass for the others).</li>
+ *       plan predicted (the broadcast arrival for downward operations, an up-and-down pass for the others). In a
+ *       downward operation only the rank where the delay appeared is blamed; below it, ranks whose delay its
+ *       delay explains are <b>upstream</b> of it.</li>
  * </ul>
  * The tolerance is {@value #MIN_TOLERANCE_MS} ms or a quarter of the predicted completion, whichever is more,
  * so a loaded machine's scheduling noise is not blamed on anyone.
@@ -50,18 +52,26 @@ final class SkewReport {
             ranks.add(rankJson(start, rank).put("arrival_ms", json(arrival[rank])).put("completion_ms", json(completed))
                     .put("predicted_ms", start.predictedArrivalMs()[rank]));
         }
+        boolean downward = DOWNWARD.contains(start.operation());
+        double[] excess = new double[size];
+        for (int rank = 0; rank < size; rank++) {
+            double expected = downward ? start.predictedArrivalMs()[rank] : 2 * predictedCompletion;
+            excess[rank] = relativeMs(completionNanos[rank], rootStart) - expected;
+        }
+        // A downward operation's root completes once its sends have left: it has no arrival that could be late.
         JsonArray late = new JsonArray();
         for (int rank = 0; rank < size; rank++) {
-            double completed = relativeMs(completionNanos[rank], rootStart);
             int lateAncestor = lateAncestor(start, arrival, rank, tolerance);
-            double expected = DOWNWARD.contains(start.operation()) ? start.predictedArrivalMs()[rank] : 2 * predictedCompletion;
             if (arrival[rank] > tolerance) {
                 late.add(rankJson(start, rank).put("late_ms", arrival[rank]).put("cause", "process"));
             } else if (lateAncestor >= 0) {
                 late.add(rankJson(start, rank).put("late_ms", arrival[lateAncestor]).put("cause", "upstream")
                         .put("waited_for", lateAncestor));
-            } else if (!Double.isNaN(completed) && completed - expected > tolerance) {
-                late.add(rankJson(start, rank).put("late_ms", completed - expected).put("cause", "network"));
+            } else if (excess[rank] > tolerance && !(downward && rank == start.root())) {
+                int origin = downward ? networkOrigin(start, excess, rank, tolerance) : rank;
+                JsonObject entry = rankJson(start, rank).put("late_ms", excess[rank]);
+                late.add(origin == rank ? entry.put("cause", "network")
+                        : entry.put("cause", "upstream").put("waited_for", origin));
             }
         }
         return new JsonObject()
@@ -70,6 +80,23 @@ final class SkewReport {
                 .put("tolerance_ms", tolerance)
                 .put("ranks", ranks)
                 .put("late", late);
+    }
+
+    /**
+     * Where a downward operation's delay at {@code rank} came from: the highest ancestor whose own lateness
+     * already explains {@code rank}'s within the tolerance (it passed the delay down), or {@code rank} itself
+     * when its link added more than the tolerance.
+     */
+    private static int networkOrigin(OperationStart start, double[] excess, int rank, double tolerance) {
+        int origin = rank;
+        for (int at = start.parents()[rank]; at >= 0; at = start.parents()[at]) {
+            if (excess[at] > tolerance && excess[origin] - excess[at] <= tolerance) {
+                origin = at;
+            } else {
+                break;
+            }
+        }
+        return origin;
     }
 
     /** The nearest ancestor of {@code rank} in the tree that was a late process, or -1. */

@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * A read that fails (ZooKeeper unreachable, a znode mid-change) keeps the last state and shows the error as the
  * source's status; the next read tries again, so the dashboard survives ZooKeeper reconnects.
  */
-public final class JobReader implements AutoCloseable {
+public final class JobReader {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobReader.class);
     private static final long PLAN_READ_TIMEOUT_MS = 5_000;
@@ -50,6 +50,8 @@ public final class JobReader implements AutoCloseable {
     private final PlanStore plans;
     private final AtomicBoolean reading = new AtomicBoolean();
     private final long timer;
+    private volatile boolean closed;
+    private volatile Future<Void> inFlight = Future.succeededFuture();
     // Touched by one read at a time (the reading flag), on worker threads.
     private final Map<String, MemberState> lastStates = new HashMap<>();
     private long lastEpoch;
@@ -77,10 +79,10 @@ public final class JobReader implements AutoCloseable {
 
     /** Reads once now, unless a read is under way; completes when the read is done (for tests and shutdown). */
     public Future<Void> readOnce() {
-        if (!reading.compareAndSet(false, true)) {
-            return Future.succeededFuture();
+        if (closed || !reading.compareAndSet(false, true)) {
+            return inFlight;
         }
-        return vertx.executeBlocking(() -> {
+        Future<Void> read = vertx.executeBlocking(() -> {
             try {
                 read();
                 return null;
@@ -88,6 +90,8 @@ public final class JobReader implements AutoCloseable {
                 reading.set(false);
             }
         }, false);
+        inFlight = read;
+        return read;
     }
 
     private void read() {
@@ -98,6 +102,9 @@ public final class JobReader implements AutoCloseable {
             state.sourceStatus("ok");
             lastError = "";
         } catch (Exception e) {
+            if (closed) {
+                return; // the session is closing under this read
+            }
             String message = "ZooKeeper read of job " + job.name() + " failed: " + describe(e);
             if (!message.equals(lastError)) {
                 LOG.warn("{} (keeping the last state, retrying)", message);
@@ -118,9 +125,17 @@ public final class JobReader implements AutoCloseable {
             });
         }
         Optional<byte[]> start = dataOrEmpty(JobMemberZnodes.startPath(job));
-        List<Member> ranked = new ArrayList<>(start.isPresent()
-                ? JobMemberZnodes.decodeStartRecord(start.get(), JobMemberZnodes.startPath(job))
-                : registered.values());
+        List<Member> ranked;
+        boolean started = start.isPresent();
+        if (started) {
+            ranked = new ArrayList<>(JobMemberZnodes.decodeStartRecord(start.get(), JobMemberZnodes.startPath(job)));
+        } else if (state.snapshot().started()) {
+            // The last member out deleted the job: keep showing its members, all gone now.
+            ranked = new ArrayList<>(state.snapshot().ranked());
+            started = true;
+        } else {
+            ranked = new ArrayList<>(registered.values());
+        }
         ranked.sort(Member.RANK_ORDER);
         List<GridMember> members = new ArrayList<>();
         for (int rank = 0; rank < ranked.size(); rank++) {
@@ -128,7 +143,7 @@ public final class JobReader implements AutoCloseable {
             MemberState now = registered.containsKey(member.id().value()) ? MemberState.JOINED : MemberState.LEFT;
             members.add(new GridMember(rank, member, now));
         }
-        JobSnapshot snapshot = new JobSnapshot(job.name(), start.isPresent(), members);
+        JobSnapshot snapshot = new JobSnapshot(job.name(), started, members);
         reportChanges(snapshot);
         state.snapshot(snapshot);
     }
@@ -216,8 +231,10 @@ public final class JobReader implements AutoCloseable {
         return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
     }
 
-    @Override
-    public void close() {
+    /** Stops reading; completes when a read under way has ended (so the session can close under none). */
+    public Future<Void> close() {
+        closed = true;
         vertx.cancelTimer(timer);
+        return inFlight.otherwiseEmpty();
     }
 }
