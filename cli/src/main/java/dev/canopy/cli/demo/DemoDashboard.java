@@ -8,6 +8,9 @@ import dev.canopy.collectives.data.ElementType;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.reduce.BuiltInOp;
 import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.node.CanopyNode;
+import dev.canopy.core.transport.emulation.WanEmulator;
+import dev.canopy.dashboard.model.GridEvent;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.security.JobSecret;
@@ -44,15 +47,18 @@ final class DemoDashboard implements AutoCloseable {
     private static final Duration STEP_TIMEOUT = Duration.ofSeconds(120);
     private static final long LATE_START_MS = 250;
     private static final long PERIOD_MS = 2_000;
+    private static final long REPLAN_MIN_SECONDS = 40;
 
     private final CommandDashboard served;
+    private final GridModel grid;
     private final CollectiveRecorder recorder;
     private final List<RecordedCollectives> collectives;
     private final PrintWriter out;
 
-    private DemoDashboard(CommandDashboard served, CollectiveRecorder recorder, List<RecordedCollectives> collectives,
-            PrintWriter out) {
+    private DemoDashboard(CommandDashboard served, GridModel grid, CollectiveRecorder recorder,
+            List<RecordedCollectives> collectives, PrintWriter out) {
         this.served = served;
+        this.grid = grid;
         this.recorder = recorder;
         this.collectives = collectives;
         this.out = out;
@@ -67,7 +73,7 @@ final class DemoDashboard implements AutoCloseable {
         List<RecordedCollectives> collectives = worlds.stream().map(world -> new RecordedCollectives(
                 new Collectives(world, ConfiguredPlans.of(world.members(), grid), CollectiveSettings.defaults()), recorder))
                 .toList();
-        return new DemoDashboard(served, recorder, collectives, out);
+        return new DemoDashboard(served, grid, recorder, collectives, out);
     }
 
     /** The ping matrix's median round trip per site pair, as the site-pair view's measured column. */
@@ -99,23 +105,62 @@ final class DemoDashboard implements AutoCloseable {
         out.flush();
     }
 
-    /** A collective every 2 s (every fifth with a late rank) until {@code duration} is over or Ctrl-C. */
-    void keepRunning(Vertx vertx, Duration duration, UntilStopped running) throws InterruptedException {
+    /**
+     * A collective every 2 s (every fifth with a late rank) until {@code duration} is over or Ctrl-C. From
+     * {@value #REPLAN_MIN_SECONDS} s on, the nodes also run live plans, the demo degrades a WAN link halfway, and
+     * every round is a switch point to the leader's newest plan; re-plans are printed as they are published.
+     */
+    void keepRunning(Vertx vertx, Duration duration, UntilStopped running, List<CanopyNode> nodes, WanEmulator wan,
+            List<Communicator> worlds) throws InterruptedException {
         if (duration.isZero()) {
             return;
         }
         out.printf(Locale.ROOT, "running for %d s (Ctrl-C ends it): a collective every %d s%n", duration.toSeconds(),
                 PERIOD_MS / 1000);
         out.flush();
-        long end = System.nanoTime() + duration.toNanos();
-        for (int round = 1; !running.stopped() && System.nanoTime() < end; round++) {
-            int root = round % collectives.size();
-            Future<?> operation = round % 5 == 0
-                    ? bcastWithLateRank(vertx, (root + 1) % collectives.size(), 16 * 1024)
-                    : all(c -> c.bcast(c.collectives().rank() == root ? Buffer.buffer(new byte[4096]) : null, root));
-            await(operation, "collective " + round);
-            running.await(Duration.ofMillis(Math.min(PERIOD_MS, Math.max(1, (end - System.nanoTime()) / 1_000_000))));
+        long start = System.nanoTime();
+        long end = start + duration.toNanos();
+        Optional<DemoReplan> replan = duration.toSeconds() >= REPLAN_MIN_SECONDS
+                ? Optional.of(DemoReplan.start(vertx, nodes, worlds, grid, out)) : Optional.empty();
+        try {
+            boolean degraded = false;
+            long seenEvents = served.dashboard().state().events().lastSequence();
+            for (int round = 1; !running.stopped() && System.nanoTime() < end; round++) {
+                if (replan.isPresent() && !degraded && System.nanoTime() > start + duration.toNanos() / 2) {
+                    degraded = true;
+                    replan.get().degrade(wan, grid, worlds);
+                }
+                if (replan.isPresent()) {
+                    replan.get().adoptNewest(collectives);
+                }
+                int root = round % collectives.size();
+                Future<?> operation = round % 5 == 0
+                        ? bcastWithLateRank(vertx, (root + 1) % collectives.size(), 16 * 1024)
+                        : all(c -> c.bcast(c.collectives().rank() == root ? Buffer.buffer(new byte[4096]) : null, root));
+                await(operation, "collective " + round);
+                seenEvents = printReplans(seenEvents);
+                running.await(Duration.ofMillis(Math.min(PERIOD_MS, Math.max(1, (end - System.nanoTime()) / 1_000_000))));
+            }
+        } finally {
+            replan.ifPresent(DemoReplan::close);
         }
+    }
+
+    /** Prints the re-plans the dashboard has seen since event {@code seen}; returns the last event's number. */
+    private long printReplans(long seen) {
+        long last = seen;
+        for (GridEvent event : served.dashboard().state().events().since(seen)) {
+            last = event.sequence();
+            if (event.kind() == GridEvent.Kind.REPLAN) {
+                JsonObject fields = event.toJson();
+                out.printf(Locale.ROOT, "re-plan: epoch %d%s: %s%n", fields.getLong("epoch"),
+                        fields.containsKey("predicted_gain_ms")
+                                ? String.format(Locale.ROOT, " (predicted gain %.1f ms)", fields.getDouble("predicted_gain_ms"))
+                                : "", event.detail());
+                out.flush();
+            }
+        }
+        return last;
     }
 
     private Future<Void> bcastWithLateRank(Vertx vertx, int late, int bytes) {

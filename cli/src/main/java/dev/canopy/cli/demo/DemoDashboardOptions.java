@@ -17,7 +17,8 @@ public final class DemoDashboardOptions {
 
     @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "0",
             description = "Keep the grid and the dashboard running this many seconds after the run, with a collective"
-                    + " every 2 s (default ${DEFAULT-VALUE}; Ctrl-C ends it cleanly).")
+                    + " every 2 s; from 40 s on, with live plans and a WAN link degraded halfway, to show a re-plan"
+                    + " (default ${DEFAULT-VALUE}; Ctrl-C ends it cleanly).")
     private long durationSeconds;
 
     /** @throws IllegalArgumentException naming the option when a value is out of range */

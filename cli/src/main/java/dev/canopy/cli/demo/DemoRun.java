@@ -94,7 +94,7 @@ final class DemoRun {
                         pairs * pings);
                 served.measured(worlds.get(0).members(), rtt);
                 served.showcase(vertx);
-                served.keepRunning(vertx, dashboard.duration(), running);
+                served.keepRunning(vertx, dashboard.duration(), running, nodes, wan, worlds);
             }
         } finally {
             for (CanopyNode node : nodes) {

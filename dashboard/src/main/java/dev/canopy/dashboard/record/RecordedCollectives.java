@@ -25,7 +25,8 @@ import java.util.function.Supplier;
  */
 public final class RecordedCollectives {
 
-    private final Collectives collectives;
+    // Replaced at a plan switch point (the same point on every member); the operations count on.
+    private volatile Collectives collectives;
     private final CollectiveRecorder recorder;
     private long calls;
 
@@ -36,6 +37,18 @@ public final class RecordedCollectives {
 
     public Collectives collectives() {
         return collectives;
+    }
+
+    /**
+     * Continues with {@code adopted} (the same communicator on a newer plan, from a switch point every member
+     * passes at the same point of its sequence), keeping the count of operations.
+     */
+    public void switchTo(Collectives adopted) {
+        if (adopted.communicator() != collectives.communicator()) {
+            throw new IllegalArgumentException("switchTo takes the same communicator on another plan, got communicator "
+                    + adopted.communicator().contextId() + " for " + collectives.communicator().contextId());
+        }
+        collectives = adopted;
     }
 
     public Future<Void> barrier() {
@@ -65,12 +78,13 @@ public final class RecordedCollectives {
     private synchronized <T> Future<T> recorded(Operation operation, int root, long bytes, Supplier<Future<T>> call) {
         long arrival = System.nanoTime();
         long sequence = ++calls;
-        Communicator communicator = collectives.communicator();
+        Collectives current = collectives;
+        Communicator communicator = current.communicator();
         int rank = communicator.rank();
         if (root < 0 || root >= communicator.size()) {
             return call.get(); // the collective itself rejects the root, naming it
         }
-        communicator.context().runOnContext(v -> recorder.started(describe(operation, root, bytes, sequence), rank, arrival));
+        communicator.context().runOnContext(v -> recorder.started(describe(current, operation, root, bytes, sequence), rank, arrival));
         Promise<T> result = Promise.promise();
         call.get().onComplete(done -> {
             recorder.completed(communicator.contextId(), sequence, rank, System.nanoTime(), done.cause());
@@ -79,9 +93,9 @@ public final class RecordedCollectives {
         return result.future();
     }
 
-    private OperationStart describe(Operation operation, int root, long bytes, long sequence) {
-        Communicator communicator = collectives.communicator();
-        CollectivePlan plan = collectives.plan();
+    private OperationStart describe(Collectives current, Operation operation, int root, long bytes, long sequence) {
+        Communicator communicator = current.communicator();
+        CollectivePlan plan = current.plan();
         RootedTree tree = plan.tree(root);
         int size = communicator.size();
         int[] parents = new int[size];

@@ -14,6 +14,8 @@ import java.util.Set;
  *   <li><b>process</b>: the rank itself called the operation more than the tolerance after the root;</li>
  *   <li><b>upstream</b>: it was on time but an ancestor in the plan's tree was a late process, so the data
  *       reached it late through no fault of the network (named in {@code waited_for});</li>
+ *   <li><b>downstream</b>: it completed late after a late process below it in the tree had started (it waited
+ *       for that descendant: an acknowledgement, a contribution), named in {@code waited_for};</li>
  *   <li><b>network</b>: it and its ancestors were on time, yet it completed more than the tolerance after the
  *       plan predicted (the broadcast arrival for downward operations, an up-and-down pass for the others). In a
  *       downward operation only the rank where the delay appeared is blamed; below it, ranks whose delay its
@@ -67,6 +69,10 @@ final class SkewReport {
             } else if (lateAncestor >= 0) {
                 late.add(rankJson(start, rank).put("late_ms", arrival[lateAncestor]).put("cause", "upstream")
                         .put("waited_for", lateAncestor));
+            } else if (excess[rank] > tolerance && lateDescendant(start, arrival, completed(completionNanos, rootStart, rank),
+                    rank, tolerance) >= 0) {
+                late.add(rankJson(start, rank).put("late_ms", excess[rank]).put("cause", "downstream").put("waited_for",
+                        lateDescendant(start, arrival, completed(completionNanos, rootStart, rank), rank, tolerance)));
             } else if (excess[rank] > tolerance && !(downward && rank == start.root())) {
                 int origin = downward ? networkOrigin(start, excess, rank, tolerance) : rank;
                 JsonObject entry = rankJson(start, rank).put("late_ms", excess[rank]);
@@ -97,6 +103,35 @@ final class SkewReport {
             }
         }
         return origin;
+    }
+
+    /**
+     * A descendant of {@code rank} that was a late process and started before {@code rank} completed (so
+     * {@code rank} may have waited for it: a child's acknowledgement, a reduction's contribution), the latest such;
+     * or -1.
+     */
+    private static int lateDescendant(OperationStart start, double[] arrival, double completed, int rank, double tolerance) {
+        int found = -1;
+        for (int other = 0; other < arrival.length; other++) {
+            if (other != rank && arrival[other] > tolerance && arrival[other] <= completed && isAncestor(start, rank, other)
+                    && (found < 0 || arrival[other] > arrival[found])) {
+                found = other;
+            }
+        }
+        return found;
+    }
+
+    private static boolean isAncestor(OperationStart start, int ancestor, int rank) {
+        for (int at = start.parents()[rank]; at >= 0; at = start.parents()[at]) {
+            if (at == ancestor) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static double completed(long[] completionNanos, long rootStart, int rank) {
+        return relativeMs(completionNanos[rank], rootStart);
     }
 
     /** The nearest ancestor of {@code rank} in the tree that was a late process, or -1. */

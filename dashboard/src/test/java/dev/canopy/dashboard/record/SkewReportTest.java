@@ -45,6 +45,15 @@ class SkewReportTest {
     }
 
     @Test
+    void aRankThatCompletedAfterALateDescendantStartedWaitedForIt() {
+        // Rank 2 starts 100 ms late; rank 1, its parent, completes only after that (it waited for rank 2).
+        JsonObject report = SkewReport.of(bcast(), nanos(0, 0, 100, 0), nanos(1, 105, 110, 11));
+        assertThat(cause(report, 2)).isEqualTo("process");
+        assertThat(cause(report, 1)).isEqualTo("downstream");
+        assertThat(report.getJsonArray("late").getJsonObject(0).getInteger("waited_for")).isEqualTo(2);
+    }
+
+    @Test
     void nobodyIsLateWithinTheTolerance() {
         JsonObject report = SkewReport.of(bcast(), nanos(0, 5, 10, 15), nanos(1, 25, 35, 30));
         assertThat(report.getJsonArray("late")).isEmpty();
