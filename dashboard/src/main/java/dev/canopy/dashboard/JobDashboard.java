@@ -6,6 +6,7 @@ import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.dashboard.model.DashboardState;
+import dev.canopy.dashboard.plan.ReplanGain;
 import dev.canopy.dashboard.record.CollectiveRecorder;
 import dev.canopy.dashboard.zk.JobReader;
 import dev.canopy.gridconfig.model.GridModel;
@@ -47,7 +48,8 @@ public final class JobDashboard {
         return ZooKeeperSession.open(vertx, zooKeeper, NodeOptions.DEFAULT_SESSION_TIMEOUT, CONNECT_TIMEOUT,
                         secret.map(ZooKeeperCredentials::of))
                 .compose(session -> {
-                    JobReader reader = JobReader.start(vertx, session.client(), job, state, Duration.ofMillis(READ_INTERVAL_MS));
+                    JobReader reader = JobReader.start(vertx, session.client(), job, state, new ReplanGain(grid),
+                            Duration.ofMillis(READ_INTERVAL_MS));
                     return Dashboard.start(vertx, options, state, grid, recorder)
                             .map(dashboard -> new JobDashboard(session, reader, dashboard, state))
                             .recover(e -> reader.close().transform(stopped -> session.close())

@@ -206,12 +206,13 @@ class DashboardApiTest {
         Await.result(store.ensureCreated());
         List<String> names = grid.grid.world().get(0).members().stream().map(m -> m.id().value()).toList();
         String fence = "/members/" + leader.id().value();
-        assertThat(Await.result(store.publish(plan(names, 1, 80, "first plan"), fence))).isEqualTo(PlanStore.PublishOutcome.PUBLISHED);
+        assertThat(Await.result(store.publish(plan(names, 1, 10, 80, "first plan"), fence)))
+                .isEqualTo(PlanStore.PublishOutcome.PUBLISHED);
         Await.until(Duration.ofSeconds(10), () -> get("/api/plan").body().getString("source").equals("published"),
                 () -> "plan epoch 1 on /api/plan");
         long eventsBefore = get("/api/events").body().getLong("last_seq");
         long pushedAt = System.nanoTime();
-        assertThat(Await.result(store.publish(plan(names, 2, 50, "re-plan: east slowed down"), fence)))
+        assertThat(Await.result(store.publish(plan(names, 2, 40, 50, "re-plan: east slowed down"), fence)))
                 .isEqualTo(PlanStore.PublishOutcome.PUBLISHED);
         // The events part's version is its last event's number: the push that carries the re-plan's event.
         String pushed = awaitLine(stream, line -> new JsonObject(line).getLong("events") > eventsBefore, Duration.ofSeconds(10));
@@ -223,7 +224,10 @@ class DashboardApiTest {
         JsonObject second = replans().get(1);
         assertThat(second.getLong("epoch")).isEqualTo(2);
         assertThat(second.getString("detail")).isEqualTo("re-plan: east slowed down");
-        assertThat(second.getDouble("predicted_gain_ms")).isEqualTo(30.0);
+        // Epoch 1's trees on epoch 2's latencies (every link 4 times slower) take 4 times as long as on its own.
+        double previousOnNew = second.getDouble("previous_plan_on_new_latencies_ms");
+        assertThat(previousOnNew).isGreaterThan(100);
+        assertThat(second.getDouble("predicted_gain_ms")).isCloseTo(previousOnNew - 50, org.assertj.core.data.Offset.offset(1e-9));
         JsonObject plan = get("/api/plan").body();
         assertThat(plan.getLong("epoch")).isEqualTo(2);
         assertThat(plan.getString("reason")).isEqualTo("re-plan: east slowed down");
@@ -246,9 +250,10 @@ class DashboardApiTest {
         assertThat(get("/api/grid").body().getJsonArray("members")).hasSize(6); // ranks never move
     }
 
-    private static PublishedPlan plan(List<String> names, long epoch, double completionMs, String reason) {
+    /** A plan whose snapshot has every link at {@code linkMs} one way. */
+    private static PublishedPlan plan(List<String> names, long epoch, double linkMs, double completionMs, String reason) {
         int n = names.size();
-        double[] oneWay = IntStream.range(0, n * n).mapToDouble(i -> i / n == i % n ? 0 : 10 + i % 7).toArray();
+        double[] oneWay = IntStream.range(0, n * n).mapToDouble(i -> i / n == i % n ? 0 : linkMs).toArray();
         return new PublishedPlan(epoch, new LatencySnapshot(names, oneWay), completionMs, reason);
     }
 

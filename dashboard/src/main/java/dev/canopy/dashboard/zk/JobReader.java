@@ -10,6 +10,7 @@ import dev.canopy.dashboard.model.GridEvent;
 import dev.canopy.dashboard.model.GridMember;
 import dev.canopy.dashboard.model.JobSnapshot;
 import dev.canopy.dashboard.model.MemberState;
+import dev.canopy.dashboard.plan.ReplanGain;
 import dev.canopy.probes.measure.SitePairForecast;
 import dev.canopy.probes.measure.SiteSummary;
 import dev.canopy.probes.measure.SiteSummaryPublisher;
@@ -23,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
@@ -48,6 +50,7 @@ public final class JobReader {
     private final JobId job;
     private final DashboardState state;
     private final PlanStore plans;
+    private final ReplanGain gain;
     private final AtomicBoolean reading = new AtomicBoolean();
     private final long timer;
     private volatile boolean closed;
@@ -58,8 +61,10 @@ public final class JobReader {
     private Optional<PublishedPlan> lastPlan = Optional.empty();
     private String lastError = "";
 
-    private JobReader(Vertx vertx, CuratorFramework client, JobId job, DashboardState state, Duration interval) {
+    private JobReader(Vertx vertx, CuratorFramework client, JobId job, DashboardState state, ReplanGain gain,
+            Duration interval) {
         this.vertx = vertx;
+        this.gain = gain;
         this.client = client;
         this.job = job;
         this.state = state;
@@ -72,9 +77,9 @@ public final class JobReader {
      * Starts following {@code job} through {@code client} (a started Curator client with the job's credentials;
      * the caller keeps and closes it).
      */
-    public static JobReader start(Vertx vertx, CuratorFramework client, JobId job, DashboardState state,
+    public static JobReader start(Vertx vertx, CuratorFramework client, JobId job, DashboardState state, ReplanGain gain,
             Duration interval) {
-        return new JobReader(vertx, client, job, state, interval);
+        return new JobReader(vertx, client, job, state, gain, interval);
     }
 
     /** Reads once now, unless a read is under way; completes when the read is done (for tests and shutdown). */
@@ -191,8 +196,14 @@ public final class JobReader {
     private void replanned(PublishedPlan plan) {
         JsonObject fields = new JsonObject().put("epoch", plan.epoch())
                 .put("predicted_completion_ms", plan.predictedCompletionMs());
-        lastPlan.ifPresent(before -> fields.put("previous_epoch", before.epoch())
-                .put("predicted_gain_ms", before.predictedCompletionMs() - plan.predictedCompletionMs()));
+        lastPlan.ifPresent(before -> {
+            fields.put("previous_epoch", before.epoch());
+            OptionalDouble previousOnNew = gain.previousPlanOnNewLatenciesMs(state.snapshot(), before, plan);
+            if (previousOnNew.isPresent()) {
+                fields.put("previous_plan_on_new_latencies_ms", previousOnNew.getAsDouble())
+                        .put("predicted_gain_ms", previousOnNew.getAsDouble() - plan.predictedCompletionMs());
+            }
+        });
         state.event(GridEvent.Kind.REPLAN, plan.reason(), fields);
         state.plan(plan);
         lastPlan = Optional.of(plan);
