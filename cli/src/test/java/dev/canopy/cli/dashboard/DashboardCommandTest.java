@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyCommand;
 import dev.canopy.collectives.run.EmulatedGrid;
-import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.json.JsonObject;
@@ -52,7 +51,7 @@ class DashboardCommandTest {
             CompletableFuture<Integer> exit = run(out, "dashboard", "--zk", grid.zooKeeperConnectString(), "--job", "cli-dash",
                     "--secret-file", secret.toString(), "--config", config.toString(), "--duration", "8");
             String url = awaitUrl(out, exit);
-            Await.until(() -> get(url + "api/grid").getJsonArray("members").size() == 3, () -> "three members");
+            Poll.until(Duration.ofSeconds(30), () -> get(url + "api/grid").getJsonArray("members").size() == 3, () -> "three members");
             JsonObject body = get(url + "api/grid");
             assertThat(body.getString("job")).isEqualTo("cli-dash");
             assertThat(body.getJsonArray("members").stream().map(JsonObject.class::cast).map(m -> m.getString("state")))
@@ -72,7 +71,7 @@ class DashboardCommandTest {
             CompletableFuture<Integer> exit = run(out, "dashboard", "--zk", grid.zooKeeperConnectString(), "--job",
                     "cli-dash-secured", "--duration", "5");
             String url = awaitUrl(out, exit);
-            Await.until(() -> get(url + "api/grid").getString("source_status").contains("failed"),
+            Poll.until(Duration.ofSeconds(30), () -> get(url + "api/grid").getString("source_status").contains("failed"),
                     () -> "an error status, got " + get(url + "api/grid").getString("source_status"));
             assertThat(get(url + "api/grid").getString("source_status")).contains("NoAuth");
             assertThat(get(url + "api/grid").getJsonArray("members")).isEmpty();
@@ -100,7 +99,7 @@ class DashboardCommandTest {
     }
 
     private static String awaitUrl(StringWriter out, CompletableFuture<Integer> exit) {
-        Await.until(() -> URL.matcher(out.toString()).find() || exit.isDone(), () -> "the dashboard's URL in: " + out);
+        Poll.until(Duration.ofSeconds(30), () -> URL.matcher(out.toString()).find() || exit.isDone(), () -> "the dashboard's URL in: " + out);
         Matcher matcher = URL.matcher(out.toString());
         assertThat(matcher.find()).as("URL printed; output: " + out + ", exit " + exit.getNow(null)).isTrue();
         return matcher.group(1);

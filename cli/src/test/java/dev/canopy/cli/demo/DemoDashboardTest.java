@@ -3,7 +3,7 @@ package dev.canopy.cli.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyCommand;
-import dev.canopy.core.testing.Await;
+import dev.canopy.cli.dashboard.Poll;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
@@ -47,7 +47,7 @@ class DemoDashboardTest {
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> new CommandLine(new CanopyCommand())
                 .setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
                 .execute("demo", "--config", config.toString(), "--pings", "1", "--job", "demo-dash", "--duration", "6"));
-        Await.until(Duration.ofSeconds(120), () -> out.toString().contains("running for 6 s") || exit.isDone(),
+        Poll.until(Duration.ofSeconds(120), () -> out.toString().contains("running for 6 s") || exit.isDone(),
                 () -> "the demo's showcase: " + out + err);
         Matcher url = URL.matcher(out.toString());
         assertThat(url.find()).as(out.toString()).isTrue();

@@ -7,6 +7,7 @@ import dev.canopy.dashboard.model.GridJson;
 import dev.canopy.dashboard.model.LinkRows;
 import dev.canopy.dashboard.plan.PlanView;
 import dev.canopy.dashboard.record.CollectiveRecorder;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -16,12 +17,13 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.StaticHandler;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The dashboard's routes, all read-only: the JSON API under {@code /api}, the event stream, {@code /metrics}
- * and the bundled single-page UI at {@code /}. Any other method than GET or HEAD is a 405; an unknown path, a
+ * and the bundled single-page UI at {@code /}. Any other method than GET is a 405; an unknown path, a
  * bad parameter or anything a handler rejects is a JSON error with a 4xx status; a handler's own bug is logged
  * and answered with a 500, and never stops the server.
  */
@@ -88,8 +90,8 @@ public final class DashboardRouter implements AutoCloseable {
 
     private void readOnly(RoutingContext context) {
         HttpMethod method = context.request().method();
-        if (method != HttpMethod.GET && method != HttpMethod.HEAD) {
-            context.response().putHeader("allow", "GET, HEAD");
+        if (method != HttpMethod.GET) {
+            context.response().putHeader("allow", "GET");
             ApiError.send(context, 405, method + " is not allowed: the dashboard is read-only (use GET)");
             return;
         }
@@ -122,7 +124,7 @@ public final class DashboardRouter implements AutoCloseable {
                                 + " ZooKeeper only"));
     }
 
-    private static io.vertx.core.Handler<RoutingContext> json(java.util.function.Function<RoutingContext, JsonObject> body) {
+    private static Handler<RoutingContext> json(Function<RoutingContext, JsonObject> body) {
         return context -> {
             JsonObject json = body.apply(context);
             context.response().putHeader("content-type", "application/json; charset=utf-8")

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
@@ -182,7 +183,7 @@ public final class JobReader {
             try {
                 plan = plans.read(epoch).toCompletionStage().toCompletableFuture()
                         .get(PLAN_READ_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 if (epoch < current) {
                     continue; // pruned between the reads
                 }
@@ -238,7 +239,7 @@ public final class JobReader {
     }
 
     private static String describe(Throwable e) {
-        Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
         return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
     }
 
