@@ -3,6 +3,10 @@ package dev.canopy.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.canopy.collectives.leader.LatencySnapshot;
+import dev.canopy.collectives.leader.PlanStore;
+import dev.canopy.collectives.leader.PublishedPlan;
+import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.buffer.Buffer;
 import java.io.File;
@@ -11,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.logging.Level;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,7 +33,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The dashboard page in a real browser: Debian's chromium, headless, driven through chromedriver (Selenium),
- * against a running 6-node emulated grid. Skipped, saying so, where /usr/bin/chromium or /usr/bin/chromedriver
+ * against a running 6-node emulated grid: every site and member, the configured round trips, the trees, a plan
+ * published while the page is open (epoch and re-plan timeline), and a skew report naming a rank started late. Skipped, saying so, where /usr/bin/chromium or /usr/bin/chromedriver
  * is missing ({@code apt-get install -y chromium chromium-driver}). Screenshots go to target/dashboard-*.png.
  */
 @Timeout(180)
@@ -89,6 +95,17 @@ class DashboardBrowserTest {
 
         browser.findElement(By.cssSelector("nav button[data-view=plan]")).click();
         wait.until(page -> !page.findElements(By.cssSelector("#plan-trees svg")).isEmpty());
+        // The plan leader's publication (here through its store) shows up live: the epoch, the timeline.
+        CanopyNode publisher = grid.grid.nodes().get(0);
+        PlanStore store = new PlanStore(publisher.context(), publisher.zooKeeper(), publisher.job());
+        Await.result(store.ensureCreated());
+        List<String> names = grid.grid.world().get(0).members().stream().map(m -> m.id().value()).toList();
+        double[] oneWay = IntStream.range(0, 36).mapToDouble(i -> i / 6 == i % 6 ? 0 : 15).toArray();
+        Await.result(store.publish(new PublishedPlan(1, new LatencySnapshot(names, oneWay), 45, "re-plan: shown in the browser"),
+                "/members/" + publisher.id().value()));
+        wait.until(page -> page.findElement(By.id("plan-summary")).getText().contains("epoch 1 (published)"));
+        wait.until(page -> page.findElements(By.cssSelector("#replans li")).stream()
+                .anyMatch(item -> item.getText().contains("re-plan: shown in the browser")));
         screenshot("plan");
 
         // A bcast in which rank 3 starts late: the page shows it live (pushed over the event stream).

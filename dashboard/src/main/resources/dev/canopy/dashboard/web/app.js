@@ -80,20 +80,20 @@ function renderGrid(grid) {
 }
 
 // ---- Site-pair matrix
-function latencyColour(rtt, max) {
+// Green (LAN) to red (300 ms and more) on a log scale, the same for every grid.
+const RED_MS = 300;
+function latencyColour(rtt) {
   if (rtt === null || rtt === undefined) return '#eceff1';
-  const t = Math.min(1, Math.log1p(rtt) / Math.log1p(Math.max(max, 1)));
+  const t = Math.min(1, Math.log1p(rtt) / Math.log1p(RED_MS));
   return 'hsl(' + Math.round(120 - 120 * t) + ', 65%, ' + Math.round(80 - 15 * t) + '%)';
 }
 
 function renderLinks(links) {
   const sites = links.sites;
   const byPair = new Map();
-  let max = 1;
   for (const p of links.pairs) {
     byPair.set(p.a + '|' + p.b, p);
     byPair.set(p.b + '|' + p.a, p);
-    max = Math.max(max, p.forecast_rtt_ms || 0, p.configured_rtt_ms || 0);
   }
   const head = el('tr', {}, el('th', {}, 'site'));
   sites.forEach(s => head.append(el('th', {}, s)));
@@ -104,9 +104,10 @@ function renderLinks(links) {
     for (const b of sites) {
       if (a === b) { row.append(el('td', { class: 'cell self' }, '')); continue; }
       const p = byPair.get(a + '|' + b);
-      const rtt = p.forecast_rtt_ms ?? p.configured_rtt_ms;
-      const cell = el('td', { class: 'cell', 'data-a': a, 'data-b': b }, ms(p.configured_rtt_ms) + ' / ' + ms(p.forecast_rtt_ms));
-      cell.style.background = latencyColour(rtt, max);
+      const seen = p.forecast_rtt_ms ?? p.measured_rtt_ms;
+      const rtt = seen ?? p.configured_rtt_ms;
+      const cell = el('td', { class: 'cell', 'data-a': a, 'data-b': b }, ms(p.configured_rtt_ms) + ' / ' + ms(seen));
+      cell.style.background = latencyColour(rtt);
       cell.dataset.detail = a + ' ↔ ' + b + '\nconfigured  ' + ms(p.configured_rtt_ms) + ' ms\nmeasured    ' + ms(p.measured_rtt_ms)
         + ' ms\nforecast    ' + ms(p.forecast_rtt_ms) + ' ms' + (p.forecaster ? ' (' + p.forecaster + ', error ' + ms(p.error_ms)
         + ' ms, ' + p.samples + ' samples, ' + p.state + ')' : '') + '\nbandwidth   '
