@@ -144,12 +144,12 @@ function drawTree(group, arrivals) {
     const ys = kids.map(k => position.get(k).y);
     position.set(node, { x: depth, y: (Math.min(...ys) + Math.max(...ys)) / 2 });
   })(group.root, 0);
-  const dx = 150, dy = 26, width = (depthMax + 1) * dx + 40, height = Math.max(1, row) * dy + 10;
+  const dx = 180, dy = 26, width = (depthMax + 1) * dx + 40, height = Math.max(1, row) * dy + 10;
   const picture = svg('svg', { width, height, role: 'img' });
   const at = n => ({ x: 10 + position.get(n).x * dx, y: 16 + position.get(n).y * dy });
   for (const e of group.edges) {
     const p = at(e.parent), c = at(e.child);
-    picture.append(svg('line', { x1: p.x + 40, y1: p.y - 4, x2: c.x - 2, y2: c.y - 4, stroke: '#7a8a99' }));
+    picture.append(svg('line', { x1: p.x + 84, y1: p.y - 4, x2: c.x - 4, y2: c.y - 4, stroke: '#7a8a99' }));
   }
   for (const [node] of position) {
     const p = at(node);
@@ -167,7 +167,7 @@ function renderPlan(plan) {
     : 'epoch ' + plan.epoch + ' (' + plan.source + '), predicted completion ' + ms(plan.predicted_completion_ms) + ' ms'
       + (plan.reason ? ': ' + plan.reason : '');
   const trees = plan.levels.filter(g => g.edges.length > 0).map(g => el('div', { class: 'tree' },
-    el('h3', {}, g.level + ' ' + g.group + ': ' + g.algorithm + ' from r' + g.root), drawTree(g, arrivals)));
+    el('h3', {}, g.level + (g.group ? ' ' + g.group : '') + ': ' + g.algorithm + ' from r' + g.root), drawTree(g, arrivals)));
   document.getElementById('plan-trees').replaceChildren(...trees);
 }
 
