@@ -2,12 +2,15 @@ package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.LevelFiles;
 import dev.canopy.cli.TlsOptionsMixin;
+import dev.canopy.cli.dashboard.CommandDashboard;
+import dev.canopy.cli.dashboard.DashboardMixin;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LauncherWatch;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
+import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.gridconfig.model.GridModel;
 import java.io.File;
 import java.io.PrintWriter;
@@ -63,6 +66,9 @@ public final class LaunchCommand implements Callable<Integer> {
             + " default: a new one for this launch, in a temporary file deleted at the end.")
     private Path secretFile;
 
+    @picocli.CommandLine.Mixin
+    private DashboardMixin dashboard;
+
     @Option(names = "--timeout", defaultValue = "600", description = "Seconds before the processes are killed (default ${DEFAULT-VALUE}).")
     private long timeoutSeconds;
 
@@ -90,7 +96,9 @@ public final class LaunchCommand implements Callable<Integer> {
             return 2;
         }
         LaunchSecret secret;
+        Optional<DashboardOptions> dashboardOptions;
         try {
+            dashboardOptions = dashboard.options();
             secret = LaunchSecret.of(Optional.ofNullable(secretFile));
         } catch (IllegalArgumentException e) {
             err.println("canopy launch: " + e.getMessage());
@@ -108,27 +116,32 @@ public final class LaunchCommand implements Callable<Integer> {
         try (secret; files) {
             if (zooKeeper != null) {
                 try {
-                    return runAll(grid, jobName, zooKeeper, secret.file());
+                    return runAll(grid, jobName, zooKeeper, secret, dashboardOptions);
                 } finally {
                     JobSweep.sweep(zooKeeper, JobId.of(jobName), Optional.of(secret.zooKeeperCredentials()), err);
                 }
             }
             try (EmbeddedZooKeeper embedded = EmbeddedZooKeeper.start()) {
-                return runAll(grid, jobName, embedded.connectString(), secret.file());
+                return runAll(grid, jobName, embedded.connectString(), secret, dashboardOptions);
             }
         }
     }
 
-    private int runAll(GridModel grid, String jobName, String connectString, Path secret) throws Exception {
+    private int runAll(GridModel grid, String jobName, String connectString, LaunchSecret secret,
+            Optional<DashboardOptions> dashboardOptions) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         RankTable ranks = new RankTable(grid);
+        Optional<CommandDashboard> served = dashboardOptions.map(options -> CommandDashboard.start(options, connectString,
+                JobId.of(jobName), Optional.of(secret.secret()), grid, Optional.empty(), out));
         try (RankProcesses processes = new RankProcesses(spec.commandLine().getErr())) {
             for (int index = 0; index < grid.processCount(); index++) {
-                Process process = start(index, jobName, connectString, secret);
+                Process process = start(index, jobName, connectString, secret.file());
                 String prefix = "[rank " + ranks.rankOf(index) + "] ";
                 processes.add(ranks.rankOf(index), process, PrefixedOutput.pump(process.getInputStream(), out, prefix));
             }
             return processes.awaitAll(Duration.ofSeconds(timeoutSeconds));
+        } finally {
+            served.ifPresent(CommandDashboard::close);
         }
     }
 

@@ -42,6 +42,11 @@ final class LaunchSecret implements AutoCloseable {
         return ZooKeeperCredentials.of(secret);
     }
 
+    /** The secret itself, for a dashboard that reads the job's znodes. */
+    JobSecret secret() {
+        return secret;
+    }
+
     Path file() {
         return file;
     }

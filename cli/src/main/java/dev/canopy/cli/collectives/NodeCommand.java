@@ -2,6 +2,9 @@ package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.LevelFiles;
 import dev.canopy.cli.TlsOptionsMixin;
+import dev.canopy.cli.dashboard.CommandDashboard;
+import dev.canopy.cli.dashboard.DashboardMixin;
+import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.collectives.run.FatalErrors;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LauncherEnvironment;
@@ -89,6 +92,9 @@ public final class NodeCommand implements Callable<Integer> {
     @Mixin
     private TlsOptionsMixin tls;
 
+    @Mixin
+    private DashboardMixin dashboard;
+
     @Parameters(description = "Arguments for a program with main.")
     private List<String> arguments = new ArrayList<>();
 
@@ -109,7 +115,9 @@ public final class NodeCommand implements Callable<Integer> {
         }
         NodeAddresses.Usable usable = (NodeAddresses.Usable) addresses;
         JobSecret secret;
+        Optional<DashboardOptions> dashboardOptions;
         try {
+            dashboardOptions = dashboard.options();
             secret = JobSecret.fromFile(secretFile);
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("canopy node: " + e.getMessage());
@@ -128,8 +136,12 @@ public final class NodeCommand implements Callable<Integer> {
         JoinOptions options = livePlans ? configured.withLivePlans(LivePlanSettings.DEFAULTS) : configured;
         FatalErrors.install();
         LeaveOnShutdown.install();
+        Optional<CommandDashboard> served = dashboardOptions.map(given -> CommandDashboard.start(given, zooKeeper,
+                JobId.of(job), Optional.of(secret), grid.get(), Optional.empty(), spec.commandLine().getOut()));
         try (URLClassLoader loader = new URLClassLoader(urls(), NodeCommand.class.getClassLoader())) {
             return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options);
+        } finally {
+            served.ifPresent(CommandDashboard::close);
         }
     }
 

@@ -19,7 +19,9 @@ import picocli.CommandLine.Spec;
             "Start ZooKeeper (embedded unless --zk is given) and one node per process of a level file on",
             "loopback, with the file's WAN emulated between its sites (default: the bundled 8-site MPICH-GX",
             "grid); they join one job, agree on ranks and ping each other. Prints the rank table and the",
-            "configured and measured round trips between sites, then shuts everything down."
+            "configured and measured round trips between sites, serves the job's web dashboard (its URL is",
+            "printed as 'dashboard: http://127.0.0.1:PORT/') with a few recorded collectives and their skew",
+            "reports, then shuts everything down (--duration keeps it running for the browser)."
         })
 public final class DemoCommand implements Callable<Integer> {
 
@@ -44,8 +46,11 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--pings", defaultValue = "3", description = "pings per ordered pair; the median is shown (default ${DEFAULT-VALUE})")
     private int pings;
 
+    @picocli.CommandLine.Mixin
+    private DemoDashboardOptions dashboard;
+
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
         if (pings < 1 || pings > MAX_PINGS) {
             return badInput("--pings " + pings + " is out of range; give 1 to " + MAX_PINGS);
         }
@@ -66,7 +71,14 @@ public final class DemoCommand implements Callable<Integer> {
             return badInput(config + " has " + grid.get().processCount() + " processes; the demo runs at most " + MAX_NODES
                     + " in one JVM (use canopy launch for larger grids)");
         }
-        new DemoRun(DemoGrid.of(grid.get()), spec.commandLine().getOut()).run(jobId, Optional.ofNullable(zooKeeper), pings, seed);
+        DemoRun.Dashboard served;
+        try {
+            served = new DemoRun.Dashboard(grid.get(), dashboard.dashboard(), dashboard.duration());
+        } catch (IllegalArgumentException e) {
+            return badInput(e.getMessage());
+        }
+        new DemoRun(DemoGrid.of(grid.get()), spec.commandLine().getOut())
+                .run(jobId, Optional.ofNullable(zooKeeper), pings, seed, served);
         return 0;
     }
 

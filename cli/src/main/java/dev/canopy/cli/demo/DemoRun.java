@@ -1,5 +1,6 @@
 package dev.canopy.cli.demo;
 
+import dev.canopy.cli.dashboard.UntilStopped;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.failure.HeartbeatSettings;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
@@ -13,7 +14,9 @@ import dev.canopy.core.transport.emulation.LinkProfile;
 import dev.canopy.core.transport.emulation.WanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulationLayer;
 import dev.canopy.core.transport.emulation.WanEmulator;
+import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.gridconfig.Coordinates;
+import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.PrintWriter;
@@ -52,7 +55,11 @@ final class DemoRun {
         this.out = out;
     }
 
-    void run(JobId job, Optional<String> ensemble, int pings, long seed) {
+    /** The dashboard the demo serves: the level file, where it listens, how long the demo stays up afterwards. */
+    record Dashboard(GridModel grid, DashboardOptions options, Duration duration) {
+    }
+
+    void run(JobId job, Optional<String> ensemble, int pings, long seed, Dashboard dashboard) throws InterruptedException {
         EmbeddedZooKeeper embedded = ensemble.isEmpty() ? EmbeddedZooKeeper.start() : null;
         String connectString = embedded != null ? embedded.connectString() : ensemble.orElseThrow();
         out.printf(Locale.ROOT, "ZooKeeper: %s %s%n", embedded != null ? "embedded, listening on" : "ensemble", connectString);
@@ -62,6 +69,8 @@ final class DemoRun {
         JobSecret secret = JobSecret.generate();
         WanEmulator wan = WanEmulator.start(grid.wan());
         List<CanopyNode> nodes = new ArrayList<>();
+        // Ctrl-C ends the wait of --duration; the shutdown then waits for the clean-up below.
+        UntilStopped running = new UntilStopped();
         try {
             long started = System.nanoTime();
             for (int i = 0; i < grid.nodes().size(); i++) {
@@ -82,16 +91,23 @@ final class DemoRun {
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
 
             new DemoReport(out).rankTable(job.name(), worlds.get(0).members());
-            worlds.forEach(PingMatrix::answerPings);
-            // One unmeasured round first: it opens the TCP connections and warms the code paths.
-            await(PingMatrix.measure(worlds, 1), "warm up");
-            double[][] rtt = await(PingMatrix.measure(worlds, pings), "ping every pair");
-            new DemoReport(out).sitePairs(worlds.get(0).members(), rtt, grid.wan(), pings);
-            int pairs = nodes.size() * (nodes.size() - 1);
-            out.printf(Locale.ROOT, "%d ordered pairs exchanged %d pings and %d pongs%n%n", pairs, pairs * pings, pairs * pings);
-            if (DemoBroadcasts.asked(grid.model())) {
-                new DemoBroadcasts(grid.model(), out, step -> await(step, "bcast by multicast and by the trees"))
-                        .run(worlds);
+            try (DemoDashboard served = DemoDashboard.start(dashboard.options(), connectString, job, secret,
+                    dashboard.grid(), worlds, out)) {
+                worlds.forEach(PingMatrix::answerPings);
+                // One unmeasured round first: it opens the TCP connections and warms the code paths.
+                await(PingMatrix.measure(worlds, 1), "warm up");
+                double[][] rtt = await(PingMatrix.measure(worlds, pings), "ping every pair");
+                new DemoReport(out).sitePairs(worlds.get(0).members(), rtt, grid.wan(), pings);
+                int pairs = nodes.size() * (nodes.size() - 1);
+                out.printf(Locale.ROOT, "%d ordered pairs exchanged %d pings and %d pongs%n%n", pairs, pairs * pings,
+                        pairs * pings);
+                served.measured(worlds.get(0).members(), rtt);
+                if (DemoBroadcasts.asked(grid.model())) {
+                    new DemoBroadcasts(grid.model(), out, step -> await(step, "bcast by multicast and by the trees"))
+                            .run(worlds);
+                }
+                served.showcase(vertx);
+                served.keepRunning(vertx, dashboard.duration(), running, nodes, wan, worlds);
             }
         } finally {
             for (CanopyNode node : nodes) {
@@ -102,6 +118,7 @@ final class DemoRun {
             if (embedded != null) {
                 embedded.close();
             }
+            running.close();
         }
         out.printf(Locale.ROOT, "all nodes left the job and closed%n");
         out.flush();

@@ -29,9 +29,11 @@ public final class EmulatedGrid implements AutoCloseable {
     private final Vertx vertx;
     private final List<CanopyNode> nodes;
     private final List<Communicator> world;
+    private final JobSecret secret;
 
     private EmulatedGrid(EmbeddedZooKeeper zooKeeper, WanEmulator emulator, Vertx vertx, List<CanopyNode> nodes,
-            List<Communicator> world) {
+            List<Communicator> world, JobSecret secret) {
+        this.secret = secret;
         this.zooKeeper = zooKeeper;
         this.emulator = emulator;
         this.vertx = vertx;
@@ -74,9 +76,9 @@ public final class EmulatedGrid implements AutoCloseable {
                 world.add(Blocking.await(communicator));
             }
             world.sort(Comparator.comparingInt(Communicator::rank));
-            return new EmulatedGrid(zooKeeper, emulator, vertx, nodes, world);
+            return new EmulatedGrid(zooKeeper, emulator, vertx, nodes, world, secret);
         } catch (RuntimeException e) {
-            new EmulatedGrid(zooKeeper, emulator, vertx, nodes, List.of()).close();
+            new EmulatedGrid(zooKeeper, emulator, vertx, nodes, List.of(), secret).close();
             throw e;
         }
     }
@@ -84,6 +86,21 @@ public final class EmulatedGrid implements AutoCloseable {
     /** WORLD on every process, indexed by rank. */
     public List<Communicator> world() {
         return world;
+    }
+
+    /** The embedded ZooKeeper's {@code host:port}, for tools that watch the job (the dashboard). */
+    public String zooKeeperConnectString() {
+        return zooKeeper.connectString();
+    }
+
+    /** The job's secret: its ZooKeeper znodes are readable with the credentials derived from it. */
+    public JobSecret secret() {
+        return secret;
+    }
+
+    /** The nodes in start order (not rank order), e.g. to make one leave. */
+    public List<CanopyNode> nodes() {
+        return List.copyOf(nodes);
     }
 
     @Override

@@ -35,7 +35,7 @@ import java.util.Map;
  * candidate fed by the node's own forecasts completed with every published site pair ({@link SiteCompletedFeed});
  * and the plan cache its {@link PlanSwitch} reads. All of them live on the node's context and its ZooKeeper client.
  */
-final class LivePlans {
+public final class LivePlans {
 
     /** Epochs kept per node; a collective that still carries an older one fetches it again. */
     private static final int CACHED_EPOCHS = 8;
@@ -62,7 +62,7 @@ final class LivePlans {
      *
      * @param algorithms the level file's tree methods, as the session's configured plan uses them
      */
-    static Future<LivePlans> start(Vertx vertx, CanopyNode node, Communicator world, GridModel grid,
+    public static Future<LivePlans> start(Vertx vertx, CanopyNode node, Communicator world, GridModel grid,
             LevelAlgorithms algorithms, LivePlanSettings settings) {
         MembershipView view = node.view().orElseThrow(() -> new IllegalStateException(
                 node.id() + " has no rank table; start live plans after joining"));
@@ -95,12 +95,12 @@ final class LivePlans {
                 .recover(e -> live.close().transform(closed -> Future.failedFuture(e)));
     }
 
-    PlanSwitch planSwitch() {
+    public PlanSwitch planSwitch() {
         return planSwitch;
     }
 
     /** Leaves the election, stops the watches, publishing and probing; the node's transport and ZooKeeper client stay open. */
-    Future<Void> close() {
+    public Future<Void> close() {
         return leader.close()
                 .eventually(() -> {
                     cache.close();

@@ -34,7 +34,8 @@ import java.util.concurrent.ConcurrentMap;
  */
 public final class WanEmulator implements AutoCloseable {
 
-    private final WanEmulation config;
+    // Replaced by changeLink while nodes run; every message reads it once.
+    private volatile WanEmulation config;
     private final NanoClock clock;
     private final DelayScheduler scheduler;
     private final ConcurrentMap<WanEmulation.DirectedLink, LinkTimeline> links = new ConcurrentHashMap<>();
@@ -73,6 +74,15 @@ public final class WanEmulator implements AutoCloseable {
 
     public WanEmulation config() {
         return config;
+    }
+
+    /**
+     * Changes the link between two sites, both directions, for every message sent from now on (e.g. a demo that
+     * degrades a WAN link to show a re-plan). Messages already in flight keep their delay; reliable frames to one
+     * peer still arrive in order (the layer delivers each no earlier than the one before).
+     */
+    public synchronized void changeLink(String siteA, String siteB, LinkProfile profile) {
+        config = config.withLink(siteA, siteB, profile);
     }
 
     NanoClock clock() {

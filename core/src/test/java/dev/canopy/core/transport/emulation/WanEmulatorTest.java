@@ -32,6 +32,18 @@ class WanEmulatorTest {
     }
 
     @Test
+    void aChangedLinkAppliesToBothDirectionsAndLeavesTheOthers() {
+        WanEmulator wan = emulator(WanEmulation.withDefaultRtt(20).withLink("a", "b", LinkProfile.rtt(30)));
+
+        wan.changeLink("a", "b", LinkProfile.rtt(150).withBandwidthMbps(100));
+
+        assertThat(wan.config().roundTripMs("a", "b")).isEqualTo(150);
+        assertThat(wan.config().roundTripMs("b", "a")).isEqualTo(150);
+        assertThat(wan.config().roundTripMs("a", "c")).isEqualTo(20);
+        assertThat(wan.transmit("b", "a", 125_000) - now.get()).as("the new bandwidth holds").isEqualTo(10_000_000L);
+    }
+
+    @Test
     void aMessageOccupiesItsLinkForItsSizeOverTheBandwidth() {
         WanEmulator wan = emulator(WanEmulation.withDefaultRtt(20)
                 .withLink("a", "b", LinkProfile.rtt(20).withBandwidthMbps(100)));

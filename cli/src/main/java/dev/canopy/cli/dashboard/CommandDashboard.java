@@ -1,0 +1,78 @@
+package dev.canopy.cli.dashboard;
+
+import dev.canopy.core.node.CanopyVertx;
+import dev.canopy.core.node.JobId;
+import dev.canopy.core.security.JobSecret;
+import dev.canopy.dashboard.DashboardOptions;
+import dev.canopy.dashboard.JobDashboard;
+import dev.canopy.dashboard.record.CollectiveRecorder;
+import dev.canopy.gridconfig.model.GridModel;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.io.PrintWriter;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The dashboard a command serves alongside the job it runs ({@code demo}, {@code launch}, {@code node}), on its
+ * own Vert.x instance so that it outlives nothing of the job's. Blocking: call from the command's thread.
+ */
+public final class CommandDashboard implements AutoCloseable {
+
+    private static final long TIMEOUT_SECONDS = 30;
+
+    private final Vertx vertx;
+    private final JobDashboard dashboard;
+
+    private CommandDashboard(Vertx vertx, JobDashboard dashboard) {
+        this.vertx = vertx;
+        this.dashboard = dashboard;
+    }
+
+    /**
+     * Starts the dashboard of {@code job} and prints {@code dashboard: URL} on its own line of {@code out}.
+     *
+     * @throws IllegalStateException when it cannot listen or reach ZooKeeper, saying why
+     */
+    public static CommandDashboard start(DashboardOptions options, String zooKeeper, JobId job, Optional<JobSecret> secret,
+            GridModel grid, Optional<CollectiveRecorder> recorder, PrintWriter out) {
+        Vertx vertx = CanopyVertx.create();
+        try {
+            JobDashboard dashboard = await(JobDashboard.start(vertx, options, zooKeeper, job, secret, grid, recorder));
+            out.println("dashboard: " + dashboard.url());
+            out.flush();
+            return new CommandDashboard(vertx, dashboard);
+        } catch (RuntimeException e) {
+            vertx.close();
+            throw e;
+        }
+    }
+
+    public JobDashboard dashboard() {
+        return dashboard;
+    }
+
+    @Override
+    public void close() {
+        try {
+            await(dashboard.close());
+        } finally {
+            await(vertx.close());
+        }
+    }
+
+    private static <T> T await(Future<T> future) {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("dashboard: " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("dashboard: no answer within " + TIMEOUT_SECONDS + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("dashboard: interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.canopy.cli.dashboard;
+
+import dev.canopy.cli.LevelFiles;
+import dev.canopy.core.node.CanopyVertx;
+import dev.canopy.core.node.JobId;
+import dev.canopy.core.security.JobSecret;
+import dev.canopy.dashboard.DashboardOptions;
+import dev.canopy.dashboard.JobDashboard;
+import dev.canopy.gridconfig.model.GridModel;
+import io.vertx.core.Vertx;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code canopy dashboard}: the web dashboard of a running job, from outside it: membership, plans, re-plans and
+ * forecasts read from ZooKeeper with the job's credentials (derived from its secret; a job's znodes are readable
+ * by its members only). Runs until Ctrl-C or {@code --duration}.
+ */
+@Command(name = "dashboard", mixinStandardHelpOptions = true,
+        description = {"Serve the web dashboard of a running job, read from ZooKeeper (read-only).",
+            "Prints the URL as 'dashboard: http://HOST:PORT/' and runs until Ctrl-C or --duration."})
+public final class DashboardCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--zk", required = true, paramLabel = "host:port,...", description = "The job's ZooKeeper ensemble.")
+    private String zooKeeper;
+
+    @Option(names = "--job", required = true, description = "The job name.")
+    private String job;
+
+    @Option(names = "--secret-file", paramLabel = "FILE", description = "The job secret (as given to canopy node or"
+            + " launch); without it only jobs with open znodes can be read.")
+    private Path secretFile;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "The job's level file, for the configured round trips"
+            + " and the level algorithms (default: the bundled 8-site grid).")
+    private Path config;
+
+    @Option(names = "--port", defaultValue = "0", description = "The port (default ${DEFAULT-VALUE}: any free port).")
+    private int port;
+
+    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = DashboardOptions.LOOPBACK,
+            description = "The address to listen on (default ${DEFAULT-VALUE}; 0.0.0.0 opens it to the network).")
+    private String host;
+
+    @Option(names = "--duration", paramLabel = "SECONDS", description = "Stop after this many seconds (default: at Ctrl-C).")
+    private Long durationSeconds;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        DashboardOptions options;
+        JobId jobId;
+        Optional<JobSecret> secret;
+        try {
+            options = new DashboardOptions(host, port);
+            jobId = JobId.of(job);
+            secret = secretFile == null ? Optional.empty() : Optional.of(JobSecret.fromFile(secretFile));
+            if (durationSeconds != null && durationSeconds <= 0) {
+                throw new IllegalArgumentException("--duration must be positive, got " + durationSeconds);
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("canopy dashboard: " + e.getMessage());
+            return 2;
+        }
+        Optional<GridModel> grid = LevelFiles.load(config, "dashboard", err);
+        if (grid.isEmpty()) {
+            return 2;
+        }
+        try (UntilStopped running = new UntilStopped()) {
+            return serve(options, jobId, secret, grid.get(), running);
+        }
+    }
+
+    private int serve(DashboardOptions options, JobId jobId, Optional<JobSecret> secret, GridModel grid, UntilStopped running)
+            throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Vertx vertx = CanopyVertx.create();
+        try {
+            JobDashboard dashboard;
+            try {
+                dashboard = JobDashboard.start(vertx, options, zooKeeper, jobId, secret, grid, Optional.empty())
+                        .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                spec.commandLine().getErr().println("canopy dashboard: " + e.getCause().getMessage());
+                return 1;
+            }
+            out.println("dashboard: " + dashboard.url());
+            out.flush();
+            running.await(durationSeconds == null ? null : Duration.ofSeconds(durationSeconds));
+            dashboard.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            return 0;
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package dev.canopy.cli.demo;
+
+import dev.canopy.collectives.Collectives;
+import dev.canopy.collectives.plan.ConfiguredPlans;
+import dev.canopy.collectives.plan.LevelChoices;
+import dev.canopy.collectives.run.LivePlanSettings;
+import dev.canopy.collectives.run.LivePlans;
+import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.node.CanopyNode;
+import dev.canopy.core.transport.emulation.LinkProfile;
+import dev.canopy.core.transport.emulation.WanEmulator;
+import dev.canopy.dashboard.record.RecordedCollectives;
+import dev.canopy.gridconfig.model.GridModel;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The demo's live re-plan: every node probes the network and takes part in the plan leader election (live
+ * plans, as {@code canopy launch --live-plans}); the demo then slows down the WAN link that the broadcast from
+ * rank 0 crosses first, and at every switch point all members adopt the leader's newest plan, so the new trees
+ * carry the next collectives. Blocking; runs on the demo's thread.
+ */
+final class DemoReplan implements AutoCloseable {
+
+    private static final long STEP_SECONDS = 120;
+    /** How much slower the degraded link becomes: this factor, and at least this many ms more RTT. */
+    private static final double SLOWDOWN_FACTOR = 5;
+    private static final double SLOWDOWN_MIN_MS = 200;
+
+    private final List<LivePlans> plans;
+    private final PrintWriter out;
+
+    private DemoReplan(List<LivePlans> plans, PrintWriter out) {
+        this.plans = plans;
+        this.out = out;
+    }
+
+    /** Starts live plans on every node; {@code worlds} is every node's WORLD by rank. */
+    static DemoReplan start(Vertx vertx, List<CanopyNode> nodes, List<Communicator> worlds, GridModel grid, PrintWriter out) {
+        List<Future<LivePlans>> starting = new ArrayList<>();
+        for (Communicator world : worlds) {
+            CanopyNode node = nodes.stream().filter(n -> n.id().equals(world.member(world.rank()).id())).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no node for rank " + world.rank()));
+            starting.add(LivePlans.start(vertx, node, world, grid, LevelChoices.of(grid.levels()), LivePlanSettings.DEFAULTS));
+        }
+        List<LivePlans> started = new ArrayList<>();
+        for (Future<LivePlans> live : starting) {
+            started.add(await(live, "start live plans"));
+        }
+        out.println("live plans: every node probes its links; the plan leader publishes plans from the forecasts");
+        out.flush();
+        return new DemoReplan(started, out);
+    }
+
+    /**
+     * Slows down the first heavy-WAN link of rank 0's broadcast tree (the first WAN link if the grid has one wide-area
+     * group): between wide-area groups the tree algorithm can route around it; says which, or empty without a WAN.
+     */
+    Optional<String> degrade(WanEmulator wan, GridModel grid, List<Communicator> worlds) {
+        Communicator world = worlds.get(0);
+        int[] children = ConfiguredPlans.of(world.members(), grid).tree(0).children(0);
+        var root = world.member(0).coordinates();
+        Optional<Integer> child = Arrays.stream(children).boxed()
+                .filter(c -> !world.member(c).coordinates().wanGroup().equals(root.wanGroup())).findFirst()
+                .or(() -> Arrays.stream(children).boxed()
+                        .filter(c -> !world.member(c).coordinates().site().equals(root.site())).findFirst());
+        if (child.isEmpty()) {
+            return Optional.empty();
+        }
+        String from = root.site();
+        String to = world.member(child.get()).coordinates().site();
+        LinkProfile before = wan.config().link(from, to);
+        double slower = Math.max(before.rttMs() * SLOWDOWN_FACTOR, before.rttMs() + SLOWDOWN_MIN_MS);
+        wan.changeLink(from, to, new LinkProfile(slower, before.jitterMs(), before.loss(), before.bandwidthMbps()));
+        String link = String.format(Locale.ROOT, "%s~%s %.1f -> %.1f ms RTT", from, to, before.rttMs(), slower);
+        out.println("degraded WAN link " + link + "; the plan leader re-plans once the probes have seen it");
+        out.flush();
+        return Optional.of(link);
+    }
+
+    /** The switch point: every member adopts the newest epoch any of them knows; returns it. */
+    long adoptNewest(List<RecordedCollectives> members) {
+        List<Future<Collectives>> adopting = new ArrayList<>();
+        for (int rank = 0; rank < members.size(); rank++) {
+            RecordedCollectives member = members.get(rank);
+            adopting.add(plans.get(rank).planSwitch().adoptNewest(member.collectives()).onSuccess(member::switchTo));
+        }
+        long epoch = 0;
+        for (Future<Collectives> adopted : adopting) {
+            epoch = await(adopted, "adopt the newest plan").plan().epoch();
+        }
+        return epoch;
+    }
+
+    @Override
+    public void close() {
+        for (LivePlans live : plans) {
+            await(live.close(), "stop live plans");
+        }
+    }
+
+    private static <T> T await(Future<T> future, String step) {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(STEP_SECONDS, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new IllegalStateException("demo step '" + step + "' failed: " + cause.getMessage(), cause);
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package dev.canopy.dashboard.model;
+
+import dev.canopy.collectives.leader.PublishedPlan;
+import dev.canopy.probes.measure.SitePairForecast;
+import io.vertx.core.json.JsonObject;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the dashboard knows about one job, written by its sources (the ZooKeeper reader, the collective
+ * recorder, an in-process demo) and read by the HTTP handlers. Every field is an immutable value behind a
+ * volatile reference, so readers on any thread see a consistent value without locks; each write bumps the
+ * version of its {@link Part}, which the event stream pushes to browsers.
+ */
+public final class DashboardState {
+
+    private final String job;
+    private final Map<Part, AtomicLong> versions = new EnumMap<>(Part.class);
+    private final AtomicLong changes = new AtomicLong();
+    private final EventLog events = new EventLog();
+    private volatile JobSnapshot snapshot;
+    private volatile List<SitePairForecast> forecasts = List.of();
+    private volatile MeasuredRtts measured = MeasuredRtts.NONE;
+    private volatile Optional<PublishedPlan> plan = Optional.empty();
+    private volatile String sourceStatus = "starting";
+
+    public DashboardState(String job) {
+        this.job = Objects.requireNonNull(job, "job");
+        this.snapshot = JobSnapshot.empty(job);
+        for (Part part : Part.values()) {
+            versions.put(part, new AtomicLong());
+        }
+    }
+
+    public String job() {
+        return job;
+    }
+
+    public JobSnapshot snapshot() {
+        return snapshot;
+    }
+
+    public void snapshot(JobSnapshot next) {
+        if (!next.equals(snapshot)) {
+            snapshot = next;
+            changed(Part.GRID);
+            changed(Part.LINKS);
+            changed(Part.PLAN);
+        }
+    }
+
+    public List<SitePairForecast> forecasts() {
+        return forecasts;
+    }
+
+    public void forecasts(List<SitePairForecast> next) {
+        if (!next.equals(forecasts)) {
+            forecasts = List.copyOf(next);
+            changed(Part.LINKS);
+        }
+    }
+
+    public MeasuredRtts measured() {
+        return measured;
+    }
+
+    public void measured(MeasuredRtts next) {
+        measured = Objects.requireNonNull(next, "measured");
+        changed(Part.LINKS);
+    }
+
+    /** The newest plan the leader published; empty while the job runs on the level file's plan. */
+    public Optional<PublishedPlan> plan() {
+        return plan;
+    }
+
+    public void plan(PublishedPlan next) {
+        plan = Optional.of(next);
+        changed(Part.PLAN);
+    }
+
+    public EventLog events() {
+        return events;
+    }
+
+    public GridEvent event(GridEvent.Kind kind, String detail, JsonObject fields) {
+        GridEvent event = events.add(kind, detail, fields);
+        changed(Part.EVENTS);
+        return event;
+    }
+
+    /** How the source is doing, e.g. {@code ok} or the last ZooKeeper error; shown on every page. */
+    public String sourceStatus() {
+        return sourceStatus;
+    }
+
+    public void sourceStatus(String status) {
+        if (!status.equals(sourceStatus)) {
+            sourceStatus = status;
+            changed(Part.GRID);
+        }
+    }
+
+    public void changed(Part part) {
+        versions.get(part).incrementAndGet();
+        changes.incrementAndGet();
+    }
+
+    /** Grows on every change of any part. */
+    public long changeCount() {
+        return changes.get();
+    }
+
+    /** {@code {"grid":3,"links":7,...}}: each part's version. */
+    public JsonObject versions() {
+        JsonObject json = new JsonObject();
+        versions.forEach((part, version) -> json.put(part.jsonName(), version.get()));
+        return json;
+    }
+}

@@ -1,0 +1,17 @@
+package dev.canopy.dashboard.model;
+
+import java.util.Locale;
+
+/** A member as the dashboard shows it. */
+public enum MemberState {
+    /** Registered in ZooKeeper (before the start: waiting at the barrier). */
+    JOINED,
+    /** Its member znode is gone: a clean leave, or a crash once ZooKeeper expired its session. */
+    LEFT,
+    /** Known to have failed (an in-process source saw it fail without leaving). */
+    FAILED;
+
+    public String jsonName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
