@@ -5,6 +5,7 @@ import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LauncherWatch;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.gridconfig.model.GridModel;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -61,6 +63,9 @@ public final class LaunchCommand implements Callable<Integer> {
             + " default: a new one for this launch, in a temporary file deleted at the end.")
     private Path secretFile;
 
+    @Mixin
+    private ZooKeeperTlsOption zooKeeperTls;
+
     @Option(names = "--timeout", defaultValue = "600", description = "Seconds before the processes are killed (default ${DEFAULT-VALUE}).")
     private long timeoutSeconds;
 
@@ -83,6 +88,7 @@ public final class LaunchCommand implements Callable<Integer> {
             err.println("canopy launch: --job: " + e.getMessage());
             return 2;
         }
+        Optional<ZooKeeperTls> tls = zooKeeperTls.tls();
         LaunchSecret secret;
         try {
             secret = LaunchSecret.of(Optional.ofNullable(secretFile));
@@ -95,10 +101,10 @@ public final class LaunchCommand implements Callable<Integer> {
                 try {
                     return runAll(grid, jobName, zooKeeper, secret.file());
                 } finally {
-                    JobSweep.sweep(zooKeeper, JobId.of(jobName), Optional.of(secret.zooKeeperCredentials()), err);
+                    JobSweep.sweep(zooKeeper, JobId.of(jobName), Optional.of(secret.zooKeeperCredentials()), tls, err);
                 }
             }
-            try (EmbeddedZooKeeper embedded = EmbeddedZooKeeper.start()) {
+            try (EmbeddedZooKeeper embedded = EmbeddedZooKeeper.start(tls)) {
                 return runAll(grid, jobName, embedded.connectString(), secret.file());
             }
         }
@@ -149,6 +155,7 @@ public final class LaunchCommand implements Callable<Integer> {
         environment.put(JoinOptions.ENV_SECRET_FILE, secret.toString());
         environment.put(JoinOptions.ENV_EMULATE_WAN, "1");
         environment.put(JoinOptions.ENV_LIVE_PLANS, livePlans ? "1" : "0");
+        zooKeeperTls.exportTo(environment);
         // Standard input stays a pipe from this launcher, never written: it closes when the launcher dies.
         environment.put(LauncherWatch.ENV_WATCH_LAUNCHER, "1");
         return builder.redirectInput(ProcessBuilder.Redirect.PIPE).start();

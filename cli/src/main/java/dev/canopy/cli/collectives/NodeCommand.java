@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -74,6 +75,9 @@ public final class NodeCommand implements Callable<Integer> {
             + " (the same on every process); default: plans from the level file only.")
     private boolean livePlans;
 
+    @Mixin
+    private ZooKeeperTlsOption zooKeeperTls;
+
     @Parameters(description = "Arguments for a program with main.")
     private List<String> arguments = new ArrayList<>();
 
@@ -98,7 +102,7 @@ public final class NodeCommand implements Callable<Integer> {
         }
         JoinOptions configured = new JoinOptions(JobId.of(job), process, grid.get(), zooKeeper, TransportStack.none(), secret)
                 .withTransport(TransportOptions.defaults().withHost(usable.bindHost(), usable.advertisedHost()));
-        JoinOptions options = livePlans ? configured.withLivePlans(LivePlanSettings.DEFAULTS) : configured;
+        JoinOptions options = zooKeeperTls.applyTo(livePlans ? configured.withLivePlans(LivePlanSettings.DEFAULTS) : configured);
         FatalErrors.install();
         try (URLClassLoader loader = new URLClassLoader(urls(), NodeCommand.class.getClassLoader())) {
             return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options);
