@@ -269,6 +269,9 @@ public final class CanopyNode {
             if (gone.equals(options.id()) || failureMonitor == null) {
                 if (!gone.equals(options.id())) {
                     transport.peerGone(gone, event.reason());
+                } else if (failureMonitor != null) {
+                    // This node's session ended: its silence confirms to the others that its znode went for good.
+                    failureMonitor.stop();
                 }
                 if (runtime != null) {
                     runtime.memberFailed(gone, event.reason());
