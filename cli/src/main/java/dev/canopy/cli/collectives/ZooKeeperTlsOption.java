@@ -18,7 +18,7 @@ public final class ZooKeeperTlsOption {
     @Option(names = "--zk-tls", paramLabel = "DIR", description = "Talk TLS to ZooKeeper (--zk names the servers'"
             + " secureClientPort) with DIR/ca.pem (the CA of the servers' certificates), DIR/client.pem (optional: this"
             + " process's private key and certificate chain) and, for the embedded ZooKeeper, DIR/server.pem (its key"
-            + " and certificate for 127.0.0.1); or the same as .p12 files with DIR/password. Keys: mode 600.")
+            + " and certificate for 127.0.0.1 and localhost); or the same as .p12 files with DIR/password. Keys: mode 600.")
     private Path directory;
 
     private Optional<ZooKeeperTls> checked;

@@ -4,14 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyCommand;
 import dev.canopy.cli.CanopyMain;
-import dev.canopy.core.testing.TestCertificates;
 import dev.canopy.gridconfig.GridConfigs;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -21,6 +22,8 @@ import picocli.CommandLine;
 /**
  * {@code canopy launch --zk-tls DIR}: the embedded ZooKeeper has a TLS port only, and the four launched JVMs
  * reach it over TLS (they could not otherwise join); directories that cannot work are bad input naming the file.
+ * The directory is PKCS#12 made with the JDK's keytool (a self-signed server certificate for 127.0.0.1, which is
+ * also the trusted certificate), so this module needs no certificate code of its own; core's tests cover PEM.
  */
 @Tag("multiprocess")
 @Timeout(180)
@@ -35,9 +38,31 @@ class LaunchZooKeeperTlsTest {
         return config;
     }
 
+    private static final String PASSWORD = "canopy-test-password";
+
     private Path tlsDirectory() throws Exception {
         Path tls = Files.createDirectory(directory.resolve("zk-tls"));
-        return TestCertificates.writePemDirectory(tls, TestCertificates.authority("canopy-test-ca", Duration.ofDays(2)));
+        keytool(tls, "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
+                "CN=zookeeper", "-ext", "san=ip:127.0.0.1,dns:localhost", "-validity", "2", "-keystore", "server.p12");
+        keytool(tls, "-exportcert", "-alias", "server", "-keystore", "server.p12", "-file", "server.crt");
+        keytool(tls, "-importcert", "-noprompt", "-alias", "server", "-file", "server.crt", "-keystore", "ca.p12");
+        Files.writeString(tls.resolve("password"), PASSWORD + "\n");
+        for (String secret : List.of("server.p12", "password")) {
+            Files.setPosixFilePermissions(tls.resolve(secret), PosixFilePermissions.fromString("rw-------"));
+        }
+        return tls;
+    }
+
+    private static void keytool(Path directory, String... arguments) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
+        command.addAll(List.of(arguments));
+        command.addAll(List.of("-storetype", "PKCS12", "-storepass", PASSWORD));
+        Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
+        process.getOutputStream().close();
+        String output = new String(process.getInputStream().readAllBytes());
+        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            throw new IllegalStateException("keytool " + String.join(" ", arguments) + " failed: " + output);
+        }
     }
 
     @Test
@@ -57,20 +82,20 @@ class LaunchZooKeeperTlsTest {
     @Test
     void withoutTheServersKeyTheEmbeddedZooKeeperCannotServeTlsAndNothingStarts() throws Exception {
         Path tls = tlsDirectory();
-        Files.delete(tls.resolve("server.pem"));
+        Files.delete(tls.resolve("server.p12"));
         StringWriter err = new StringWriter();
 
         int status = CanopyMain.run(new PrintWriter(new StringWriter()), new PrintWriter(err, true), "launch", "--config",
                 config().toString(), "--class", "X", "--zk-tls", tls.toString());
 
         assertThat(status).isEqualTo(2);
-        assertThat(err.toString()).contains("canopy launch: ZooKeeper TLS directory " + tls + " has no server.pem");
+        assertThat(err.toString()).contains("canopy launch: ZooKeeper TLS directory " + tls + " has no server.p12");
     }
 
     @Test
     void aKeyOthersMayReadIsBadInputNamingTheFix() throws Exception {
         Path tls = tlsDirectory();
-        Path key = tls.resolve("client.pem");
+        Path key = tls.resolve("server.p12");
         Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r--r--"));
         StringWriter err = new StringWriter();
 

@@ -36,7 +36,7 @@ import org.apache.zookeeper.util.PemReader;
  *   <li>{@code client.pem}: this process's private key (PKCS#8) followed by its certificate chain, for
  *       servers that ask clients for a certificate ({@code ssl.clientAuth=need}, ZooKeeper's default);
  *       optional;</li>
- *   <li>{@code server.pem}: the embedded server's private key and certificate chain (valid for 127.0.0.1),
+ *   <li>{@code server.pem}: the embedded server's private key and certificate chain (valid for 127.0.0.1 and localhost),
  *       needed only where Canopy starts its own ZooKeeper ({@code canopy launch} without {@code --zk}).</li>
  * </ul>
  * or the same as PKCS#12 ({@code ca.p12}, {@code client.p12}, {@code server.p12}) with their password in a
@@ -146,7 +146,7 @@ public final class ZooKeeperTls {
     ZKConfig serverConfig() {
         if (serverKeyStore.isEmpty()) {
             throw new IllegalArgumentException("ZooKeeper TLS directory " + directory + " has no " + type.fileName(SERVER)
-                    + ": the embedded ZooKeeper needs its private key and certificate (valid for 127.0.0.1) there;"
+                    + ": the embedded ZooKeeper needs its private key and certificate (valid for 127.0.0.1 and localhost) there;"
                     + " or give --zk an ensemble that has a secure client port");
         }
         ZKConfig config = new ZKConfig();
