@@ -132,7 +132,7 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
 
     /**
      * The node's options: id {@code p<index>}, the placement's coordinates, every process of the file expected,
-     * these transport settings and layers, and the job secret.
+     * these transport settings and layers, the job secret, and the ZooKeeper TLS settings if any.
      */
     public NodeOptions nodeOptions() {
         NodeOptions options = NodeOptions.of(job, NodeId.of("p" + processIndex), placement().coordinates(),
