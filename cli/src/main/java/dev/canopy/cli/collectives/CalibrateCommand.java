@@ -11,8 +11,11 @@ import dev.canopy.collectives.run.EmulatedGrid;
 import dev.canopy.collectives.segmentation.EscalationDetector;
 import dev.canopy.collectives.segmentation.SegmentationThresholds;
 import dev.canopy.collectives.segmentation.SizeTimeCurve;
+import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.node.NodeOptions;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.tree.TreeAlgorithm;
@@ -27,6 +30,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -37,7 +41,9 @@ import picocli.CommandLine.Spec;
  * escalation range [M1, M2] (segmentation.md), stores them with the grid's configuration in
  * ZooKeeper ({@code --zk}) and prints the curves, before and, when thresholds were found, after
  * applying them. Only thresholds that made their operation faster are kept ("thresholds"; what was
- * detected is under "detected").
+ * detected is under "detected"). Storing needs the deployment's secret ({@code --secret-file}): the znodes
+ * belong to its ZooKeeper credentials and the content carries its MAC, so only jobs run with the same secret
+ * use the thresholds and nobody without it can change them ({@link SegmentationStore}).
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = "Measure scatter/gather against message size, detect S, M1, M2 and store them in ZooKeeper.")
@@ -53,6 +59,14 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     @Option(names = "--zk", description = "ZooKeeper to store the thresholds in; without it they are only printed.")
     private String zooKeeper;
+
+    @Option(names = "--secret-file", paramLabel = "FILE", description = "With --zk: the secret of the deployment"
+            + " (64 hex digits, mode 600); only holders of it can change the stored thresholds, and only jobs run with"
+            + " the same --secret-file use them.")
+    private Path secretFile;
+
+    @Mixin
+    private ZooKeeperTlsOption zooKeeperTls;
 
     @Option(names = "--sizes", split = ",", defaultValue = "1024,2048,4096,8192,16384,32768,65536,131072,262144",
             description = "Message sizes per process, in bytes.")
@@ -88,12 +102,19 @@ public final class CalibrateCommand implements Callable<Integer> {
             print(measure(grid));
             return 0;
         }
+        if (secretFile == null) {
+            err.println("canopy calibrate: --zk needs --secret-file FILE, the secret of the jobs that will use the"
+                    + " thresholds (openssl rand -hex 32 > job.key; chmod 600 job.key): only its holders can change them");
+            return 2;
+        }
+        JobSecret secret = JobSecret.fromFile(secretFile);
         Vertx vertx = Vertx.vertx();
         try {
             // connect first: a ZooKeeper that is down should not cost the user a whole calibration
-            ZooKeeperSession session = connect(vertx);
+            ZooKeeperSession session = connect(vertx, secret);
             JsonObject report = measure(grid);
-            Blocking.await(new SegmentationStore(vertx, session.client()).save(grid.name(), report).eventually(session::close));
+            Blocking.await(new SegmentationStore(vertx, session.client(), secret).save(grid.name(), report)
+                    .eventually(session::close));
             print(report);
             return 0;
         } finally {
@@ -124,11 +145,13 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
 
     /** The session, or an {@link IllegalStateException} that says how long this command actually waited. */
-    private ZooKeeperSession connect(Vertx vertx) {
+    private ZooKeeperSession connect(Vertx vertx, JobSecret secret) {
+        Optional<ZooKeeperTls> tls = zooKeeperTls.tls();
         long start = System.nanoTime();
         try {
             return Blocking.await(ZooKeeperSession.open(vertx, zooKeeper, NodeOptions.DEFAULT_SESSION_TIMEOUT,
-                    Duration.ofMillis(Math.round(zooKeeperTimeoutSeconds * 1000))));
+                    Duration.ofMillis(Math.round(zooKeeperTimeoutSeconds * 1000)),
+                    Optional.of(ZooKeeperCredentials.of(secret)), tls));
         } catch (IllegalArgumentException e) {
             throw e;
         } catch (RuntimeException e) {

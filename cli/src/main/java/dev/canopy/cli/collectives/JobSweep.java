@@ -3,6 +3,7 @@ package dev.canopy.cli.collectives;
 import dev.canopy.core.membership.JobZnodes;
 import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeOptions;
 import java.io.PrintWriter;
@@ -24,9 +25,10 @@ final class JobSweep {
     private JobSweep() {
     }
 
-    static void sweep(String connectString, JobId job, Optional<ZooKeeperCredentials> credentials, PrintWriter err) {
+    static void sweep(String connectString, JobId job, Optional<ZooKeeperCredentials> credentials,
+            Optional<ZooKeeperTls> tls, PrintWriter err) {
         CuratorFramework client = ZooKeeperSession.builder(connectString, NodeOptions.DEFAULT_SESSION_TIMEOUT,
-                CONNECT_TIMEOUT, credentials).build();
+                CONNECT_TIMEOUT, credentials, tls).build();
         try {
             client.start();
             if (!client.blockUntilConnected((int) CONNECT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -8,6 +8,7 @@ import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LauncherWatch;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.dashboard.DashboardOptions;
@@ -69,6 +70,9 @@ public final class LaunchCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     private DashboardMixin dashboard;
 
+    @Mixin
+    private ZooKeeperTlsOption zooKeeperTls;
+
     @Option(names = "--timeout", defaultValue = "600", description = "Seconds before the processes are killed (default ${DEFAULT-VALUE}).")
     private long timeoutSeconds;
 
@@ -95,6 +99,7 @@ public final class LaunchCommand implements Callable<Integer> {
             err.println("canopy launch: --job: " + e.getMessage());
             return 2;
         }
+        Optional<ZooKeeperTls> zooKeeperTlsFiles = zooKeeperTls.tls();
         LaunchSecret secret;
         Optional<DashboardOptions> dashboardOptions;
         try {
@@ -118,10 +123,10 @@ public final class LaunchCommand implements Callable<Integer> {
                 try {
                     return runAll(grid, jobName, zooKeeper, secret, dashboardOptions);
                 } finally {
-                    JobSweep.sweep(zooKeeper, JobId.of(jobName), Optional.of(secret.zooKeeperCredentials()), err);
+                    JobSweep.sweep(zooKeeper, JobId.of(jobName), Optional.of(secret.zooKeeperCredentials()), zooKeeperTlsFiles, err);
                 }
             }
-            try (EmbeddedZooKeeper embedded = EmbeddedZooKeeper.start()) {
+            try (EmbeddedZooKeeper embedded = EmbeddedZooKeeper.start(zooKeeperTlsFiles)) {
                 return runAll(grid, jobName, embedded.connectString(), secret, dashboardOptions);
             }
         }
@@ -178,6 +183,7 @@ public final class LaunchCommand implements Callable<Integer> {
         environment.put(JoinOptions.ENV_EMULATE_WAN, "1");
         environment.put(JoinOptions.ENV_LIVE_PLANS, livePlans ? "1" : "0");
         environment.putAll(tlsFiles.environment(index));
+        zooKeeperTls.exportTo(environment);
         // Standard input stays a pipe from this launcher, never written: it closes when the launcher dies.
         environment.put(LauncherWatch.ENV_WATCH_LAUNCHER, "1");
         return builder.redirectInput(ProcessBuilder.Redirect.PIPE).start();

@@ -95,6 +95,9 @@ public final class NodeCommand implements Callable<Integer> {
     @Mixin
     private DashboardMixin dashboard;
 
+    @Mixin
+    private ZooKeeperTlsOption zooKeeperTls;
+
     @Parameters(description = "Arguments for a program with main.")
     private List<String> arguments = new ArrayList<>();
 
@@ -133,7 +136,7 @@ public final class NodeCommand implements Callable<Integer> {
         }
         JoinOptions configured = new JoinOptions(JobId.of(job), index.getAsInt(), grid.get(), zooKeeper, TransportStack.none(), secret)
                 .withTransport(transport);
-        JoinOptions options = livePlans ? configured.withLivePlans(LivePlanSettings.DEFAULTS) : configured;
+        JoinOptions options = zooKeeperTls.applyTo(livePlans ? configured.withLivePlans(LivePlanSettings.DEFAULTS) : configured);
         FatalErrors.install();
         LeaveOnShutdown.install();
         Optional<CommandDashboard> served = dashboardOptions.map(given -> CommandDashboard.start(given, zooKeeper,

@@ -9,15 +9,12 @@ import dev.canopy.collectives.multicast.MulticastFabrics;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.core.comm.Communicator;
-import dev.canopy.core.membership.ZooKeeperSession;
-import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.multicast.reliable.MulticastOptions;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import java.time.Duration;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +26,6 @@ import org.slf4j.LoggerFactory;
 public final class Canopy {
 
     private static final Logger LOG = LoggerFactory.getLogger(Canopy.class);
-    private static final Duration ZOOKEEPER_TIMEOUT = Duration.ofSeconds(15);
 
     private Canopy() {
     }
@@ -41,12 +37,12 @@ public final class Canopy {
 
     /**
      * Joins the job on {@code vertx}; the session closes {@code vertx} when it closes. Scatter and gather
-     * use the segmentation thresholds {@code canopy calibrate} stored for the grid, if any. With live plans the
+     * use the segmentation thresholds {@code canopy calibrate} stored for the grid with the same secret, if any. With live plans the
      * node starts probing and joins the plan leader election once WORLD exists.
      */
     public static Future<CanopySession> joinAsync(Vertx vertx, JoinOptions options) {
         return CanopyNode.start(vertx, options.nodeOptions())
-                .compose(node -> calibratedSettings(vertx, options)
+                .compose(node -> calibratedSettings(vertx, node, options)
                         .compose(settings -> node.join().compose(world -> {
                             LevelAlgorithms algorithms = LevelChoices.of(options.grid().levels());
                             Collectives configured = new Collectives(world,
@@ -68,10 +64,9 @@ public final class Canopy {
                 .orElse(Future.succeededFuture(Optional.empty()));
     }
 
-    private static Future<CollectiveSettings> calibratedSettings(Vertx vertx, JoinOptions options) {
-        return ZooKeeperSession.open(vertx, options.zooKeeper(), NodeOptions.DEFAULT_SESSION_TIMEOUT, ZOOKEEPER_TIMEOUT)
-                .compose(session -> new SegmentationStore(vertx, session.client()).load(options.grid().name())
-                        .eventually(session::close))
+    /** The thresholds stored for the grid with this job's secret, read through the node's own ZooKeeper client. */
+    private static Future<CollectiveSettings> calibratedSettings(Vertx vertx, CanopyNode node, JoinOptions options) {
+        return new SegmentationStore(vertx, node.zooKeeper(), options.secret()).load(options.grid().name())
                 .map(stored -> {
                     stored.ifPresent(thresholds -> LOG.info("scatter and gather use the calibrated thresholds {}",
                             thresholds.toJson().encode()));

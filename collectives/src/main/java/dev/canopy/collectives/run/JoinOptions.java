@@ -1,5 +1,6 @@
 package dev.canopy.collectives.run;
 
+import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
@@ -24,10 +25,12 @@ import java.util.Optional;
  * and a plan leader; off unless {@link #withLivePlans} or {@code CANOPY_LIVE_PLANS=1} asks for them; every
  * process of a job must make the same choice), and the transport's settings (by default loopback on
  * ephemeral ports; {@link #withTransport} to bind and advertise another address), and the job secret every
- * process of the job shares (only processes that prove they know it get in).
+ * process of the job shares (only processes that prove they know it get in), and, to reach ZooKeeper over TLS,
+ * its TLS directory ({@link #withZooKeeperTls}).
  */
 public record JoinOptions(JobId job, int processIndex, GridModel grid, String zooKeeper, TransportStack layers,
-                          Optional<LivePlanSettings> livePlans, TransportOptions transport, JobSecret secret) {
+                          Optional<LivePlanSettings> livePlans, TransportOptions transport, JobSecret secret,
+                          Optional<ZooKeeperTls> zooKeeperTls) {
 
     /** Environment variables {@code canopy launch} and {@code canopy node} set for each process. */
     public static final String ENV_JOB = "CANOPY_JOB";
@@ -40,6 +43,8 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
     public static final String ENV_LIVE_PLANS = "CANOPY_LIVE_PLANS";
     /** The file holding the job secret ({@link JobSecret#fromFile}); the secret itself never goes into the environment. */
     public static final String ENV_SECRET_FILE = "CANOPY_SECRET_FILE";
+    /** The ZooKeeper TLS directory ({@link ZooKeeperTls#fromDirectory}); unset: plain TCP to ZooKeeper. */
+    public static final String ENV_ZOOKEEPER_TLS = "CANOPY_ZK_TLS";
 
     public JoinOptions {
         Objects.requireNonNull(job, "job");
@@ -49,6 +54,7 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
         Objects.requireNonNull(livePlans, "livePlans");
         Objects.requireNonNull(transport, "transport");
         Objects.requireNonNull(secret, "secret");
+        Objects.requireNonNull(zooKeeperTls, "zooKeeperTls");
         if (processIndex < 0 || processIndex >= grid.processCount()) {
             throw new IllegalArgumentException("process index " + processIndex + " is not one of the "
                     + grid.processCount() + " processes of grid " + grid.name() + " (0 to " + (grid.processCount() - 1) + ")");
@@ -58,15 +64,16 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
     /** Plans from the level file only (no probes, no plan leader), on loopback. */
     public JoinOptions(JobId job, int processIndex, GridModel grid, String zooKeeper, TransportStack layers,
             JobSecret secret) {
-        this(job, processIndex, grid, zooKeeper, layers, Optional.empty(), TransportOptions.defaults(), secret);
+        this(job, processIndex, grid, zooKeeper, layers, Optional.empty(), TransportOptions.defaults(), secret,
+                Optional.empty());
     }
 
     /**
      * Reads the options {@code canopy launch} passes: CANOPY_JOB, CANOPY_PROCESS, CANOPY_CONFIG, CANOPY_ZK,
      * CANOPY_SECRET_FILE (the job secret's file), CANOPY_EMULATE_WAN=1 to emulate the file's WAN,
-     * CANOPY_LIVE_PLANS=1 to follow live plans, and CANOPY_TLS_CERT, _KEY, _CA (and _PEER_NAME) for TLS.
-     * Without CANOPY_PROCESS the index is the rank the process's launcher gives ({@code mpirun},
-     * {@code srun}: {@link LauncherEnvironment}).
+     * CANOPY_LIVE_PLANS=1 to follow live plans, CANOPY_TLS_CERT, _KEY, _CA (and _PEER_NAME) for TLS, and
+     * CANOPY_ZK_TLS (a TLS directory) to reach ZooKeeper over TLS. Without CANOPY_PROCESS the index is the
+     * rank the process's launcher gives ({@code mpirun}, {@code srun}: {@link LauncherEnvironment}).
      */
     public static JoinOptions fromEnvironment(Map<String, String> environment) {
         String job = required(environment, ENV_JOB, "the job name");
@@ -80,6 +87,10 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
         Optional<TlsSettings> tls = TlsSettings.fromEnvironment(environment); // CANOPY_TLS_*: canopy launch --tls
         if (tls.isPresent()) {
             options = options.withTransport(options.transport().withTls(tls.get()));
+        }
+        String tlsDirectory = environment.get(ENV_ZOOKEEPER_TLS);
+        if (tlsDirectory != null && !tlsDirectory.isBlank()) {
+            options = options.withZooKeeperTls(ZooKeeperTls.fromDirectory(Path.of(tlsDirectory.strip())));
         }
         String livePlans = environment.get(ENV_LIVE_PLANS);
         if (livePlans != null && !livePlans.isBlank() && !"0".equals(livePlans.strip())) {
@@ -98,17 +109,22 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
     }
 
     public JoinOptions withLayers(TransportStack newLayers) {
-        return new JoinOptions(job, processIndex, grid, zooKeeper, newLayers, livePlans, transport, secret);
+        return new JoinOptions(job, processIndex, grid, zooKeeper, newLayers, livePlans, transport, secret, zooKeeperTls);
     }
 
     /** Probe the network and follow the plan leader's live plans, measured and decided by {@code settings}. */
     public JoinOptions withLivePlans(LivePlanSettings settings) {
-        return new JoinOptions(job, processIndex, grid, zooKeeper, layers, Optional.of(settings), transport, secret);
+        return new JoinOptions(job, processIndex, grid, zooKeeper, layers, Optional.of(settings), transport, secret, zooKeeperTls);
     }
 
     /** The transport's settings, for example {@code TransportOptions.defaults().withHost(address)}. */
     public JoinOptions withTransport(TransportOptions newTransport) {
-        return new JoinOptions(job, processIndex, grid, zooKeeper, layers, livePlans, newTransport, secret);
+        return new JoinOptions(job, processIndex, grid, zooKeeper, layers, livePlans, newTransport, secret, zooKeeperTls);
+    }
+
+    /** Reach ZooKeeper over TLS with the files of {@code tls} (the same for every process is simplest). */
+    public JoinOptions withZooKeeperTls(ZooKeeperTls tls) {
+        return new JoinOptions(job, processIndex, grid, zooKeeper, layers, livePlans, transport, secret, Optional.of(tls));
     }
 
     public ProcessPlacement placement() {
@@ -117,13 +133,14 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
 
     /**
      * The node's options: id {@code p<index>}, the placement's coordinates, every process of the file expected,
-     * these transport settings and layers, and the job secret.
+     * these transport settings and layers, the job secret, and the ZooKeeper TLS settings if any.
      */
     public NodeOptions nodeOptions() {
-        return NodeOptions.of(job, NodeId.of("p" + processIndex), placement().coordinates(), grid.processCount(), zooKeeper,
-                        secret)
+        NodeOptions options = NodeOptions.of(job, NodeId.of("p" + processIndex), placement().coordinates(),
+                        grid.processCount(), zooKeeper, secret)
                 .withTransport(transport)
                 .withLayers(layers);
+        return zooKeeperTls.map(options::withZooKeeperTls).orElse(options);
     }
 
     private static int processIndex(Map<String, String> environment, GridModel grid, String config) {

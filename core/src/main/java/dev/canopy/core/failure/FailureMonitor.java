@@ -34,6 +34,12 @@ import org.slf4j.LoggerFactory;
  * Heartbeats go both ways each period: as a datagram, which times them (it never waits behind the data
  * queued on a connection, so a busy link is not a silent one), and as a frame on the connection, which keeps
  * a connection open from every member to every other (so a crash resets one) and proves it still takes writes.
+ * A member znode vanishing is only a suspicion until the authenticated transport confirms it: the member
+ * fails unless it is heard from (a heartbeat, which only a holder of the job secret can send from its
+ * address) between one heartbeat period and {@link #ZNODE_CONFIRMATION_PERIODS} periods after; if it is, it
+ * stays a member (someone with rights over the job's znodes, a ZooKeeper administrator say, deleted the znode
+ * of a live member, which re-creates it). A member whose own session ended stops its heartbeats, so the
+ * suspicion is confirmed by its silence.
  * The first evidence decides; later evidence about the same member changes nothing. A member that says
  * goodbye before it closes has left, not failed, and the members its goodbye lists as failed (why it left)
  * are failures here too: so the failure this node reports is the one that happened first.
@@ -57,6 +63,12 @@ public final class FailureMonitor {
      * in the socket buffer at once.
      */
     static final long EXCLUSION_NOTICE_MS = 1000;
+    /**
+     * How many heartbeat periods a member whose znode was deleted has to be heard from before it counts as failed.
+     * Heartbeats leave every period (with 20 % jitter by default), so a live member sends two or more after the
+     * first period, which lets any heartbeat already in flight when the znode went arrive first.
+     */
+    static final int ZNODE_CONFIRMATION_PERIODS = 4;
     /** How the transport's {@link PeerUnavailableException} says that a peer could not be connected to at all. */
     private static final String CANNOT_CONNECT = "cannot connect";
 
@@ -69,6 +81,7 @@ public final class FailureMonitor {
     private final int selfWorldRank;
     private final HeartbeatSettings settings;
     private final HeartbeatDetector detector;
+    private final NanoClock clock;
     private final NodeLogger log;
     private final Map<NodeAddress, NodeId> byAddress = new HashMap<>();
 
@@ -79,6 +92,8 @@ public final class FailureMonitor {
     private final Set<NodeId> saidGoodbye = new HashSet<>();
     /** Members that told this node they consider it failed: their closing connections say nothing of them. */
     private final Set<NodeId> excludedBy = new HashSet<>();
+    /** Members whose znode was deleted, not yet confirmed failed or alive. */
+    private final Map<NodeId, Suspicion> znodeDeleted = new HashMap<>();
     private Handler<Departure> departureHandler = d -> { };
     private RevocationHandler revocationHandler = (c, r, by) -> { };
     private long heartbeatTimer = -1;
@@ -101,6 +116,7 @@ public final class FailureMonitor {
         this.self = world.member(selfWorldRank);
         this.settings = Objects.requireNonNull(settings, "settings");
         this.detector = new HeartbeatDetector(settings, clock, new SplittableRandom(self.toString().hashCode()));
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.log = new NodeLogger(LoggerFactory.getLogger(FailureMonitor.class), label);
         world.ranked().forEach(member -> byAddress.put(member.address(), member.id()));
         world.departed().forEach(id -> departures.put(id, Departure.left(id, "it had left before this node joined")));
@@ -119,13 +135,45 @@ public final class FailureMonitor {
         });
     }
 
-    /** Membership reports {@code id}'s member znode deleted: a failure unless it said goodbye first. */
+    /**
+     * Membership reports {@code id}'s member znode deleted: a failure unless it said goodbye first, or it is heard
+     * from over the transport after that (see the class comment).
+     */
     public void memberZnodeDeleted(NodeId id) {
-        // At once when on the context, so that sends to it fail for whatever the caller does next.
         if (Vertx.currentContext() == context) {
-            failed(id, Evidence.MEMBER_ZNODE_DELETED, "");
+            suspect(id);
         } else {
-            context.runOnContext(v -> failed(id, Evidence.MEMBER_ZNODE_DELETED, ""));
+            context.runOnContext(v -> suspect(id));
+        }
+    }
+
+    private record Suspicion(long sinceNanos, long timer) {
+    }
+
+    private void suspect(NodeId id) {
+        if (stopped || id.equals(self.id()) || departures.containsKey(id) || !world.contains(id)
+                || saidGoodbye.contains(id) || znodeDeleted.containsKey(id)) {
+            return;
+        }
+        long window = settings.period().toMillis() * ZNODE_CONFIRMATION_PERIODS;
+        long timer = vertx.setTimer(window, t -> {
+            if (znodeDeleted.remove(id) != null) {
+                failed(id, Evidence.MEMBER_ZNODE_DELETED, "and nothing came from it over the transport for " + window + " ms");
+            }
+        });
+        znodeDeleted.put(id, new Suspicion(clock.nanoTime(), timer));
+        log.info("{}'s member znode was deleted; it counts as failed unless it is heard from within {} ms", id, window);
+    }
+
+    /** An authenticated heartbeat (or other liveness frame) from {@code id}. */
+    private void heard(NodeId id) {
+        detector.heard(id);
+        Suspicion suspicion = znodeDeleted.get(id);
+        if (suspicion != null && clock.nanoTime() - suspicion.sinceNanos() >= settings.period().toNanos()) {
+            znodeDeleted.remove(id);
+            vertx.cancelTimer(suspicion.timer());
+            log.warn("{}'s member znode was deleted, but it still answers over the authenticated transport: it stays a"
+                    + " member (someone with rights over the job's znodes deleted it; the member re-creates it)", id);
         }
     }
 
@@ -233,7 +281,7 @@ public final class FailureMonitor {
         if (message instanceof LivenessMessage.Heartbeat) {
             Member from = world.member(datagram.frame().source());
             if (datagram.sender().port() == from.address().udpPort() && !departures.containsKey(from.id())) {
-                detector.heard(from.id());
+                heard(from.id());
             } else {
                 log.debug("ignored a heartbeat datagram for {} from {}", from.id(), datagram.sender());
             }
@@ -282,10 +330,10 @@ public final class FailureMonitor {
         } else if (message instanceof LivenessMessage.Goodbye goodbye) {
             leftCleanly(from, goodbye);
         } else if (message instanceof LivenessMessage.Revoke revoke) {
-            detector.heard(from);
+            heard(from);
             revocationHandler.revoked(frame.context(), revoke.causeWorldRank(), from);
         } else {
-            detector.heard(from);
+            heard(from);
         }
     }
 
@@ -334,6 +382,10 @@ public final class FailureMonitor {
     private void depart(Departure departure) {
         if (departures.putIfAbsent(departure.member(), departure) != null) {
             return;
+        }
+        Suspicion suspicion = znodeDeleted.remove(departure.member());
+        if (suspicion != null) {
+            vertx.cancelTimer(suspicion.timer());
         }
         detector.forget(departure.member());
         log.info("{} {}: {}", departure.member(), departure.kind() == Departure.Kind.FAILED ? "failed" : "left",

@@ -9,7 +9,9 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
+import java.util.Optional;
 import org.apache.zookeeper.server.NIOServerCnxnFactory;
+import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +19,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A real, single-server ZooKeeper inside this JVM: listens on 127.0.0.1 on an ephemeral port and keeps
  * its data in a temporary directory that {@link #close()} deletes. Used when no ensemble is given.
+ *
+ * <p>With {@link ZooKeeperTls} ({@link #start(Optional)}) its only client port is a TLS port (ZooKeeper's
+ * {@code secureClientPort}, Netty), with the directory's server key; no plain port is opened. It asks clients
+ * for no certificate: they authenticate with the job's digest credentials, which TLS now keeps secret.
  *
  * <p>{@link #start()} and {@link #close()} block (they bind a socket and load or flush the database);
  * call them from a main or worker thread, never from an event loop.
@@ -34,19 +40,22 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     private final String host;
     private final Path dataDirectory;
     private final ZooKeeperServer server;
-    private final NIOServerCnxnFactory connections;
+    private final ServerCnxnFactory connections;
+    private final boolean secure;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private EmbeddedZooKeeper(String host, Path dataDirectory, ZooKeeperServer server, NIOServerCnxnFactory connections) {
+    private EmbeddedZooKeeper(String host, Path dataDirectory, ZooKeeperServer server, ServerCnxnFactory connections,
+            boolean secure) {
         this.host = host;
         this.dataDirectory = dataDirectory;
         this.server = server;
         this.connections = connections;
+        this.secure = secure;
     }
 
     /** Starts a server on 127.0.0.1 and an ephemeral port. Blocking. */
     public static EmbeddedZooKeeper start() {
-        return start("127.0.0.1");
+        return start("127.0.0.1", Optional.empty());
     }
 
     /**
@@ -54,23 +63,43 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
      * in) and an ephemeral port. Blocking.
      */
     public static EmbeddedZooKeeper start(String host) {
+        return start(host, Optional.empty());
+    }
+
+    /**
+     * Starts a server on 127.0.0.1 and an ephemeral port; with {@code tls} that port speaks TLS only (the
+     * directory must hold the server's key). Blocking.
+     */
+    public static EmbeddedZooKeeper start(Optional<ZooKeeperTls> tls) {
+        return start("127.0.0.1", tls);
+    }
+
+    /** Starts a server on {@code host} and an ephemeral port, TLS only with {@code tls}. Blocking. */
+    public static EmbeddedZooKeeper start(String host, Optional<ZooKeeperTls> tls) {
         Path dataDirectory;
         try {
             dataDirectory = Files.createTempDirectory("canopy-zookeeper-");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a data directory for the embedded ZooKeeper: " + e.getMessage(), e);
         }
-        NIOServerCnxnFactory connections = new NIOServerCnxnFactory();
+        ServerCnxnFactory connections;
+        try {
+            connections = tls.isPresent() ? SecureClientPort.factory(tls.get()) : new NIOServerCnxnFactory();
+        } catch (RuntimeException e) {
+            deleteQuietly(dataDirectory);
+            throw e;
+        }
         ZooKeeperServer server = null;
         try {
             server = new ZooKeeperServer(
                     dataDirectory.resolve("snapshots").toFile(), dataDirectory.resolve("log").toFile(), TICK_MILLIS);
             server.setMinSessionTimeout((int) MIN_SESSION_TIMEOUT.toMillis());
             server.setMaxSessionTimeout((int) MAX_SESSION_TIMEOUT.toMillis());
-            connections.configure(new InetSocketAddress(host, 0), MAX_CLIENT_CONNECTIONS);
+            connections.configure(new InetSocketAddress(host, 0), MAX_CLIENT_CONNECTIONS, -1, tls.isPresent());
             connections.startup(server);
-            EmbeddedZooKeeper zooKeeper = new EmbeddedZooKeeper(host, dataDirectory, server, connections);
-            LOG.info("embedded ZooKeeper listening on {} (data in {})", zooKeeper.connectString(), dataDirectory);
+            EmbeddedZooKeeper zooKeeper = new EmbeddedZooKeeper(host, dataDirectory, server, connections, tls.isPresent());
+            LOG.info("embedded ZooKeeper listening on {}{} (data in {})", zooKeeper.connectString(),
+                    tls.isPresent() ? " (TLS only)" : "", dataDirectory);
             return zooKeeper;
         } catch (IOException | RuntimeException | LinkageError e) {
             // Stop the server's threads too, or a failed start would keep the JVM alive.
@@ -91,6 +120,11 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     /** The connect string for clients, {@code <host>:<port>}. */
     public String connectString() {
         return host + ":" + connections.getLocalPort();
+    }
+
+    /** Whether the client port speaks TLS only. */
+    public boolean secure() {
+        return secure;
     }
 
     public int port() {

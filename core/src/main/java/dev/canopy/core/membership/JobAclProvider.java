@@ -11,9 +11,11 @@ import org.apache.zookeeper.data.Id;
  * The ACLs of the znodes a Canopy client creates. With {@link ZooKeeperCredentials} ({@link #SECURED})
  * everything it creates belongs to its credentials ({@link ZooDefs.Ids#CREATOR_ALL_ACL}: the server records
  * the {@code digest} identity the client authenticated with, so client and server never disagree on how
- * the digest is computed); without ({@link #OPEN}) everything is open. Either way the two parents every
- * job shares, {@code /canopy} and {@code /canopy/jobs}, are created so that anyone may read them, add a job
- * and remove an empty one, but nobody may rewrite or re-ACL them (no WRITE, no ADMIN) and lock every job out.
+ * the digest is computed); without ({@link #OPEN}) everything is open. Either way the parents every job
+ * and every grid's settings share, {@code /canopy}, {@code /canopy/jobs} and {@code /canopy/config}, are
+ * created so that anyone may read them, add a job (or a grid) and remove an empty one, but nobody may rewrite
+ * or re-ACL them (no WRITE, no ADMIN) and lock everyone out. A grid's settings under {@code /canopy/config}
+ * (the calibration) belong to the credentials that wrote them, like a job's znodes.
  */
 final class JobAclProvider implements ACLProvider {
 

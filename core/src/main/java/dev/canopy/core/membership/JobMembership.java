@@ -248,11 +248,30 @@ public final class JobMembership {
         }
         NodeId id = NodeId.of(path.substring(MEMBERS.length() + 1));
         registered.remove(id);
-        if (view != null && view.isAlive(id)) {
+        if (id.equals(self.id()) && !sessionLost && state.get() == State.STARTED) {
+            recreateOwnZnode();
+        } else if (view != null && view.isAlive(id)) {
             depart(id, id.equals(self.id())
                     ? "this node's member znode was deleted (its ZooKeeper session ended)"
                     : "its member znode was deleted (it closed, or its ZooKeeper session expired)");
         }
+    }
+
+    /**
+     * This node's member znode went while its session lives: someone with rights over the job's znodes (a holder
+     * of the secret, a ZooKeeper administrator) deleted it. The node is alive, so it puts the znode back; the
+     * other members keep it as long as it answers over the authenticated transport ({@code FailureMonitor}).
+     */
+    private void recreateOwnZnode() {
+        log.warn("{}'s member znode in job {} was deleted while its ZooKeeper session lives; re-creating it", self.id(), job);
+        Future.fromCompletionStage(zooKeeper.create().withMode(CreateMode.EPHEMERAL)
+                        .forPath(memberPath(self.id()), MemberCodec.encode(self)), context)
+                .onFailure(e -> {
+                    if (!(cause(e) instanceof KeeperException.NodeExistsException)) {
+                        log.warn("{} could not re-create its member znode in job {}: {}", self.id(), job,
+                                znodes.refusal(cause(e)).getMessage());
+                    }
+                });
     }
 
     private void evaluateBarrier() {

@@ -28,6 +28,8 @@ public final class JobZnodes {
 
     static final String JOBS = "/canopy/jobs";
     private static final String CANOPY = "/canopy";
+    /** Where grid-wide settings live ({@code canopy calibrate}); each grid's znodes below belong to their writer. */
+    private static final String CONFIG = "/canopy/config";
 
     private final AsyncCuratorFramework zooKeeper;
     private final JobId job;
@@ -46,7 +48,7 @@ public final class JobZnodes {
 
     /** Whether {@code path} is one of the parents every job shares (they stay, with {@link JobAclProvider#SHARED_PARENT_ACL}). */
     static boolean isSharedParent(String path) {
-        return CANOPY.equals(path) || JOBS.equals(path);
+        return CANOPY.equals(path) || JOBS.equals(path) || CONFIG.equals(path);
     }
 
     /**

@@ -18,7 +18,8 @@ import org.apache.curator.retry.BoundedExponentialBackoffRetry;
  *
  * <p>With {@link ZooKeeperCredentials} the client authenticates with the {@code digest} scheme and every
  * znode it creates under {@code /canopy/jobs} belongs to those credentials; without them it creates open
- * znodes, as Canopy did before ACLs ({@link JobAclProvider}).
+ * znodes, as Canopy did before ACLs ({@link JobAclProvider}). With {@link ZooKeeperTls} it talks TLS to the
+ * servers' secure client port, with settings of its own (a {@code ZKClientConfig}, never system properties).
  */
 public final class ZooKeeperSession {
 
@@ -45,19 +46,27 @@ public final class ZooKeeperSession {
         return open(vertx, connectString, sessionTimeout, connectTimeout, Optional.empty());
     }
 
-    /**
-     * Connects to {@code connectString} ({@code host:port,...}); fails with a message naming the
-     * ensemble when no server answers within {@code connectTimeout}.
-     */
+    /** {@link #open(Vertx, String, Duration, Duration, Optional, Optional)} over plain TCP. */
     public static Future<ZooKeeperSession> open(Vertx vertx, String connectString, Duration sessionTimeout,
             Duration connectTimeout, Optional<ZooKeeperCredentials> credentials) {
+        return open(vertx, connectString, sessionTimeout, connectTimeout, credentials, Optional.empty());
+    }
+
+    /**
+     * Connects to {@code connectString} ({@code host:port,...}), over TLS with {@code tls}; fails with a message
+     * naming the ensemble when no server answers within {@code connectTimeout} (also what a server that speaks
+     * the other protocol, plain or TLS, looks like: the message says so).
+     */
+    public static Future<ZooKeeperSession> open(Vertx vertx, String connectString, Duration sessionTimeout,
+            Duration connectTimeout, Optional<ZooKeeperCredentials> credentials, Optional<ZooKeeperTls> tls) {
         Objects.requireNonNull(connectString, "connectString");
         Objects.requireNonNull(credentials, "credentials");
+        Objects.requireNonNull(tls, "tls");
         if (connectString.isBlank()) {
             return Future.failedFuture(new IllegalArgumentException("ZooKeeper connect string is empty; give host:port,..."));
         }
         SessionEndWatch endWatch = new SessionEndWatch();
-        CuratorFramework client = builder(connectString, sessionTimeout, connectTimeout, credentials)
+        CuratorFramework client = builder(connectString, sessionTimeout, connectTimeout, credentials, tls)
                 .zookeeperFactory(endWatch)
                 .build();
         Promise<ZooKeeperSession> opened = Promise.promise();
@@ -65,21 +74,35 @@ public final class ZooKeeperSession {
             client.start();
             if (!client.blockUntilConnected((int) connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 client.close();
-                throw new IllegalStateException("no ZooKeeper server answered at " + connectString + " within "
-                        + connectTimeout.toMillis() + " ms (is the ensemble running? check --zk)");
+                throw new IllegalStateException(noAnswer(connectString, connectTimeout, tls));
             }
             return new ZooKeeperSession(vertx, client, connectString, sessionTimeout, credentials, endWatch);
         }).onComplete(opened);
         return opened.future();
     }
 
-    /**
-     * A Curator client builder with Canopy's settings: timeouts, retries, and with credentials the
-     * {@code digest} authentication and {@link JobAclProvider}. For the few callers that need a plain blocking
-     * client (the launcher's sweep); nodes use {@link #open}.
-     */
+    /** Why no session opened: nobody answered, or (the same to a client) a server that speaks the other protocol. */
+    static String noAnswer(String connectString, Duration connectTimeout, Optional<ZooKeeperTls> tls) {
+        return "no ZooKeeper server answered at " + connectString + " within " + connectTimeout.toMillis() + " ms"
+                + tls.map(given -> " over TLS (is the ensemble running? with --zk-tls, --zk must name the servers'"
+                        + " secureClientPort, and their certificate must be signed by a CA in " + given.directory() + ")")
+                .orElse(" (is the ensemble running? check --zk; if that port is a TLS port (secureClientPort),"
+                        + " connect with --zk-tls)");
+    }
+
+    /** {@link #builder(String, Duration, Duration, Optional, Optional)} over plain TCP. */
     public static CuratorFrameworkFactory.Builder builder(String connectString, Duration sessionTimeout,
             Duration connectTimeout, Optional<ZooKeeperCredentials> credentials) {
+        return builder(connectString, sessionTimeout, connectTimeout, credentials, Optional.empty());
+    }
+
+    /**
+     * A Curator client builder with Canopy's settings: timeouts, retries, with credentials the {@code digest}
+     * authentication and {@link JobAclProvider}, with {@code tls} this client's TLS settings. For the few callers
+     * that need a plain blocking client (the launcher's sweep); nodes use {@link #open}.
+     */
+    public static CuratorFrameworkFactory.Builder builder(String connectString, Duration sessionTimeout,
+            Duration connectTimeout, Optional<ZooKeeperCredentials> credentials, Optional<ZooKeeperTls> tls) {
         CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
                 .connectString(connectString)
                 .sessionTimeoutMs((int) sessionTimeout.toMillis())
@@ -88,6 +111,7 @@ public final class ZooKeeperSession {
                 // Keep talking to the servers we were given; do not follow hostnames from the ensemble config.
                 .ensembleTracker(false);
         credentials.ifPresent(given -> builder.authorization(JobAclProvider.DIGEST, given.digestAuthentication()));
+        tls.ifPresent(given -> builder.zkClientConfig(given.clientConfig()));
         return builder.aclProvider(credentials.isPresent() ? JobAclProvider.SECURED : JobAclProvider.OPEN);
     }
 

@@ -115,7 +115,7 @@ public final class CanopyNode {
         context.runOnContext(v -> VertxTransport.start(vertx, options.transport().withNodeLabel(transportLabel), security)
                 .map(options.layers()::build)
                 .compose(transport -> ZooKeeperSession.open(vertx, options.zooKeeper(), options.sessionTimeout(),
-                                ZOOKEEPER_CONNECT_TIMEOUT, Optional.of(options.zooKeeperCredentials()))
+                                ZOOKEEPER_CONNECT_TIMEOUT, Optional.of(options.zooKeeperCredentials()), options.zooKeeperTls())
                         .map(session -> new CanopyNode(options, context, transport, session, sources))
                         .onFailure(e -> transport.close()))
                 .onComplete(started));
@@ -269,6 +269,9 @@ public final class CanopyNode {
             if (gone.equals(options.id()) || failureMonitor == null) {
                 if (!gone.equals(options.id())) {
                     transport.peerGone(gone, event.reason());
+                } else if (failureMonitor != null) {
+                    // This node's session ended: its silence confirms to the others that its znode went for good.
+                    failureMonitor.stop();
                 }
                 if (runtime != null) {
                     runtime.memberFailed(gone, event.reason());

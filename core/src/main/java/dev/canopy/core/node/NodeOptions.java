@@ -3,12 +3,14 @@ package dev.canopy.core.node;
 import dev.canopy.core.comm.MessageLimits;
 import dev.canopy.core.failure.HeartbeatSettings;
 import dev.canopy.core.membership.ZooKeeperCredentials;
+import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.gridconfig.Coordinates;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Everything a {@link CanopyNode} needs, validated once.
@@ -33,6 +35,8 @@ import java.util.Objects;
  *                       total) and the eager/rendezvous threshold of its sends
  * @param heartbeat      how members watch each other for failures that close no connection (see
  *                       {@link HeartbeatSettings}); raise period and timeout on WANs
+ * @param zooKeeperTls   with a value, the ZooKeeper client talks TLS to the servers' secure client port
+ *                       ({@code --zk-tls}); empty: plain TCP
  */
 public record NodeOptions(
         JobId job,
@@ -47,7 +51,8 @@ public record NodeOptions(
         TransportStack layers,
         JobSecret secret,
         MessageLimits messageLimits,
-        HeartbeatSettings heartbeat) {
+        HeartbeatSettings heartbeat,
+        Optional<ZooKeeperTls> zooKeeperTls) {
 
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(4);
     public static final Duration DEFAULT_DEPARTURE_GRACE = Duration.ofSeconds(1);
@@ -67,6 +72,7 @@ public record NodeOptions(
         Objects.requireNonNull(secret, "secret");
         Objects.requireNonNull(messageLimits, "messageLimits");
         Objects.requireNonNull(heartbeat, "heartbeat");
+        Objects.requireNonNull(zooKeeperTls, "zooKeeperTls");
         if (expectedSize < 1) {
             throw new IllegalArgumentException("expected job size " + expectedSize + " must be at least 1");
         }
@@ -94,27 +100,27 @@ public record NodeOptions(
             JobSecret secret) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, DEFAULT_SESSION_TIMEOUT,
                 DEFAULT_DEPARTURE_GRACE, DEFAULT_BARRIER_TIMEOUT, TransportOptions.defaults(), TransportStack.none(), secret,
-                MessageLimits.defaults(), HeartbeatSettings.defaults());
+                MessageLimits.defaults(), HeartbeatSettings.defaults(), Optional.empty());
     }
 
     public NodeOptions withSessionTimeout(Duration newSessionTimeout) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, newSessionTimeout, departureGrace,
-                barrierTimeout, transport, layers, secret, messageLimits, heartbeat);
+                barrierTimeout, transport, layers, secret, messageLimits, heartbeat, zooKeeperTls);
     }
 
     public NodeOptions withDepartureGrace(Duration newDepartureGrace) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, newDepartureGrace,
-                barrierTimeout, transport, layers, secret, messageLimits, heartbeat);
+                barrierTimeout, transport, layers, secret, messageLimits, heartbeat, zooKeeperTls);
     }
 
     public NodeOptions withBarrierTimeout(Duration newBarrierTimeout) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                newBarrierTimeout, transport, layers, secret, messageLimits, heartbeat);
+                newBarrierTimeout, transport, layers, secret, messageLimits, heartbeat, zooKeeperTls);
     }
 
     public NodeOptions withTransport(TransportOptions newTransport) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, newTransport, layers, secret, messageLimits, heartbeat);
+                barrierTimeout, newTransport, layers, secret, messageLimits, heartbeat, zooKeeperTls);
     }
 
     /** TLS 1.3 with mutual authentication on every connection of the transport (see docs/security.md, "TLS"). */
@@ -124,7 +130,7 @@ public record NodeOptions(
 
     public NodeOptions withLayers(TransportStack newLayers) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, transport, newLayers, secret, messageLimits, heartbeat);
+                barrierTimeout, transport, newLayers, secret, messageLimits, heartbeat, zooKeeperTls);
     }
 
     /**
@@ -137,11 +143,17 @@ public record NodeOptions(
 
     public NodeOptions withMessageLimits(MessageLimits newMessageLimits) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, transport, layers, secret, newMessageLimits, heartbeat);
+                barrierTimeout, transport, layers, secret, newMessageLimits, heartbeat, zooKeeperTls);
     }
 
     public NodeOptions withHeartbeat(HeartbeatSettings newHeartbeat) {
         return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
-                barrierTimeout, transport, layers, secret, messageLimits, newHeartbeat);
+                barrierTimeout, transport, layers, secret, messageLimits, newHeartbeat, zooKeeperTls);
+    }
+
+    /** Talk TLS to ZooKeeper with the files of {@code tls} (see docs/security.md, "Securing ZooKeeper"). */
+    public NodeOptions withZooKeeperTls(ZooKeeperTls tls) {
+        return new NodeOptions(job, id, coordinates, expectedSize, zooKeeper, sessionTimeout, departureGrace,
+                barrierTimeout, transport, layers, secret, messageLimits, heartbeat, Optional.of(tls));
     }
 }

@@ -3,6 +3,7 @@ package dev.canopy.core.comm;
 import static dev.canopy.core.node.LocalJob.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.canopy.core.failure.HeartbeatSettings;
 import dev.canopy.core.membership.MembershipEvent;
 import dev.canopy.core.node.LocalJob;
 import dev.canopy.core.node.NodeOptions;
@@ -29,6 +30,8 @@ class LeaveAfterSendTest {
     private static final int RECEIVER = 0;
     /** Longer than any wait of the test: only a closed connection can end the wait. */
     private static final Duration NO_GRACE_IN_THIS_TEST = Duration.ofMinutes(2);
+    /** FailureMonitor's window for confirming a deleted member znode (4 heartbeat periods) and a margin. */
+    private static final Duration ZNODE_CONFIRMATION = HeartbeatSettings.DEFAULT_PERIOD.multipliedBy(4).plusSeconds(1);
 
     @Test
     void aFrameSentJustBeforeLeavingIsDeliveredEvenWhenTheLeaveIsSeenFirst() {
@@ -49,9 +52,14 @@ class LeaveAfterSendTest {
             Future<Void> sent = sender.send(RECEIVER, 2, Buffer.buffer("last words"));
             Await.result(job.node(SENDER).leave(), WAIT);
             MembershipEvent left = Await.next(seenByReceiver, WAIT);
+            long seen = System.nanoTime();
             assertThat(left.kind()).isEqualTo(MembershipEvent.Kind.LEFT);
+            // A znode going is confirmed by the transport: the leaver's heartbeats stopped with its (held) goodbye,
+            // so within the confirmation window it counts as gone, and from then on sends to it fail at once.
+            Await.until(WAIT, () -> System.nanoTime() - seen > ZNODE_CONFIRMATION.toNanos(),
+                    () -> "the receiver's confirmation window has passed");
             assertThat(Await.failure(receiver.send(SENDER, 4, Buffer.buffer("too late")), WAIT))
-                    .as("sends to a departed member still fail at once").isInstanceOf(RankFailedException.class);
+                    .as("sends to a departed member fail at once").isInstanceOf(RankFailedException.class);
             Await.result(hold.get().release(), WAIT);
 
             Await.result(sent, WAIT);
