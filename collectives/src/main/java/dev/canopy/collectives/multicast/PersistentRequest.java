@@ -75,14 +75,19 @@ public final class PersistentRequest implements AutoCloseable {
         return init(collectives, Kind.SCATTERV, root, counts == null ? null : counts.clone());
     }
 
-    /** Checks the arguments here, then agrees on them with every member (one collective, started at once). */
+    /**
+     * Checks the root's arguments here, then agrees on them with every member (one collective, started at once).
+     * Another member's arguments are not checked alone, so that it still joins the agreement and every member
+     * fails with the mismatch instead of waiting for it.
+     */
     private static Future<PersistentRequest> init(Collectives collectives, Kind kind, int root, int[] counts) {
         int size = collectives.size();
         if (root < 0 || root >= size) {
             throw new IllegalArgumentException(kind.call + ": root " + root + " is not a rank of this " + size
                     + "-member communicator");
         }
-        if (counts != null) {
+        boolean isRoot = collectives.rank() == root;
+        if (isRoot && counts != null) {
             long total = 0;
             for (int count : counts) {
                 if (count < 0) {
@@ -98,7 +103,7 @@ public final class PersistentRequest implements AutoCloseable {
                 throw new IllegalArgumentException("scattervInit needs one count per rank (" + size + "), got "
                         + counts.length);
             }
-        } else if (kind != Kind.SCATTERV || collectives.rank() == root) {
+        } else if (counts == null && (kind != Kind.SCATTERV || isRoot)) {
             throw new IllegalArgumentException(kind.call + " at rank " + collectives.rank() + " needs its counts");
         }
         return PersistentInit.agree(collectives, kind, root, counts)
@@ -125,10 +130,13 @@ public final class PersistentRequest implements AutoCloseable {
                     ? collectives.scatter(root ? data : null, agreed.counts()[0], agreed.root())
                     : collectives.scatterv(root ? pieces(data) : null, agreed.root());
         }
-        int piece = agreed.kind() == Kind.BCAST ? 0 : collectives.rank();
         return collectives.bcast(root ? PersistentFrame.wrap(agreed.fingerprint(), data) : null, agreed.root())
-                .map(message -> PersistentFrame.unwrap(message, agreed.fingerprint(), totalBytes, describe(agreed))
-                        .getBuffer(offsets[piece], offsets[piece + 1]));
+                .map(message -> {
+                    Buffer all = PersistentFrame.unwrap(message, agreed.fingerprint(), totalBytes, describe(agreed));
+                    // bcast: a view of this member's own received buffer; scatter: a copy of the piece only.
+                    return agreed.kind() == Kind.BCAST ? all
+                            : all.getBuffer(offsets[collectives.rank()], offsets[collectives.rank() + 1]);
+                });
     }
 
     /** {@link #start(Buffer)} at a member other than the root. */

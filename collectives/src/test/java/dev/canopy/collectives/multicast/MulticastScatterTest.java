@@ -147,6 +147,17 @@ class MulticastScatterTest {
                 assertThatThrownBy(() -> Blocking.await(init)).isInstanceOf(CollectiveMismatchException.class).hasMessageContaining(
                         "rank 5 called bcastInit(8 bytes, root 0) while rank 0 (the root) called scatterInit(8 bytes per rank");
             }
+            inits.clear();
+            int[] counts = {1, 2, 3, 4, 5, 6};
+            int[] other = {1, 2, 3, 4, 5, 7};
+            for (Collectives member : members) {
+                inits.add(member.scattervInit(member.rank() == 4 ? other : member.rank() == 2 ? counts : null, 2));
+            }
+            for (Future<PersistentRequest> init : inits) {
+                assertThatThrownBy(() -> Blocking.await(init)).isInstanceOf(CollectiveMismatchException.class).hasMessageContaining(
+                        "rank 4 called scattervInit(counts [1, 2, 3, 4, 5, 7], root 2) while rank 2 (the root) called"
+                                + " scattervInit(counts [1, 2, 3, 4, 5, 6], root 2)");
+            }
             // The communicator's sequence is intact: the next collective works.
             List<Buffer> pieces = pieces(new Random(2), members.size(), 4, 4);
             List<Future<Buffer>> calls = new ArrayList<>();
