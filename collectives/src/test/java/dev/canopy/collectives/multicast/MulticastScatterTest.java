@@ -158,6 +158,24 @@ class MulticastScatterTest {
                         "rank 4 called scattervInit(counts [1, 2, 3, 4, 5, 7], root 2) while rank 2 (the root) called"
                                 + " scattervInit(counts [1, 2, 3, 4, 5, 6], root 2)");
             }
+            // Two requests started in swapped orders at rank 5: it finds the other request's data, both times.
+            List<PersistentRequest> small = await(members, member -> member.bcastInit(8, 0));
+            List<PersistentRequest> large = await(members, member -> member.bcastInit(16, 0));
+            List<Future<Buffer>> firsts = new ArrayList<>();
+            List<Future<Buffer>> seconds = new ArrayList<>();
+            for (int rank = 0; rank < members.size(); rank++) {
+                boolean swapped = rank == 5;
+                firsts.add((swapped ? large : small).get(rank).start(rank == 0 ? Buffer.buffer(new byte[8]) : null));
+                seconds.add((swapped ? small : large).get(rank).start(rank == 0 ? Buffer.buffer(new byte[16]) : null));
+            }
+            for (int rank = 0; rank < 5; rank++) {
+                assertThat(Blocking.await(firsts.get(rank)).length()).isEqualTo(8);
+                assertThat(Blocking.await(seconds.get(rank)).length()).isEqualTo(16);
+            }
+            for (Future<Buffer> start : List.of(firsts.get(5), seconds.get(5))) {
+                assertThatThrownBy(() -> Blocking.await(start)).isInstanceOf(CollectiveMismatchException.class)
+                        .hasMessageContaining("received the data of another persistent request");
+            }
             // The communicator's sequence is intact: the next collective works.
             List<Buffer> pieces = pieces(new Random(2), members.size(), 4, 4);
             List<Future<Buffer>> calls = new ArrayList<>();
