@@ -113,7 +113,9 @@ public final class PersistentRequest implements AutoCloseable {
     /**
      * Starts the collective once more: {@code data} at the root (the message for bcast, every rank's piece back to
      * back in rank order for scatter and scatterv, of the length fixed at init), ignored elsewhere. The future
-     * completes with this member's message or piece. Fails at once (IllegalStateException) after {@link #close}.
+     * completes with this member's message or piece; when the root's data has the wrong length, it fails on every
+     * member (at the root with an IllegalArgumentException naming both lengths). Throws IllegalStateException
+     * after {@link #close}.
      */
     public Future<Buffer> start(Buffer data) {
         if (closed.get()) {
@@ -122,8 +124,7 @@ public final class PersistentRequest implements AutoCloseable {
         }
         boolean root = collectives.rank() == agreed.root();
         if (root && (data == null || data.length() != totalBytes)) {
-            throw new IllegalArgumentException(describe(agreed) + " carries " + totalBytes + " bytes per start; the root"
-                    + " gave " + (data == null ? "none" : data.length()));
+            return startWrongSize(data);
         }
         if (!packed) {
             return agreed.kind() == Kind.SCATTER
@@ -137,6 +138,26 @@ public final class PersistentRequest implements AutoCloseable {
                     return agreed.kind() == Kind.BCAST ? all
                             : all.getBuffer(offsets[collectives.rank()], offsets[collectives.rank() + 1]);
                 });
+    }
+
+    /**
+     * The root was given the wrong number of bytes: the collective still starts, so that the other members (already
+     * waiting for it) fail too instead of waiting for ever (they reject the wrong length, or the plain scatter's
+     * checks abort it), and the root's future fails naming the fix.
+     */
+    private Future<Buffer> startWrongSize(Buffer data) {
+        IllegalArgumentException wrong = new IllegalArgumentException(describe(agreed) + " carries " + totalBytes
+                + " bytes per start; the root gave " + (data == null ? "none" : data.length()));
+        Buffer given = data == null ? Buffer.buffer() : data;
+        Future<Buffer> started;
+        if (packed) {
+            started = collectives.bcast(PersistentFrame.wrap(agreed.fingerprint(), given), agreed.root());
+        } else if (agreed.kind() == Kind.SCATTER) {
+            started = collectives.scatter(given, agreed.counts()[0], agreed.root());
+        } else {
+            started = collectives.scatterv(List.of(), agreed.root());
+        }
+        return started.transform(ignored -> Future.failedFuture(wrong));
     }
 
     /** {@link #start(Buffer)} at a member other than the root. */

@@ -119,6 +119,17 @@ class MulticastScatterTest {
             scatters.forEach(PersistentRequest::close);
             assertThatThrownBy(() -> scatters.get(3).start()).isInstanceOf(IllegalStateException.class)
                     .hasMessage("persistent scatter from root 1 was closed; init a new persistent request to start it again");
+            // The root gives the wrong number of bytes: every member fails, none waits for ever.
+            List<Future<Buffer>> wrong = startEverywhere(scattervs, 2, Buffer.buffer(new byte[10]));
+            assertThatThrownBy(() -> Blocking.await(wrong.get(2))).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("persistent scatterv from root 2 carries 1286 bytes per start; the root gave 10");
+            for (int rank = 0; rank < size; rank++) {
+                if (rank != 2) {
+                    int member = rank;
+                    assertThatThrownBy(() -> Blocking.await(wrong.get(member))).as("rank %d", member)
+                            .hasMessageContaining("received 10 bytes announced as 10, but the request carries 1286");
+                }
+            }
             // The other requests carry on after one is closed.
             assertPieces(startEverywhere(scattervs, 2, concatenate(pieces(counts))), pieces(counts), "after close");
             return null;
@@ -235,6 +246,12 @@ class MulticastScatterTest {
             for (int start = 0; start < 3; start++) {
                 assertPieces(startEverywhere(requests, 1, concatenate(pieces(counts))), pieces(counts), "start " + start);
             }
+            List<Future<Buffer>> wrong = startEverywhere(requests, 1, Buffer.buffer(new byte[3]));
+            for (int rank = 0; rank < members.size(); rank++) {
+                int member = rank;
+                assertThatThrownBy(() -> Blocking.await(wrong.get(member))).as("rank %d", member).isNotNull();
+            }
+            assertPieces(startEverywhere(requests, 1, concatenate(pieces(counts))), pieces(counts), "after the failure");
         }
     }
 
