@@ -19,6 +19,8 @@ import dev.canopy.collectives.engine.TreeBroadcast;
 import dev.canopy.collectives.engine.TreeGather;
 import dev.canopy.collectives.engine.TreeReduce;
 import dev.canopy.collectives.engine.TreeScatter;
+import dev.canopy.collectives.multicast.MulticastScatter;
+import dev.canopy.collectives.multicast.PersistentRequest;
 import dev.canopy.collectives.plan.CollectivePlan;
 import dev.canopy.collectives.reduce.ReduceOp;
 import dev.canopy.core.comm.Communicator;
@@ -135,18 +137,54 @@ public final class Collectives {
     /**
      * Rank r gets bytes {@code r*bytesPerRank .. (r+1)*bytesPerRank} of the root's {@code data}.
      * Every member passes the same {@code bytesPerRank}; above the calibrated leap S the scatter runs as
-     * several smaller ones.
+     * several smaller ones. Where bcast multicasts, small pieces go as one packed multicast instead
+     * ({@link BroadcastPath#packsScatter}).
      */
     public Future<Buffer> scatter(Buffer data, int bytesPerRank, int root) {
+        if (broadcastPath.packsScatter(bytesPerRank, size())) {
+            return start(Operation.SCATTER, root, (exchange, tree) -> downward(exchange, tree, MulticastScatter.scatter(
+                    broadcastPath, exchange, tree, exchange.rank() == root ? blocksOf(data, bytesPerRank, size()) : null,
+                    settings.pipeline())));
+        }
         int parts = settings.splitPlanner().scatter(bytesPerRank).parts();
         return start(Operation.SCATTER, root, (exchange, tree) -> downward(exchange, tree, new SplitScatter(exchange, tree, parts)
                 .run(exchange.rank() == root ? blocksOf(data, bytesPerRank, size()) : null)));
     }
 
-    /** Rank r gets {@code blocks.get(r)} of the root's list (ignored elsewhere). */
+    /**
+     * Rank r gets {@code blocks.get(r)} of the root's list (ignored elsewhere). Where bcast multicasts, the root
+     * multicasts its pieces packed in one message, or says that the tree scatter carries them (large pieces).
+     */
     public Future<Buffer> scatterv(List<Buffer> blocks, int root) {
+        if (broadcastPath.packsScatter(-1, size())) {
+            return start(Operation.SCATTERV, root, (exchange, tree) -> downward(exchange, tree, MulticastScatter.scatterv(
+                    broadcastPath, exchange, tree, blocks, settings.pipeline())));
+        }
         return start(Operation.SCATTERV, root, (exchange, tree) -> downward(exchange, tree, new TreeScatter(exchange, tree, 0)
                 .run(exchange.rank() == root ? RankBlocks.ofRanks(blocks) : null)));
+    }
+
+    /**
+     * A persistent bcast (MPI-4 {@code MPI_Bcast_init}) of {@code bytes} bytes from {@code root}: a collective that
+     * every member calls with the same arguments (a mismatch fails the future on every member with a
+     * {@link CollectiveMismatchException}); then each {@link PersistentRequest#start} is one broadcast.
+     */
+    public Future<PersistentRequest> bcastInit(int bytes, int root) {
+        return PersistentRequest.bcastInit(this, bytes, root);
+    }
+
+    /** A persistent scatter of {@code bytesPerRank} bytes to each rank from {@code root}; as {@link #bcastInit}. */
+    public Future<PersistentRequest> scatterInit(int bytesPerRank, int root) {
+        return PersistentRequest.scatterInit(this, bytesPerRank, root);
+    }
+
+    /**
+     * A persistent scatterv from {@code root} of {@code counts[r]} bytes to rank r: the root gives the counts, the
+     * other members the same counts or null; the init sends them to every member once, and each start is one
+     * broadcast of the data only. As {@link #bcastInit}.
+     */
+    public Future<PersistentRequest> scattervInit(int[] counts, int root) {
+        return PersistentRequest.scattervInit(this, counts, root);
     }
 
     /**

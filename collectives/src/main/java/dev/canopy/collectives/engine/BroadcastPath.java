@@ -32,6 +32,17 @@ public interface BroadcastPath extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Whether a scatter of {@code receivers} pieces of {@code bytesPerReceiver} bytes goes as one bcast on this path
+     * of all the pieces packed together (each member copying out its own, {@code MulticastScatter}) rather than
+     * down the plan's tree scatter. {@code bytesPerReceiver} -1: the sizes are known at the root only (scatterv);
+     * the answer is then whether this path packs scatters at all, and the root's message says how its pieces go.
+     * Every member gets the same answer for the same arguments.
+     */
+    default boolean packsScatter(long bytesPerReceiver, int receivers) {
+        return false;
+    }
+
     /** Frees what the path holds (a fabric endpoint, buffers); bcasts on it fail afterwards. Idempotent. */
     @Override
     default void close() {

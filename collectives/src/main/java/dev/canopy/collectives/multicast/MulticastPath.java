@@ -220,6 +220,17 @@ public final class MulticastPath implements BroadcastPath {
         return known;
     }
 
+    /** Packed scatter by {@link ScatterCarrierChoice}: always where multicast is asked for by name, per size on {@code auto}. */
+    @Override
+    public boolean packsScatter(long bytesPerReceiver, int receivers) {
+        return bytesPerReceiver == -1 || scatterChoice().packs(bytesPerReceiver, receivers);
+    }
+
+    /** How this path carries scatters. */
+    public ScatterCarrierChoice scatterChoice() {
+        return new ScatterCarrierChoice(auto, maxMessageBytes);
+    }
+
     /** This member's counters. */
     public Future<Stats> stats() {
         Promise<Stats> stats = Promise.promise();
