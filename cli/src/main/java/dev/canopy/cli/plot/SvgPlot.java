@@ -4,6 +4,7 @@ import static dev.canopy.cli.plot.SvgText.coordinate;
 import static dev.canopy.cli.plot.SvgText.escape;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -44,7 +45,7 @@ public final class SvgPlot {
 
         List<Point> plottable() {
             return points.stream().filter(p -> p.x() > 0 && p.y() > 0 && Double.isFinite(p.x()) && Double.isFinite(p.y()))
-                    .sorted(java.util.Comparator.comparingDouble(Point::x)).toList();
+                    .sorted(Comparator.comparingDouble(Point::x)).toList();
         }
     }
 

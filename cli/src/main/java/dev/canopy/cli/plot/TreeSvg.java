@@ -4,6 +4,7 @@ import static dev.canopy.cli.plot.SvgText.coordinate;
 import static dev.canopy.cli.plot.SvgText.escape;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,7 +50,7 @@ public final class TreeSvg {
             children.computeIfAbsent(edge.parent(), parent -> new ArrayList<>()).add(edge);
         }
         // Earlier arrivals to the left.
-        children.values().forEach(list -> list.sort(java.util.Comparator.comparingDouble(
+        children.values().forEach(list -> list.sort(Comparator.comparingDouble(
                 edge -> arrivalMs.getOrDefault(edge.child(), 0.0))));
         if (depthFirst().size() != edges.size() + 1) {
             throw new IllegalArgumentException("not a tree: some of the " + edges.size() + " edges are not reachable from "

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -84,7 +85,7 @@ final class TopologyPlanCommand implements Callable<Integer> {
         }
         Map<String, Double> arrivals = new HashMap<>();
         plan.getJsonObject("arrival_ms").forEach(arrival -> arrivals.put(arrival.getKey(), ((Number) arrival.getValue()).doubleValue()));
-        String title = String.format(java.util.Locale.ROOT, "%s tree from %s: predicted completion %.1f ms, lower bound %.1f ms",
+        String title = String.format(Locale.ROOT, "%s tree from %s: predicted completion %.1f ms, lower bound %.1f ms",
                 plan.getString("chosen_algorithm"), plan.getString("root"), plan.getDouble("predicted_completion_ms"),
                 plan.getDouble("lower_bound_ms"));
         return new TreeSvg(title, plan.getString("root"), edges, arrivals);
