@@ -9,6 +9,7 @@ import dev.canopy.core.transport.TransportSecurity;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.cli.keys.TemporaryKeys;
+import dev.canopy.cli.plot.PlotFile;
 import dev.canopy.core.node.CanopyVertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -74,6 +76,9 @@ public final class P2pBenchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print JSON instead of the table.")
     private boolean json;
 
+    @Option(names = "--plot", paramLabel = "FILE.svg", description = "Also draw the median round trip against size per transport as an SVG.")
+    private Path plot;
+
     @Override
     public Integer call() throws Exception {
         String problem = validate();
@@ -85,6 +90,7 @@ public final class P2pBenchCommand implements Callable<Integer> {
         JobSecret secret = JobSecret.generate();
         Path secretFile = secret.writeTemporary();
         try (TemporaryKeys keys = TemporaryKeys.create()) {
+            Optional<String> failed;
             TransportSecurity security = TransportSecurity.of(secret, EchoPeer.JOB);
             Transport transport = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("bench"),
                     security), "start the transport");
@@ -100,11 +106,14 @@ public final class P2pBenchCommand implements Callable<Integer> {
                         NetSocketProbe.create(vertx, TransportOptions.LOOPBACK, ports.echo(), ports.sink()));
                 List<P2pRow> rows = measure(probes);
                 print(rows, peer.pid());
+                failed = plot == null ? Optional.empty()
+                        : PlotFile.write("--plot", plot, P2pPlot.of(rows).render());
+                failed.ifPresent(message -> spec.commandLine().getErr().println("canopy bench p2p: " + message));
                 for (P2pProbe probe : probes) {
                     await(probe.close(), "close " + probe.name());
                 }
             }
-            return 0;
+            return failed.isPresent() ? 1 : 0;
         } finally {
             Files.deleteIfExists(secretFile);
             vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -132,6 +141,9 @@ public final class P2pBenchCommand implements Callable<Integer> {
         }
         if (streamBytes < 1) {
             return "--stream-bytes " + streamBytes + " must be positive";
+        }
+        if (plot != null) {
+            return PlotFile.problem("--plot", plot).orElse(null);
         }
         return null;
     }

@@ -1,6 +1,8 @@
 package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.LevelFiles;
+import dev.canopy.cli.plot.BenchPlots;
+import dev.canopy.cli.plot.PlotFile;
 import dev.canopy.collectives.AllToAllRoute;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.CollectiveSettings;
@@ -93,6 +95,10 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the emulated jitter and loss.")
     private long seed;
 
+    @Option(names = "--plot", paramLabel = "FILE.svg",
+            description = "Also draw the median completion against size per algorithm, with the lower bound, as an SVG.")
+    private Path plot;
+
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
@@ -120,6 +126,13 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             out.println(json ? report.encodePrettily() : BenchTable.format(report));
             out.flush();
+            if (plot != null) {
+                Optional<String> failed = PlotFile.write("--plot", plot, BenchPlots.collectives(report).render());
+                if (failed.isPresent()) {
+                    err.println("canopy bench collectives: " + failed.get());
+                    return 1;
+                }
+            }
         }
         return 0;
     }
@@ -282,6 +295,9 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
         }
         if (iterations < 1) {
             return Optional.of("--iterations must be at least 1, got " + iterations);
+        }
+        if (plot != null && PlotFile.problem("--plot", plot).isPresent()) {
+            return PlotFile.problem("--plot", plot);
         }
         for (int size : sizes) {
             if (size < 0 || size > 64 << 20) {

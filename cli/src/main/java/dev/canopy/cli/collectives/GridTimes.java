@@ -27,14 +27,14 @@ import java.util.Map;
  *     another site, the transfer time over the fastest link into that site.</li>
  * </ul>
  */
-final class GridTimes {
+public final class GridTimes {
 
     private final GridModel grid;
     private final List<Member> members;
     private final Map<String, Coordinates> coordinates;
     private final GridLatencies latencies;
 
-    GridTimes(GridModel grid, List<Member> members) {
+    public GridTimes(GridModel grid, List<Member> members) {
         this.grid = grid;
         this.members = members;
         this.coordinates = new LinkedHashMap<>();
@@ -46,7 +46,7 @@ final class GridTimes {
      * The completion the topology's cost model predicts for {@code plan}'s tree from {@code root}
      * carrying {@code bytes} cut by {@code pipeline}, with the file's uplinks and link bandwidths.
      */
-    double predictedMs(TopologyPlan plan, int root, SegmentPolicy pipeline, int bytes) {
+    public double predictedMs(TopologyPlan plan, int root, SegmentPolicy pipeline, int bytes) {
         CostModel cost = ConfiguredPlans.COST.withMessageBytes(bytes)
                 .withBandwidths(new GridBandwidths(grid, coordinates))
                 .withSegments(pipeline);
@@ -54,7 +54,7 @@ final class GridTimes {
                 .mapToDouble(Double::doubleValue).toArray());
     }
 
-    double lowerBoundMs(int root, int bytes) {
+    public double lowerBoundMs(int root, int bytes) {
         List<String> names = members.stream().map(TopologyPlan::nameOf).toList();
         ShortestPaths paths = ShortestPaths.from(LatencyMatrix.of(names, latencies), root);
         double bound = 0;

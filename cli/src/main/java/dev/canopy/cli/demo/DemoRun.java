@@ -102,6 +102,9 @@ final class DemoRun {
                 out.printf(Locale.ROOT, "%d ordered pairs exchanged %d pings and %d pongs%n%n", pairs, pairs * pings,
                         pairs * pings);
                 served.measured(worlds.get(0).members(), rtt);
+                if (DemoTreeRace.worthRunning(grid.model())) {
+                    new DemoTreeRace(grid.model(), out, step -> await(step, "bcast by each heavy-WAN tree")).run(worlds);
+                }
                 if (DemoBroadcasts.asked(grid.model())) {
                     new DemoBroadcasts(grid.model(), out, step -> await(step, "bcast by multicast and by the trees"))
                             .run(worlds);

@@ -1,10 +1,19 @@
 package dev.canopy.cli.topology;
 
+import dev.canopy.cli.plot.PlotFile;
+import dev.canopy.cli.plot.TreeSvg;
 import dev.canopy.topology.tree.CostModel;
 import dev.canopy.topology.tree.Tree;
 import dev.canopy.topology.tree.TreeAlgorithm;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,9 +45,16 @@ final class TopologyPlanCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the plan as JSON.")
     private boolean json;
 
+    @Option(names = "--svg", paramLabel = "FILE.svg",
+            description = "Also draw the tree as an SVG: nodes by depth, each with its predicted arrival.")
+    private Path svg;
+
     @Override
     public Integer call() throws Exception {
         return BadInput.run(spec, () -> {
+            if (svg != null && PlotFile.problem("--svg", svg).isPresent()) {
+                throw new IllegalArgumentException(PlotFile.problem("--svg", svg).get());
+            }
             TreeAlgorithm method = TreeAlgorithm.parse(algorithm);
             CostModel cost = costOptions.costModel();
             TreeInputOptions.RootedInput rooted = treeInput.load();
@@ -49,8 +65,30 @@ final class TopologyPlanCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             out.println(json ? plan.encodePrettily() : describe(plan));
             out.flush();
+            if (svg != null) {
+                Optional<String> failed = PlotFile.write("--svg", svg, picture(plan).render());
+                if (failed.isPresent()) {
+                    spec.commandLine().getErr().println("canopy topology plan: " + failed.get());
+                    return 1;
+                }
+            }
             return BadInput.EXIT_OK;
         });
+    }
+
+    /** The tree of a plan in the JSON contract, titled with its completion and lower bound. */
+    static TreeSvg picture(JsonObject plan) {
+        List<TreeSvg.Edge> edges = new ArrayList<>();
+        for (Object entry : plan.getJsonArray("edges")) {
+            JsonObject edge = (JsonObject) entry;
+            edges.add(new TreeSvg.Edge(edge.getString("parent"), edge.getString("child"), edge.getDouble("latency_ms")));
+        }
+        Map<String, Double> arrivals = new HashMap<>();
+        plan.getJsonObject("arrival_ms").forEach(arrival -> arrivals.put(arrival.getKey(), ((Number) arrival.getValue()).doubleValue()));
+        String title = String.format(Locale.ROOT, "%s tree from %s: predicted completion %.1f ms, lower bound %.1f ms",
+                plan.getString("chosen_algorithm"), plan.getString("root"), plan.getDouble("predicted_completion_ms"),
+                plan.getDouble("lower_bound_ms"));
+        return new TreeSvg(title, plan.getString("root"), edges, arrivals);
     }
 
     private static String describe(JsonObject plan) {

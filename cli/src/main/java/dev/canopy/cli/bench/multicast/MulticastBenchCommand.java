@@ -1,5 +1,7 @@
 package dev.canopy.cli.bench.multicast;
 
+import dev.canopy.cli.plot.BenchPlots;
+import dev.canopy.cli.plot.PlotFile;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
@@ -26,6 +28,7 @@ import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -104,6 +107,9 @@ public final class MulticastBenchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print JSON instead of a table.")
     private boolean json;
 
+    @Option(names = "--plot", paramLabel = "FILE.svg", description = "Also draw the median latency against size per method as an SVG.")
+    private Path plot;
+
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
@@ -128,6 +134,13 @@ public final class MulticastBenchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.println(json ? report.encodePrettily() : MulticastBenchTable.format(report));
         out.flush();
+        if (plot != null) {
+            Optional<String> failed = PlotFile.write("--plot", plot, BenchPlots.multicast(report).render());
+            if (failed.isPresent()) {
+                err.println("canopy bench multicast: " + failed.get());
+                return 1;
+            }
+        }
         return 0;
     }
 
@@ -259,6 +272,9 @@ public final class MulticastBenchCommand implements Callable<Integer> {
         }
         if (iterations < 1 || warmup < 0 || backToBack < 1) {
             return Optional.of("--iterations and --back-to-back must be at least 1 and --warmup 0 or more");
+        }
+        if (plot != null && PlotFile.problem("--plot", plot).isPresent()) {
+            return PlotFile.problem("--plot", plot);
         }
         for (int size : sizes) {
             if (size < 0 || size > 64 << 20) {
