@@ -112,6 +112,23 @@ class EmbeddedZooKeeperJobTest {
         }
     }
 
+    /** A process 0 told to stop (here while it waits at the start barrier) leaves no file naming a dead server. */
+    @Test
+    void processZeroStoppedWithSigtermDeletesTheFile() throws Exception {
+        String job = "embedded-sigterm-" + System.nanoTime();
+        NodeProcess zero = NodeProcesses.start(directory, Map.of(), arguments(job, 0));
+        try {
+            ZooKeeperFileWait.await(zkFile, JobId.of(job), DEADLINE);
+
+            zero.process().destroy(); // SIGTERM on Linux
+            zero.exitStatus(DEADLINE);
+
+            assertThat(zkFile).as(zero.output()).doesNotExist();
+        } finally {
+            zero.process().destroyForcibly();
+        }
+    }
+
     /** A launcher's CANOPY_ZK wins over --zk embedded: the node neither serves nor reads the (here malformed) file. */
     @Test
     void canopyZkFromTheEnvironmentWinsOverTheFile() throws Exception {
