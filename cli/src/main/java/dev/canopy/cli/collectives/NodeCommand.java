@@ -4,6 +4,7 @@ import dev.canopy.cli.LevelFiles;
 import dev.canopy.cli.TlsOptionsMixin;
 import dev.canopy.cli.dashboard.CommandDashboard;
 import dev.canopy.cli.dashboard.DashboardMixin;
+import dev.canopy.cli.probe.HumanDuration;
 import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.collectives.run.FatalErrors;
 import dev.canopy.collectives.run.JoinOptions;
@@ -20,6 +21,7 @@ import java.io.File;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -40,7 +42,8 @@ import picocli.CommandLine.Spec;
  * program. Start one per process of the file; they meet at the start barrier. The process listens
  * on {@code --host} (loopback by default) and tells the others, through ZooKeeper, to reach it there,
  * or at {@code --advertise} when {@code --host} binds every interface. Without {@code --process} the
- * index is the rank its launcher gives ({@code mpirun}, {@code srun}: {@link LauncherEnvironment}). On SIGTERM
+ * index is the rank its launcher gives ({@code mpirun}, {@code srun}: {@link LauncherEnvironment}). With
+ * {@code --zk embedded} the job needs no ZooKeeper of its own: process 0 runs one ({@link JobZooKeeper}). On SIGTERM
  * (or SIGINT) it leaves the job cleanly and exits with status 143 (130) ({@link LeaveOnShutdown}).
  */
 @Command(name = "node", mixinStandardHelpOptions = true,
@@ -59,8 +62,17 @@ public final class NodeCommand implements Callable<Integer> {
             + " its launcher gives (mpirun, srun: OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK, MV2_COMM_WORLD_RANK or SLURM_PROCID).")
     private Integer process;
 
-    @Option(names = "--zk", required = true, description = "ZooKeeper connect string host:port,...")
+    @Option(names = "--zk", required = true, description = "ZooKeeper connect string host:port,..., or 'embedded':"
+            + " CANOPY_ZK from the environment if set, else process 0 runs a ZooKeeper and publishes it in --zk-file.")
     private String zooKeeper;
+
+    @Option(names = "--zk-file", paramLabel = "PATH", description = "With --zk embedded: where process 0 publishes its"
+            + " ZooKeeper's address and the others read it; a path every host sees (shared file system).")
+    private Path zooKeeperFile;
+
+    @Option(names = "--zk-wait", paramLabel = "TIME", defaultValue = "60s", converter = HumanDuration.class,
+            description = "With --zk embedded: how long the other processes wait for --zk-file (default: ${DEFAULT-VALUE}).")
+    private Duration zooKeeperWait;
 
     @Option(names = "--job", required = true, description = "The job name, the same on every process.")
     private String job;
@@ -134,13 +146,30 @@ public final class NodeCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("canopy node: " + e.getMessage());
             return 2;
         }
-        JoinOptions configured = new JoinOptions(JobId.of(job), index.getAsInt(), grid.get(), zooKeeper, TransportStack.none(), secret)
+        JobZooKeeper jobZooKeeper;
+        try {
+            jobZooKeeper = JobZooKeeper.open(new JobZooKeeper.Request(zooKeeper, Optional.ofNullable(zooKeeperFile),
+                    zooKeeperWait, System.getenv(), index.getAsInt(), usable.bindHost(), usable.advertisedHost(),
+                    JobId.of(job), secret));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            spec.commandLine().getErr().println("canopy node: " + e.getMessage());
+            return 2;
+        }
+        try (jobZooKeeper) {
+            return run(grid.get(), index.getAsInt(), transport, secret, dashboardOptions, jobZooKeeper.connectString());
+        }
+    }
+
+    /** Joins through {@code connectString} and runs the program; returns its exit status. */
+    private int run(GridModel grid, int index, TransportOptions transport, JobSecret secret,
+            Optional<DashboardOptions> dashboardOptions, String connectString) throws Exception {
+        JoinOptions configured = new JoinOptions(JobId.of(job), index, grid, connectString, TransportStack.none(), secret)
                 .withTransport(transport);
         JoinOptions options = zooKeeperTls.applyTo(livePlans ? configured.withLivePlans(LivePlanSettings.DEFAULTS) : configured);
         FatalErrors.install();
         LeaveOnShutdown.install();
-        Optional<CommandDashboard> served = dashboardOptions.map(given -> CommandDashboard.start(given, zooKeeper,
-                JobId.of(job), Optional.of(secret), grid.get(), Optional.empty(), spec.commandLine().getOut()));
+        Optional<CommandDashboard> served = dashboardOptions.map(given -> CommandDashboard.start(given, connectString,
+                JobId.of(job), Optional.of(secret), grid, Optional.empty(), spec.commandLine().getOut()));
         try (URLClassLoader loader = new URLClassLoader(urls(), NodeCommand.class.getClassLoader())) {
             return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options);
         } finally {

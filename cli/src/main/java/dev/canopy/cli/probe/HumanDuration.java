@@ -8,7 +8,7 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /** Reads durations as people write them: {@code 500ms}, {@code 20s}, {@code 2m}, {@code 1.5s}. */
-final class HumanDuration implements ITypeConverter<Duration> {
+public final class HumanDuration implements ITypeConverter<Duration> {
 
     private static final Pattern FORM = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m)");
 

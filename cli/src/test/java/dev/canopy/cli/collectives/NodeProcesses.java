@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code canopy node} in a JVM of its own, as a launcher would start it: the environment the test gives
- * (and none of the test JVM's launcher variables), its output collected for the test to read.
+ * (and none of the test JVM's launcher variables nor its {@code CANOPY_ZK}), its output collected for the test to read.
  */
 final class NodeProcesses {
 
@@ -75,6 +75,7 @@ final class NodeProcesses {
         Path outputFile = Files.createTempFile(directory, "canopy-node-", ".out");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(outputFile.toFile());
         LAUNCHER_VARIABLES.forEach(builder.environment()::remove);
+        builder.environment().remove(JobZooKeeper.ENV_ZOOKEEPER);
         builder.environment().putAll(environment);
         return new NodeProcess(builder.start(), outputFile);
     }
