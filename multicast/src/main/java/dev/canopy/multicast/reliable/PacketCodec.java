@@ -1,5 +1,6 @@
 package dev.canopy.multicast.reliable;
 
+import io.vertx.core.buffer.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -21,20 +22,26 @@ import java.nio.charset.StandardCharsets;
  * +---------------------------------------------------------------+
  * |                 Sender: rank that wrote the packet            | 20
  * +---------------------------------------------------------------+
- * |  DATA: sequence (64)   FEEDBACK: acked up to (64)             | 24
+ * |  DATA, BUNDLE: sequence (64)   FEEDBACK: acked up to (64)     | 24
  * |  ABORT: failed rank (32), node id length (16), node id, reason |
  * +---------------------------------------------------------------+
- * |  DATA: message length  FEEDBACK: credit limit (64)            | 32
+ * |  DATA: message length  BUNDLE: message count                  | 32
+ * |  FEEDBACK: credit limit (64)                                  |
  * +---------------------------------------------------------------+
- * |  DATA: fragment offset                                        | 36
+ * |  DATA: fragment offset  BUNDLE: 0                             | 36
  * +---------------------------------------------------------------+
  * |  DATA: fragment bytes ...                                     | 40
+ * |  BUNDLE: count x (message length (32), message bytes)         |
  * </pre>
  *
  * DATA carries one fragment of a message: the fragment holds {@code min(capacity, length - offset)}
  * bytes, so every fragment but the last is full and a message's fragments have consecutive sequence
  * numbers. FEEDBACK tells a parent (root or co-root) that the sender has every packet below
  * "acked up to", and may be sent packets below "credit limit". ABORT names a failed rank.
+ *
+ * <p>BUNDLE carries several whole small messages under one sequence number (sender-side bundling): to
+ * the window, credits, ACKs and retransmission it is one packet like any other, and the receiver
+ * delivers its messages in the order they are packed. Its entries must fill the packet exactly.
  */
 final class PacketCodec {
 
@@ -43,6 +50,7 @@ final class PacketCodec {
     static final byte DATA = 1;
     static final byte FEEDBACK = 2;
     static final byte ABORT = 3;
+    static final byte BUNDLE = 4;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 2;
@@ -61,6 +69,8 @@ final class PacketCodec {
     static final int FAILED_RANK_OFFSET = 24;
     static final int NODE_LENGTH_OFFSET = 28;
     static final int NODE_OFFSET = 30;
+    static final int BUNDLE_COUNT_OFFSET = 32;
+    static final int ENTRY_LENGTH_BYTES = 4;
 
     private PacketCodec() {
     }
@@ -77,6 +87,44 @@ final class PacketCodec {
         writeHeader(out, DATA, communicator, root, root);
         out.putLong(SEQUENCE_OFFSET, sequence).putInt(MESSAGE_LENGTH_OFFSET, messageLength)
                 .putInt(FRAGMENT_OFFSET_OFFSET, offset);
+    }
+
+    /**
+     * Packs {@code message} behind the messages already in {@code slot}, a DATA packet holding one whole
+     * message or a BUNDLE, of {@code length} bytes; a DATA packet becomes a BUNDLE of one first. Returns
+     * the packet's new length, or -1 (slot untouched) when the message does not fit in {@code mtu} bytes.
+     */
+    static int appendToBundle(byte[] slot, int length, Buffer message, int mtu) {
+        ByteBuffer packet = ByteBuffer.wrap(slot);
+        boolean single = packet.get(TYPE_OFFSET) == DATA;
+        if (single && (packet.getInt(FRAGMENT_OFFSET_OFFSET) != 0
+                || packet.getInt(MESSAGE_LENGTH_OFFSET) != length - HEADER_BYTES)) {
+            return -1; // a fragment of a larger message
+        }
+        int grown = length + (single ? ENTRY_LENGTH_BYTES : 0) + ENTRY_LENGTH_BYTES + message.length();
+        if (grown > mtu) {
+            return -1;
+        }
+        int end = length;
+        if (single) {
+            System.arraycopy(slot, HEADER_BYTES, slot, HEADER_BYTES + ENTRY_LENGTH_BYTES, length - HEADER_BYTES);
+            packet.putInt(HEADER_BYTES, length - HEADER_BYTES).put(TYPE_OFFSET, BUNDLE)
+                    .putInt(BUNDLE_COUNT_OFFSET, 1).putInt(FRAGMENT_OFFSET_OFFSET, 0);
+            end += ENTRY_LENGTH_BYTES;
+        }
+        packet.putInt(end, message.length()).putInt(BUNDLE_COUNT_OFFSET, packet.getInt(BUNDLE_COUNT_OFFSET) + 1);
+        message.getBytes(0, message.length(), slot, end + ENTRY_LENGTH_BYTES);
+        return grown;
+    }
+
+    /** Whether the packet carries message bytes (DATA or BUNDLE) rather than control. */
+    static boolean carriesData(ByteBuffer packet) {
+        byte type = type(packet);
+        return type == DATA || type == BUNDLE;
+    }
+
+    static int bundleCount(ByteBuffer packet) {
+        return packet.getInt(BUNDLE_COUNT_OFFSET);
     }
 
     static byte[] feedback(CommunicatorId communicator, int root, int sender, long ackedUpTo, long creditLimit) {
@@ -170,6 +218,7 @@ final class PacketCodec {
         }
         return switch (type(packet)) {
             case DATA -> validateData(packet, fragmentCapacity, maxMessageBytes);
+            case BUNDLE -> validateBundle(packet, maxMessageBytes);
             case FEEDBACK -> length != FEEDBACK_BYTES || ackedUpTo(packet) < 0 || creditLimit(packet) < 0
                     ? "FEEDBACK of " + length + " bytes with acked " + ackedUpTo(packet) + ", credit "
                             + creditLimit(packet)
@@ -195,6 +244,34 @@ final class PacketCodec {
         if (fragment != expected) {
             return "DATA fragment of " + fragment + " bytes at offset " + offset + " of " + messageLength
                     + " where " + expected + " are due";
+        }
+        return null;
+    }
+
+    /** Every entry's length read and checked against the bytes left before the next one is touched. */
+    private static String validateBundle(ByteBuffer packet, int maxMessageBytes) {
+        long sequence = sequence(packet);
+        int count = bundleCount(packet);
+        int length = packet.limit();
+        if (sequence < 0 || packet.getInt(FRAGMENT_OFFSET_OFFSET) != 0 || count < 1
+                || count > (length - HEADER_BYTES) / ENTRY_LENGTH_BYTES) {
+            return "BUNDLE sequence " + sequence + " of " + count + " messages in " + length + " bytes out of range";
+        }
+        int position = HEADER_BYTES;
+        for (int i = 0; i < count; i++) {
+            if (length - position < ENTRY_LENGTH_BYTES) {
+                return "BUNDLE message " + i + " of " + count + " starts past the packet's " + length + " bytes";
+            }
+            int messageLength = packet.getInt(position);
+            position += ENTRY_LENGTH_BYTES;
+            if (messageLength < 0 || messageLength > maxMessageBytes || messageLength > length - position) {
+                return "BUNDLE message " + i + " of " + messageLength + " bytes at byte " + position + " of "
+                        + length + " (at most " + maxMessageBytes + ")";
+            }
+            position += messageLength;
+        }
+        if (position != length) {
+            return "BUNDLE of " + count + " messages ends at byte " + position + " of a " + length + "-byte packet";
         }
         return null;
     }

@@ -55,7 +55,7 @@ final class ReceiveStream implements FeedbackSender.Progress {
         return promise.future();
     }
 
-    /** A validated DATA packet of this root; read before the call returns (the caller re-posts its buffer). */
+    /** A validated DATA or BUNDLE packet of this root; read before returning (the caller re-posts its buffer). */
     void accept(ByteBuffer packet) {
         if (failure != null) {
             return;
@@ -139,22 +139,22 @@ final class ReceiveStream implements FeedbackSender.Progress {
         if (coRoot != null) {
             coRoot.hold(packet);
         }
-        Buffer message;
         try {
-            message = reassembly.add(packet, root);
+            reassembly.accept(packet, root, this::deliver);
         } catch (IllegalStateException broken) {
             substrate.fail(broken);
             return false;
         }
-        if (message != null) {
-            Promise<Buffer> promise = waiting.poll();
-            if (promise != null) {
-                promise.complete(message);
-            } else {
-                delivered.add(message);
-            }
-        }
         return feedback.isAckPoint(sequence);
+    }
+
+    private void deliver(Buffer message) {
+        Promise<Buffer> promise = waiting.poll();
+        if (promise != null) {
+            promise.complete(message);
+        } else {
+            delivered.add(message);
+        }
     }
 
     private static ByteBuffer copy(ByteBuffer packet) {

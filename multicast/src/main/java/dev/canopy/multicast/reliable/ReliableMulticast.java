@@ -163,7 +163,7 @@ public final class ReliableMulticast implements MemberFailureListener {
     private void onDatagram(MulticastGroup group, ByteBuffer datagram) {
         try {
             if (group.equals(substrate.group) && isValid(datagram, "the fabric")
-                    && PacketCodec.type(datagram) == PacketCodec.DATA && PacketCodec.root(datagram) != substrate.rank) {
+                    && PacketCodec.carriesData(datagram) && PacketCodec.root(datagram) != substrate.rank) {
                 substrate.counters.packetsFromFabric++;
                 streams[PacketCodec.root(datagram)].accept(datagram);
             }
@@ -177,13 +177,13 @@ public final class ReliableMulticast implements MemberFailureListener {
         if (source < 0 || source >= substrate.size || !isValid(packet, "rank " + source)) {
             return;
         }
-        if (PacketCodec.type(packet) != PacketCodec.DATA && PacketCodec.sender(packet) != source) {
+        if (!PacketCodec.carriesData(packet) && PacketCodec.sender(packet) != source) {
             dropped("rank " + source, "it claims to come from rank " + PacketCodec.sender(packet));
             return;
         }
         int root = PacketCodec.root(packet);
         switch (PacketCodec.type(packet)) {
-            case PacketCodec.DATA -> {
+            case PacketCodec.DATA, PacketCodec.BUNDLE -> {
                 if (root != substrate.rank) {
                     streams[root].accept(packet);
                 }

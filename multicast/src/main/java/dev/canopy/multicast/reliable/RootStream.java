@@ -93,9 +93,22 @@ final class RootStream {
         armTimer();
     }
 
+    /**
+     * Bundling, the way JGroups' transfer-queue bundler does it but without its thread: a broadcast whose packet
+     * can leave at once goes alone, with no delay; while packets wait (for credits, or for a free buffer) a whole
+     * small message is packed into the newest unsent packet as long as it fits the MTU. The bundle keeps that
+     * packet's one sequence number, so the window, credits, ACKs and retransmission count packets exactly as
+     * before and never see a message boundary; only the receiver's reassembly unpacks.
+     */
     private void copyIntoWindow() {
-        while (!pending.isEmpty() && !window.isFull()) {
+        while (!pending.isEmpty()) {
             PendingBroadcast broadcast = pending.peek();
+            if (broadcast.offset == 0 && bundled(broadcast)) {
+                continue;
+            }
+            if (window.isFull()) {
+                return;
+            }
             int length = broadcast.message.length();
             int fragment = Math.min(substrate.fragmentCapacity, length - broadcast.offset);
             byte[] slot = window.claim();
@@ -109,6 +122,21 @@ final class RootStream {
                 broadcast.promise.tryComplete();
             }
         }
+    }
+
+    private boolean bundled(PendingBroadcast broadcast) {
+        byte[] last = window.unsentLast();
+        if (last == null) {
+            return false;
+        }
+        int grown = PacketCodec.appendToBundle(last, window.lastLength(), broadcast.message, substrate.fabric.mtu());
+        if (grown < 0) {
+            return false;
+        }
+        window.regrowLast(grown);
+        pending.poll();
+        broadcast.promise.tryComplete();
+        return true;
     }
 
     private void sendWithinCredits() {

@@ -1,6 +1,7 @@
 package dev.canopy.multicast.reliable;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -66,6 +67,23 @@ class LeafWindowTest {
         assertThat(window.nextDeadline()).isEqualTo(Long.MAX_VALUE);
         window.markSent(0);
         assertThat(window.releaseCovered()).isEqualTo(1);
+    }
+
+    @Test
+    void onlyTheNewestPacketMayGrowAndOnlyUntilItIsSent() {
+        assertThat(window.unsentLast()).isNull();
+        window.add(packet(0));
+        window.add(packet(1));
+        assertThat(PacketCodec.sequence(ByteBuffer.wrap(window.unsentLast()))).isEqualTo(1);
+        window.regrowLast(50);
+        assertThat(window.lastLength()).isEqualTo(50);
+        window.markSent(0);
+        assertThat(window.unsentLast()).isNotNull(); // packet 1 is still unsent
+        window.markSent(0);
+        assertThat(window.unsentLast()).isNull();
+        assertThat(window.packet(1).remaining()).isEqualTo(50);
+        assertThatThrownBy(() -> window.regrowLast(60)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("after it was sent");
     }
 
     @Test

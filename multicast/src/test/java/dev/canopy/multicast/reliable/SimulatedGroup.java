@@ -166,6 +166,17 @@ final class SimulatedGroup {
         return members.stream().map(ReliableMulticast::stats).reduce(MulticastStats::plus).orElseThrow();
     }
 
+    /** The packets the roots would multicast if every message went in packets of its own (no bundling). */
+    long unbundledPackets() {
+        int fragment = EmulatedUdOptions.DEFAULT_WIRE_MTU - EmulatedUdOptions.DEFAULT_HEADER_OVERHEAD
+                - PacketCodec.HEADER_BYTES;
+        long packets = 0;
+        for (int size : sizes) {
+            packets += Math.max(1, (size + fragment - 1) / fragment);
+        }
+        return packets;
+    }
+
     EmulatedUdStats fabricStats() {
         return fabric.stats();
     }
