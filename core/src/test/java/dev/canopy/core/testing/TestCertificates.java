@@ -1,7 +1,5 @@
 package dev.canopy.core.testing;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -14,23 +12,27 @@ import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.KeyStore;
-import java.security.Signature;
 import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.Base64;
+import java.util.Date;
 import java.util.concurrent.atomic.AtomicLong;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * Certificates for tests, made in this JVM with the JDK alone (EC P-256, SHA256withECDSA): a CA, and certificates
+ * Certificates for tests (EC P-256, SHA256withECDSA): a CA, and certificates
  * it signs, written as the PEM or PKCS#12 files of a ZooKeeper TLS directory ({@code ca}, {@code server} valid for
- * 127.0.0.1 and localhost, {@code client}). The X.509 structure is DER-encoded here (RFC 5280, version 3, with the
- * basic-constraints and subject-alternative-name extensions); the JDK parses and checks the result.
+ * 127.0.0.1 and localhost, {@code client}); signed with BouncyCastle as {@link TestPki} does for the transport.
  */
 public final class TestCertificates {
 
@@ -38,8 +40,6 @@ public final class TestCertificates {
     public static final String PASSWORD = "canopy-test-password";
 
     private static final AtomicLong SERIALS = new AtomicLong(System.nanoTime() & 0xffffffffL);
-    private static final String ECDSA_WITH_SHA256 = "1.2.840.10045.4.3.2";
-    private static final byte[] LOOPBACK = {127, 0, 0, 1};
 
     /** A key pair with its certificate. */
     public record Issued(KeyPair keys, X509Certificate certificate) {
@@ -108,8 +108,7 @@ public final class TestCertificates {
     }
 
     public static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
-                + "\n-----END " + type + "-----\n";
+        return TestPki.pem(type, der);
     }
 
     public static void writePrivate(Path file, String content) {
@@ -159,89 +158,22 @@ public final class TestCertificates {
 
     private static X509Certificate sign(KeyPair issuerKeys, String issuer, KeyPair subjectKeys, String subject,
             Instant notBefore, Instant notAfter, boolean authority) {
-        byte[] algorithm = sequence(oid(ECDSA_WITH_SHA256));
-        byte[] extensions = authority
-                ? sequence(extension("2.5.29.19", true, sequence(der(0x01, new byte[] {(byte) 0xff}))))
-                : sequence(extension("2.5.29.17", false, sequence(der(0x87, LOOPBACK),
-                        der(0x82, "localhost".getBytes(StandardCharsets.US_ASCII)))));
-        byte[] toBeSigned = sequence(
-                der(0xa0, der(0x02, BigInteger.TWO.toByteArray())),
-                der(0x02, BigInteger.valueOf(SERIALS.incrementAndGet()).toByteArray()),
-                algorithm,
-                name(issuer),
-                sequence(time(notBefore), time(notAfter)),
-                name(subject),
-                subjectKeys.getPublic().getEncoded(),
-                der(0xa3, extensions));
+        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(new X500Name("CN=" + issuer),
+                BigInteger.valueOf(SERIALS.incrementAndGet()), Date.from(notBefore), Date.from(notAfter),
+                new X500Name("CN=" + subject), subjectKeys.getPublic());
         try {
-            Signature signature = Signature.getInstance("SHA256withECDSA");
-            signature.initSign(issuerKeys.getPrivate());
-            signature.update(toBeSigned);
-            byte[] certificate = sequence(toBeSigned, algorithm, bitString(signature.sign()));
-            return (X509Certificate) CertificateFactory.getInstance("X.509")
-                    .generateCertificate(new ByteArrayInputStream(certificate));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static byte[] extension(String id, boolean critical, byte[] value) {
-        return critical
-                ? sequence(oid(id), der(0x01, new byte[] {(byte) 0xff}), der(0x04, value))
-                : sequence(oid(id), der(0x04, value));
-    }
-
-    private static byte[] name(String commonName) {
-        return sequence(der(0x31, sequence(oid("2.5.4.3"), der(0x0c, commonName.getBytes(StandardCharsets.UTF_8)))));
-    }
-
-    private static byte[] time(Instant instant) {
-        String text = DateTimeFormatter.ofPattern("yyMMddHHmmss'Z'").withZone(ZoneOffset.UTC).format(instant);
-        return der(0x17, text.getBytes(StandardCharsets.US_ASCII));
-    }
-
-    private static byte[] bitString(byte[] bits) {
-        byte[] content = new byte[bits.length + 1];
-        System.arraycopy(bits, 0, content, 1, bits.length);
-        return der(0x03, content);
-    }
-
-    private static byte[] oid(String dotted) {
-        String[] arcs = dotted.split("\\.");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(Integer.parseInt(arcs[0]) * 40 + Integer.parseInt(arcs[1]));
-        for (int i = 2; i < arcs.length; i++) {
-            long arc = Long.parseLong(arcs[i]);
-            int groups = Math.max(1, (64 - Long.numberOfLeadingZeros(arc) + 6) / 7);
-            for (int g = groups - 1; g >= 0; g--) {
-                out.write((int) ((arc >>> (7 * g)) & 0x7f) | (g > 0 ? 0x80 : 0));
+            if (authority) {
+                builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
+            } else {
+                // ZooKeeper's client checks the name it resolves 127.0.0.1 to, so the server must name both.
+                builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
+                        new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
+                        new GeneralName(GeneralName.dNSName, "localhost")}));
             }
+            return new JcaX509CertificateConverter().getCertificate(
+                    builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(issuerKeys.getPrivate())));
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot issue a test certificate", e);
         }
-        return der(0x06, out.toByteArray());
-    }
-
-    private static byte[] sequence(byte[]... parts) {
-        return der(0x30, parts);
-    }
-
-    private static byte[] der(int tag, byte[]... parts) {
-        ByteArrayOutputStream content = new ByteArrayOutputStream();
-        for (byte[] part : parts) {
-            content.writeBytes(part);
-        }
-        int length = content.size();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(tag);
-        if (length < 0x80) {
-            out.write(length);
-        } else {
-            int bytes = (32 - Integer.numberOfLeadingZeros(length) + 7) / 8;
-            out.write(0x80 | bytes);
-            for (int i = bytes - 1; i >= 0; i--) {
-                out.write(length >>> (8 * i));
-            }
-        }
-        out.writeBytes(content.toByteArray());
-        return out.toByteArray();
     }
 }
