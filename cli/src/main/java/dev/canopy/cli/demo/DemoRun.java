@@ -109,7 +109,8 @@ final class DemoRun {
                     new DemoTreeRace(grid.model(), out, step -> await(step, "bcast by each heavy-WAN tree")).run(worlds);
                 }
                 if (!quick && DemoBroadcasts.asked(grid.model())) {
-                    new DemoBroadcasts(grid.model(), out, step -> await(step, "bcast by multicast and by the trees"))
+                    new DemoBroadcasts(grid.model(), out, step -> await(step, "bcast by multicast and by the trees"),
+                            served.state())
                             .run(worlds);
                 }
                 served.showcase(vertx);
