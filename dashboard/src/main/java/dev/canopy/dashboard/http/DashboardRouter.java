@@ -165,5 +165,6 @@ public final class DashboardRouter implements AutoCloseable {
     @Override
     public void close() {
         stream.close();
+        metrics.close();
     }
 }

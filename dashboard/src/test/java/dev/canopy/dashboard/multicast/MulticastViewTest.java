@@ -109,6 +109,11 @@ class MulticastViewTest {
                 assertThat(totals.getLong("acks_received")).isPositive();
                 assertThat(totals.getLong("packets_multicast")).isGreaterThanOrEqualTo(BCASTS * 37L); // 64 KiB: 37 packets
 
+                String metrics = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+                assertThat(sample(metrics, "canopy_multicast_retransmissions_total ")).isEqualTo(retransmissions);
+                assertThat(sample(metrics, "canopy_multicast_bcasts_total{carrier=\"multicast\"} ")).isEqualTo(4 * BCASTS);
+
                 JsonObject one = get(base + "/api/multicast?rank=2").body();
                 assertThat(one.getJsonArray("members")).hasSize(1);
                 assertThat(one.getJsonArray("members").getJsonObject(0).getInteger("rank")).isEqualTo(2);
@@ -137,6 +142,13 @@ class MulticastViewTest {
             opening.add(BroadcastLayers.plugInto(collectives, grid.levels(), fabrics, MulticastOptions.DEFAULTS));
         }
         return opening.stream().map(Await::result).toList();
+    }
+
+    /** The value of the sample line starting with {@code prefix} (name and labels). */
+    private static double sample(String metrics, String prefix) {
+        return metrics.lines().filter(line -> line.startsWith(prefix)).map(line -> Double.parseDouble(
+                line.substring(prefix.length()).trim())).findFirst().orElseThrow(() -> new AssertionError(
+                "no sample " + prefix + " in " + metrics));
     }
 
     private record Reply(int status, JsonObject body) {
