@@ -39,7 +39,7 @@ public final class Dashboard {
     public static Future<Dashboard> start(Vertx vertx, DashboardOptions options, DashboardState state, GridModel grid,
             Optional<CollectiveRecorder> recorder) {
         LinkRows links = new LinkRows(grid);
-        DashboardMetrics metrics = new DashboardMetrics(state, links);
+        DashboardMetrics metrics = new DashboardMetrics(vertx, state, links);
         recorder.ifPresent(r -> {
             r.onCompleted(metrics::completed);
             r.onCompleted(operation -> state.changed(dev.canopy.dashboard.model.Part.COLLECTIVES));

@@ -192,6 +192,12 @@ class DashboardApiTest {
         assertThat(samples).anyMatch(s -> s.name().equals("canopy_link_configured_rtt_seconds")
                 && s.value() == 0.012);
         assertThat(samples).anyMatch(s -> s.name().equals("canopy_plan_epoch"));
+        // The event-loop delay timer fires every 100 ms from the start; the multicast counters are there, at 0 here.
+        assertThat(samples).anyMatch(s -> s.name().equals("canopy_eventloop_delay_seconds_count") && s.value() >= 1);
+        assertThat(samples).anyMatch(s -> s.name().equals("canopy_eventloop_delay_seconds_max") && s.value() >= 0);
+        assertThat(samples).anyMatch(s -> s.name().equals("canopy_multicast_retransmissions_total") && s.value() == 0);
+        assertThat(samples).anyMatch(s -> s.name().equals("canopy_multicast_bcasts_total")
+                && "tree".equals(s.labels().get("carrier")));
     }
 
     @Test

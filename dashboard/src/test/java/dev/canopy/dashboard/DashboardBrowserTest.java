@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -79,11 +80,14 @@ class DashboardBrowserTest {
     void pageShowsEverySiteTheConfiguredRoundTripsAndASkewReportWithoutConsoleErrors() throws Exception {
         browser.get(grid.url("/"));
         WebDriverWait wait = new WebDriverWait(browser, WAIT);
+        // The page may redraw the grid between finding an element and reading it (the first fetch and the event
+        // stream's both render it): a stale element is read again.
+        wait.ignoring(StaleElementReferenceException.class);
         wait.until(page -> page.findElements(By.cssSelector("#grid .group.site")).size() == 3);
-        List<String> sites = browser.findElements(By.cssSelector("#grid .group.site")).stream()
-                .map(site -> site.getAttribute("data-site")).toList();
+        List<String> sites = wait.until(page -> page.findElements(By.cssSelector("#grid .group.site")).stream()
+                .map(site -> site.getAttribute("data-site")).toList());
         assertThat(sites).containsExactlyInAnyOrder("north", "south", "east");
-        assertThat(browser.findElements(By.cssSelector("#grid .member.joined"))).hasSize(6);
+        wait.until(page -> page.findElements(By.cssSelector("#grid .member.joined")).size() == 6);
         wait.until(page -> page.findElement(By.id("status")).getText().equals("live"));
         screenshot("grid");
 
@@ -124,6 +128,10 @@ class DashboardBrowserTest {
         String report = browser.findElement(By.cssSelector("#collectives .op")).getText();
         assertThat(report).contains("bcast").contains("rank 3 (").contains("late: process");
         screenshot("collectives");
+
+        // No bcast runs over multicast in this grid: the multicast view says so.
+        browser.findElement(By.cssSelector("nav button[data-view=multicast]")).click();
+        wait.until(page -> page.findElement(By.id("multicast")).getText().contains("no bcast runs over multicast"));
 
         List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
                 .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue()).toList();

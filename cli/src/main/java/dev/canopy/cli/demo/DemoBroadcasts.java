@@ -11,12 +11,16 @@ import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.transport.emulation.NanoClock;
 import dev.canopy.core.transport.emulation.ThreadDelayScheduler;
+import dev.canopy.dashboard.model.DashboardState;
+import dev.canopy.dashboard.multicast.MulticastFigures;
+import dev.canopy.dashboard.multicast.MulticastSource;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.multicast.fabric.emulated.EmulatedUdOptions;
 import dev.canopy.multicast.fabric.emulated.EmulatedUdSwitch;
 import dev.canopy.multicast.reliable.MulticastOptions;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,12 +43,17 @@ final class DemoBroadcasts {
     private final GridModel grid;
     private final PrintWriter out;
     private final Function<Future<?>, Object> await;
+    private final DashboardState dashboard;
 
-    /** @param await waits for a demo step, failing the demo when it fails or takes too long */
-    DemoBroadcasts(GridModel grid, PrintWriter out, Function<Future<?>, Object> await) {
+    /**
+     * @param await     waits for a demo step, failing the demo when it fails or takes too long
+     * @param dashboard where the multicast layer's counters are published after every size (the multicast view)
+     */
+    DemoBroadcasts(GridModel grid, PrintWriter out, Function<Future<?>, Object> await, DashboardState dashboard) {
         this.grid = grid;
         this.out = out;
         this.await = await;
+        this.dashboard = dashboard;
     }
 
     /** Whether the level file asks for anything this step shows. */
@@ -83,6 +92,8 @@ final class DemoBroadcasts {
                     + " nodes share one JVM on loopback)%n%n");
             out.printf(Locale.ROOT, "%10s  %20s  %15s  %s%n", "bytes", "point-to-point trees", "multicast layer",
                     "carrier");
+            MulticastSource counters = new MulticastSource(dashboard, "WORLD", layered);
+            MulticastFigures published = MulticastFigures.NONE;
             for (int bytes : SIZES) {
                 Buffer message = Buffer.buffer(new byte[bytes]);
                 time(trees, message);
@@ -96,7 +107,12 @@ final class DemoBroadcasts {
                 Carrier carrier = path.costModel().map(model -> model.choose(bytes)).orElse(Carrier.MULTICAST);
                 out.printf(Locale.ROOT, "%10d  %20.2f  %15.2f  %s%n", bytes, median(treeMs), median(layerMs),
                         carrier == Carrier.MULTICAST ? "multicast" : "pipelined tree (auto)");
+                published = (MulticastFigures) await.apply(counters.publish());
             }
+            JsonObject totals = published.toJson(Optional.empty()).getJsonObject("totals");
+            out.printf(Locale.ROOT, "multicast counters (the dashboard's Multicast view, /api/multicast): %d bcasts by"
+                    + " multicast, %d by the tree, %d retransmissions, %d ACKs received%n", totals.getLong("multicast_bcasts"),
+                    totals.getLong("tree_bcasts"), totals.getLong("retransmissions"), totals.getLong("acks_received"));
             out.println();
         } finally {
             layered.forEach(collectives -> collectives.broadcastPath().close());

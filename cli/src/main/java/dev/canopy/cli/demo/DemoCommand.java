@@ -21,7 +21,10 @@ import picocli.CommandLine.Spec;
             "grid); they join one job, agree on ranks and ping each other. Prints the rank table and the",
             "configured and measured round trips between sites, serves the job's web dashboard (its URL is",
             "printed as 'dashboard: http://127.0.0.1:PORT/') with a few recorded collectives and their skew",
-            "reports, then shuts everything down (--duration keeps it running for the browser)."
+            "reports, races bcast by the flat, binomial and HLOT heavy-WAN trees (and by multicast when the level",
+            "file asks for it), then shuts everything down (--duration keeps it running for the browser).",
+            "--quick is the short run: join, rank table, ping matrix and the dashboard's recorded collectives",
+            "only; no tree race, no multicast race, no keep-alive (it cannot be combined with --duration)."
         })
 public final class DemoCommand implements Callable<Integer> {
 
@@ -45,6 +48,9 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--pings", defaultValue = "3", description = "pings per ordered pair; the median is shown (default ${DEFAULT-VALUE})")
     private int pings;
+
+    @Option(names = "--quick", description = "the short run: no tree race, no multicast race, no keep-alive")
+    private boolean quick;
 
     @picocli.CommandLine.Mixin
     private DemoDashboardOptions dashboard;
@@ -77,7 +83,10 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return badInput(e.getMessage());
         }
-        new DemoRun(DemoGrid.of(grid.get()), spec.commandLine().getOut())
+        if (quick && !served.duration().isZero()) {
+            return badInput("--quick and --duration exclude each other; leave out --quick to keep the demo running");
+        }
+        new DemoRun(DemoGrid.of(grid.get()), spec.commandLine().getOut(), quick)
                 .run(jobId, Optional.ofNullable(zooKeeper), pings, seed, served);
         return 0;
     }

@@ -10,6 +10,7 @@ import dev.canopy.collectives.reduce.BuiltInOp;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.transport.emulation.WanEmulator;
+import dev.canopy.dashboard.model.DashboardState;
 import dev.canopy.dashboard.model.GridEvent;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
@@ -74,6 +75,11 @@ final class DemoDashboard implements AutoCloseable {
                 new Collectives(world, ConfiguredPlans.of(world.members(), grid), CollectiveSettings.defaults()), recorder))
                 .toList();
         return new DemoDashboard(served, grid, recorder, collectives, out);
+    }
+
+    /** What the dashboard shows; the demo's other steps publish into it (e.g. the multicast counters). */
+    DashboardState state() {
+        return served.dashboard().state();
     }
 
     /** The ping matrix's median round trip per site pair, as the site-pair view's measured column. */

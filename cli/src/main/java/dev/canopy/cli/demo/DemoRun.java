@@ -49,10 +49,13 @@ final class DemoRun {
 
     private final DemoGrid grid;
     private final PrintWriter out;
+    /** {@code canopy demo --quick}: no tree race and no multicast race. */
+    private final boolean quick;
 
-    DemoRun(DemoGrid grid, PrintWriter out) {
+    DemoRun(DemoGrid grid, PrintWriter out, boolean quick) {
         this.grid = grid;
         this.out = out;
+        this.quick = quick;
     }
 
     /** The dashboard the demo serves: the level file, where it listens, how long the demo stays up afterwards. */
@@ -102,11 +105,12 @@ final class DemoRun {
                 out.printf(Locale.ROOT, "%d ordered pairs exchanged %d pings and %d pongs%n%n", pairs, pairs * pings,
                         pairs * pings);
                 served.measured(worlds.get(0).members(), rtt);
-                if (DemoTreeRace.worthRunning(grid.model())) {
+                if (!quick && DemoTreeRace.worthRunning(grid.model())) {
                     new DemoTreeRace(grid.model(), out, step -> await(step, "bcast by each heavy-WAN tree")).run(worlds);
                 }
-                if (DemoBroadcasts.asked(grid.model())) {
-                    new DemoBroadcasts(grid.model(), out, step -> await(step, "bcast by multicast and by the trees"))
+                if (!quick && DemoBroadcasts.asked(grid.model())) {
+                    new DemoBroadcasts(grid.model(), out, step -> await(step, "bcast by multicast and by the trees"),
+                            served.state())
                             .run(worlds);
                 }
                 served.showcase(vertx);

@@ -75,6 +75,22 @@ class DemoCommandTest {
     }
 
     @Test
+    void quickSkipsTheTreeRaceThatTheFullRunShows() throws IOException {
+        Path config = levelFile(TWO_SITES);
+        int exit = run("demo", "--quick", "--config", config.toString(), "--pings", "1", "--job", "cli-demo-quick");
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("job cli-demo-quick: 3 members").contains("recorded 3 collectives")
+                .contains("all nodes left the job and closed").doesNotContain("by each heavy-WAN tree");
+
+        out.getBuffer().setLength(0);
+        exit = run("demo", "--config", config.toString(), "--pings", "1", "--job", "cli-demo-full");
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("by each heavy-WAN tree").contains("all nodes left the job and closed");
+    }
+
+    @Test
     void anExistingEnsembleIsUsedInsteadOfTheEmbeddedServer() throws IOException {
         try (EmbeddedZooKeeper ensemble = EmbeddedZooKeeper.start()) {
             int exit = run("demo", "--zk", ensemble.connectString(), "--config", levelFile(TWO_SITES).toString(), "--pings", "1");
@@ -95,5 +111,7 @@ class DemoCommandTest {
         assertThat(err.toString()).contains("missing.rsl does not exist");
         assertThat(run("demo", "--config", levelFile("+( &(type = subjob) (count = 0) )").toString())).isEqualTo(2);
         assertThat(err.toString()).contains("is not a valid level file").contains("grid.rsl:1:");
+        assertThat(run("demo", "--quick", "--duration", "5")).isEqualTo(2);
+        assertThat(err.toString()).contains("--quick and --duration exclude each other");
     }
 }

@@ -29,9 +29,9 @@ import picocli.CommandLine;
 class DemoDashboardTest {
 
     private static final String TWO_SITES = """
-            +( &(type = grid) (name = "pair") )
-             ( &(type = subjob) (label = "alpha") (count = 2) )
-             ( &(type = subjob) (label = "beta") (count = 2) )
+            +( &(type = grid) (name = "pair") (levels = (lan multicast)) )
+             ( &(type = subjob) (label = "alpha") (count = 2) (site = "alpha") (wan_group = "alpha") )
+             ( &(type = subjob) (label = "beta") (count = 2) (site = "beta") (wan_group = "beta") )
              ( &(type = link) (between = "alpha" "beta") (rtt_ms = 40) )
             """;
     private static final Pattern URL = Pattern.compile("(?m)^dashboard: (http://127\\.0\\.0\\.1:(\\d+)/)$");
@@ -62,6 +62,12 @@ class DemoDashboardTest {
         assertThat(skewed.getJsonObject("skew").getJsonArray("late").stream().map(JsonObject.class::cast)
                 .filter(late -> late.getInteger("rank") == 3).findFirst().orElseThrow().getString("cause")).isEqualTo("process");
         assertThat(out.toString()).contains("rank 3 (beta)").contains("late: process");
+        // The multicast race published its counters: every member ran the same bcasts by multicast.
+        JsonObject multicast = get(url.group(1) + "api/multicast");
+        assertThat(multicast.getBoolean("active")).as(multicast.encode()).isTrue();
+        assertThat(multicast.getJsonArray("members")).hasSize(4);
+        assertThat(multicast.getJsonObject("totals").getLong("multicast_bcasts")).isPositive();
+        assertThat(out.toString()).contains("multicast counters (the dashboard's Multicast view, /api/multicast)");
 
         assertThat(exit.get(60, TimeUnit.SECONDS)).as(err.toString()).isZero();
         assertThat(out.toString()).contains("all nodes left the job and closed");

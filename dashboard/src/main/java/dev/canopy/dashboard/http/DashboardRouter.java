@@ -5,6 +5,7 @@ import dev.canopy.dashboard.model.DashboardState;
 import dev.canopy.dashboard.model.GridEvent;
 import dev.canopy.dashboard.model.GridJson;
 import dev.canopy.dashboard.model.LinkRows;
+import dev.canopy.dashboard.multicast.MulticastFigures;
 import dev.canopy.dashboard.plan.PlanView;
 import dev.canopy.dashboard.record.CollectiveRecorder;
 import io.vertx.core.Handler;
@@ -70,6 +71,7 @@ public final class DashboardRouter implements AutoCloseable {
         router.get("/api/plan").handler(json(this::plan));
         router.get("/api/events").handler(json(this::events));
         router.get("/api/collectives").handler(json(this::collectives));
+        router.get("/api/multicast").handler(json(this::multicast));
         router.get("/api/stream").handler(context -> {
             QueryParameters.of(context, Set.of());
             stream.handle(context);
@@ -80,7 +82,7 @@ public final class DashboardRouter implements AutoCloseable {
         });
         router.route("/api/*").handler(context -> {
             throw new ApiError(404, "no endpoint " + context.normalizedPath() + "; the API has /api/grid, /api/links,"
-                    + " /api/plan, /api/events, /api/collectives and /api/stream");
+                    + " /api/plan, /api/events, /api/collectives, /api/multicast and /api/stream");
         });
         router.get("/*").handler(StaticHandler.create(WEB_ROOT).setCachingEnabled(false).setIndexPage("index.html"));
         router.route().failureHandler(this::failed);
@@ -124,6 +126,17 @@ public final class DashboardRouter implements AutoCloseable {
                                 + " ZooKeeper only"));
     }
 
+    private JsonObject multicast(RoutingContext context) {
+        QueryParameters parameters = QueryParameters.of(context, Set.of("rank"));
+        MulticastFigures figures = state.multicast();
+        if (context.queryParam("rank").isEmpty()) {
+            return figures.toJson(Optional.empty());
+        }
+        int rank = (int) parameters.integer("rank", 0, Integer.MAX_VALUE, 0);
+        return figures.toJson(Optional.of(figures.member(rank).orElseThrow(() -> new ApiError(404,
+                "no member with rank " + rank + " runs bcast over multicast; see /api/multicast for the ranks"))));
+    }
+
     private static Handler<RoutingContext> json(Function<RoutingContext, JsonObject> body) {
         return context -> {
             JsonObject json = body.apply(context);
@@ -152,5 +165,6 @@ public final class DashboardRouter implements AutoCloseable {
     @Override
     public void close() {
         stream.close();
+        metrics.close();
     }
 }

@@ -14,9 +14,11 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The job's figures for Prometheus ({@code GET /metrics}): collective latency histograms per operation,
@@ -24,17 +26,20 @@ import java.util.List;
  * re-plans and members by state. Gauges read the {@link DashboardState} at scrape time; the site-pair gauges
  * are re-registered when a scrape finds the pairs changed.
  */
-public final class DashboardMetrics {
+public final class DashboardMetrics implements AutoCloseable {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final DashboardState state;
     private final LinkRows links;
     private final MultiGauge forecastRtt;
     private final MultiGauge configuredRtt;
+    private final EventLoopDelay eventLoop;
 
-    public DashboardMetrics(DashboardState state, LinkRows links) {
+    /** @param vertx the dashboard's Vert.x, whose event-loop delay is measured */
+    public DashboardMetrics(Vertx vertx, DashboardState state, LinkRows links) {
         this.state = state;
         this.links = links;
+        this.eventLoop = new EventLoopDelay(vertx, registry);
         for (MemberState memberState : MemberState.values()) {
             Gauge.builder("canopy.members", state, s -> s.snapshot().count(memberState))
                     .description("members of the job by state").tag("state", memberState.jsonName()).register(registry);
@@ -43,10 +48,22 @@ public final class DashboardMetrics {
                 .description("the newest published plan epoch (0: the level file's plan)").register(registry);
         FunctionCounter.builder("canopy.replans", state, s -> s.events().total(GridEvent.Kind.REPLAN))
                 .description("plans published by the plan leader while the dashboard watched").register(registry);
+        FunctionCounter.builder("canopy.multicast.retransmissions", state, s -> total(s, "retransmissions"))
+                .description("packets the reliable multicast sent again (members in the dashboard's JVM)").register(registry);
+        FunctionCounter.builder("canopy.multicast.acks", state, s -> total(s, "acks_received"))
+                .description("ACK/credit messages the multicast roots and co-roots received").register(registry);
+        FunctionCounter.builder("canopy.multicast.bcasts", state, s -> total(s, "multicast_bcasts"))
+                .description("bcasts per member, by carrier").tag("carrier", "multicast").register(registry);
+        FunctionCounter.builder("canopy.multicast.bcasts", state, s -> total(s, "tree_bcasts"))
+                .description("bcasts per member, by carrier").tag("carrier", "tree").register(registry);
         forecastRtt = MultiGauge.builder("canopy.probe.forecast.rtt").baseUnit("seconds")
                 .description("the probes' forecast round trip per site pair").register(registry);
         configuredRtt = MultiGauge.builder("canopy.link.configured.rtt").baseUnit("seconds")
                 .description("the level file's round trip per site pair").register(registry);
+    }
+
+    private static double total(DashboardState state, String counter) {
+        return state.multicast().toJson(Optional.empty()).getJsonObject("totals").getLong(counter);
     }
 
     /** Records one completed collective (a {@link dev.canopy.dashboard.record.CollectiveRecorder} listener). */
@@ -78,5 +95,10 @@ public final class DashboardMetrics {
         }
         configuredRtt.register(configured, true);
         return registry.scrape();
+    }
+
+    @Override
+    public void close() {
+        eventLoop.close();
     }
 }

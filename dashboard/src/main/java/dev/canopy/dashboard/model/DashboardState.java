@@ -1,6 +1,7 @@
 package dev.canopy.dashboard.model;
 
 import dev.canopy.collectives.leader.PublishedPlan;
+import dev.canopy.dashboard.multicast.MulticastFigures;
 import dev.canopy.probes.measure.SitePairForecast;
 import io.vertx.core.json.JsonObject;
 import java.util.EnumMap;
@@ -27,6 +28,7 @@ public final class DashboardState {
     private volatile MeasuredRtts measured = MeasuredRtts.NONE;
     private volatile Optional<PublishedPlan> plan = Optional.empty();
     private volatile String sourceStatus = "starting";
+    private volatile MulticastFigures multicast = MulticastFigures.NONE;
 
     public DashboardState(String job) {
         this.job = Objects.requireNonNull(job, "job");
@@ -81,6 +83,16 @@ public final class DashboardState {
     public void plan(PublishedPlan next) {
         plan = Optional.of(next);
         changed(Part.PLAN);
+    }
+
+    /** The counters of the bcast multicast layer, {@link MulticastFigures#NONE} while nothing runs over multicast. */
+    public MulticastFigures multicast() {
+        return multicast;
+    }
+
+    public void multicast(MulticastFigures next) {
+        multicast = Objects.requireNonNull(next, "multicast");
+        changed(Part.MULTICAST);
     }
 
     public EventLog events() {

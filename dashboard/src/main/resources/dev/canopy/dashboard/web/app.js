@@ -242,6 +242,22 @@ function renderCollectives(body) {
   target.replaceChildren(...blocks);
 }
 
+// ---- Multicast counters
+const MULTICAST_COLUMNS = ['multicast_bcasts', 'tree_bcasts', 'packets_multicast', 'packets_from_fabric', 'forwards',
+  'retransmissions', 'forced_retransmissions', 'acks_sent', 'acks_received', 'duplicates_dropped', 'credit_stalls'];
+
+function renderMulticast(body) {
+  const target = document.getElementById('multicast');
+  if (!body.active) { target.replaceChildren(el('p', { class: 'hint' }, 'no bcast runs over multicast in this job (yet)')); return; }
+  const header = el('tr', {}, el('th', {}, 'rank'), el('th', {}, 'site'), ...MULTICAST_COLUMNS.map(c => el('th', {}, c.replaceAll('_', ' '))));
+  const row = (rank, site, counters, cls) => el('tr', cls ? { class: cls } : {}, el('td', {}, String(rank)), el('td', {}, site),
+    ...MULTICAST_COLUMNS.map(c => el('td', {}, String(counters[c]))));
+  target.replaceChildren(
+    el('p', {}, body.communicator + ': ' + body.path + (body.fallback ? '; fallback: ' + body.fallback : '')),
+    el('table', { id: 'multicast-table' }, el('thead', {}, header),
+      el('tbody', {}, ...body.members.map(m => row(m.rank, m.site, m)), row('all', '', body.totals, 'totals'))));
+}
+
 // ---- Loading and live updates
 const loaders = {
   grid: async () => renderGrid(await getJson('/api/grid')),
@@ -249,6 +265,7 @@ const loaders = {
   plan: loadPlan,
   events: async () => renderEvents(await getJson('/api/events')),
   collectives: async () => renderCollectives(await getJson('/api/collectives')),
+  multicast: async () => renderMulticast(await getJson('/api/multicast')),
 };
 
 async function refresh(parts) {

@@ -1,0 +1,86 @@
+package dev.canopy.dashboard.multicast;
+
+import dev.canopy.collectives.multicast.MulticastPath;
+import dev.canopy.multicast.reliable.MulticastStats;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The multicast view: per member of the communicator whose bcast runs over multicast, the counters of its
+ * {@link MulticastPath} (bcasts by multicast, bcasts that fell back to the trees) and of the reliable
+ * multicast under it (retransmissions, ACK/credit feedback, duplicates, credit stalls). Immutable; a source
+ * (the demo) publishes a fresh value after each round. The multicast module does not expose how full a
+ * root's send window is, so {@code window_occupancy} is {@code null} and the credit stalls (a root that had
+ * packets ready but no window credits) stand in for it.
+ *
+ * @param communicator the communicator's name, e.g. {@code WORLD}
+ * @param path         the multicast layer's description ({@link MulticastPath#description()})
+ * @param fallback     why some levels fall back to the point-to-point trees, if any do
+ * @param members      one row per member, any order
+ */
+public record MulticastFigures(String communicator, String path, Optional<String> fallback, List<Member> members) {
+
+    /** Nothing runs over multicast (yet). */
+    public static final MulticastFigures NONE = new MulticastFigures("", "", Optional.empty(), List.of());
+
+    public MulticastFigures {
+        Objects.requireNonNull(communicator, "communicator");
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(fallback, "fallback");
+        members = members.stream().sorted(Comparator.comparingInt(Member::rank)).toList();
+    }
+
+    /** One member's counters: {@code stats} as its {@link MulticastPath#stats()} reported them. */
+    public record Member(int rank, String site, MulticastPath.Stats stats) {
+
+        public Member {
+            Objects.requireNonNull(site, "site");
+            Objects.requireNonNull(stats, "stats");
+        }
+    }
+
+    public boolean active() {
+        return !members.isEmpty();
+    }
+
+    public Optional<Member> member(int rank) {
+        return members.stream().filter(m -> m.rank() == rank).findFirst();
+    }
+
+    /** The JSON of {@code /api/multicast}: every member, or only {@code rank} when given. */
+    public JsonObject toJson(Optional<Member> only) {
+        List<Member> shown = only.map(List::of).orElse(members);
+        JsonArray rows = new JsonArray();
+        long multicastBcasts = 0;
+        long treeBcasts = 0;
+        MulticastStats total = new MulticastStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        for (Member member : shown) {
+            rows.add(counters(member.stats().multicastBcasts(), member.stats().treeBcasts(), member.stats().substrate())
+                    .put("rank", member.rank()).put("site", member.site()));
+            multicastBcasts += member.stats().multicastBcasts();
+            treeBcasts += member.stats().treeBcasts();
+            total = total.plus(member.stats().substrate());
+        }
+        return new JsonObject().put("active", active()).put("communicator", communicator).put("path", path)
+                .put("fallback", fallback.orElse(null))
+                .put("window_occupancy", null)
+                .put("window_note", "the multicast module does not expose send-window occupancy; credit_stalls counts"
+                        + " the times a root had packets ready but no window credits")
+                .put("members", rows)
+                .put("totals", counters(multicastBcasts, treeBcasts, total));
+    }
+
+    private static JsonObject counters(long multicastBcasts, long treeBcasts, MulticastStats stats) {
+        return new JsonObject().put("multicast_bcasts", multicastBcasts).put("tree_bcasts", treeBcasts)
+                .put("packets_multicast", stats.packetsMulticast()).put("packets_from_fabric", stats.packetsFromFabric())
+                .put("forwards", stats.forwards()).put("retransmissions", stats.retransmissions())
+                .put("forced_retransmissions", stats.forcedRetransmissions())
+                .put("acks_sent", stats.feedbackSent()).put("acks_received", stats.feedbackReceived())
+                .put("duplicates_dropped", stats.duplicatesDropped()).put("malformed_dropped", stats.malformedDropped())
+                .put("credit_stalls", stats.creditStalls());
+    }
+}
