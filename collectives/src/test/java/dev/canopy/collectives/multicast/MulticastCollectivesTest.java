@@ -185,10 +185,16 @@ class MulticastCollectivesTest {
             new Random(3).nextBytes(big);
             assertEverywhere(bcastEverywhere(members, small, 6, true), small, "8 bytes");
             assertEverywhere(bcastEverywhere(members, big, 1, true), big, large + " bytes");
+            // The model runs on the fabric's round trip measured at join: on a starved machine that can make the
+            // tree win even at 8 bytes, so the runtime is held to the model's own choice (BroadcastCostModelTest
+            // checks the choice itself on fixed parameters).
+            int smallByMulticast = model.choose(small.length) == Carrier.MULTICAST ? 1 : 0;
             for (Collectives member : members) {
                 MulticastPath.Stats stats = Blocking.await(((MulticastPath) member.broadcastPath()).stats());
-                assertThat(stats.multicastBcasts()).as("rank %d: 8 bytes by multicast", member.rank()).isEqualTo(1);
-                assertThat(stats.treeBcasts()).as("rank %d: %d bytes by the tree", member.rank(), large).isEqualTo(1);
+                assertThat(stats.multicastBcasts()).as("rank %d: 8 bytes by %s (%s)", member.rank(),
+                        model.choose(small.length), model).isEqualTo(smallByMulticast);
+                assertThat(stats.treeBcasts()).as("rank %d: %d bytes by the tree", member.rank(), large)
+                        .isEqualTo(2 - smallByMulticast);
             }
             members.forEach(member -> member.broadcastPath().close());
         } finally {
