@@ -65,12 +65,14 @@ public final class ZooKeeperSession {
         if (connectString.isBlank()) {
             return Future.failedFuture(new IllegalArgumentException("ZooKeeper connect string is empty; give host:port,..."));
         }
-        SessionEndWatch endWatch = new SessionEndWatch();
-        CuratorFramework client = builder(connectString, sessionTimeout, connectTimeout, credentials, tls)
-                .zookeeperFactory(endWatch)
-                .build();
         Promise<ZooKeeperSession> opened = Promise.promise();
+        // Building the client loads Curator's and ZooKeeper's classes (seconds on a starved machine): off the
+        // caller's event loop, with the connect.
         vertx.executeBlocking(() -> {
+            SessionEndWatch endWatch = new SessionEndWatch();
+            CuratorFramework client = builder(connectString, sessionTimeout, connectTimeout, credentials, tls)
+                    .zookeeperFactory(endWatch)
+                    .build();
             client.start();
             if (!client.blockUntilConnected((int) connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 client.close();
