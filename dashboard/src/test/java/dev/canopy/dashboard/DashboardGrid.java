@@ -8,6 +8,7 @@ import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.testing.Await;
+import dev.canopy.dashboard.failure.FailureVerdicts;
 import dev.canopy.dashboard.record.CollectiveRecorder;
 import dev.canopy.dashboard.record.RecordedCollectives;
 import dev.canopy.gridconfig.GridConfigs;
@@ -19,7 +20,8 @@ import java.util.Optional;
 /**
  * A real in-process grid for the dashboard's tests: every process of a small level file as a node (embedded
  * ZooKeeper, TCP on 127.0.0.1, the file's WAN emulated), each member's WORLD collectives recorded, and a
- * {@link JobDashboard} reading the job from ZooKeeper with the job's credentials, on any free port.
+ * {@link JobDashboard} reading the job from ZooKeeper with the job's credentials, on any free port, and showing
+ * the nodes' failure detectors' verdicts.
  */
 final class DashboardGrid implements AutoCloseable {
 
@@ -49,6 +51,7 @@ final class DashboardGrid implements AutoCloseable {
         vertx = CanopyVertx.create();
         dashboard = Await.result(JobDashboard.start(vertx, DashboardOptions.onLoopback(0), grid.zooKeeperConnectString(),
                 JobId.of(job), Optional.of(grid.secret()), model, Optional.of(recorder)));
+        grid.nodes().forEach(node -> FailureVerdicts.follow(node, dashboard.state()));
     }
 
     private RecordedCollectives recorded(Communicator world) {

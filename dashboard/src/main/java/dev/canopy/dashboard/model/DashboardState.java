@@ -5,6 +5,7 @@ import dev.canopy.dashboard.multicast.MulticastFigures;
 import dev.canopy.probes.measure.SitePairForecast;
 import io.vertx.core.json.JsonObject;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,6 +30,8 @@ public final class DashboardState {
     private volatile Optional<PublishedPlan> plan = Optional.empty();
     private volatile String sourceStatus = "starting";
     private volatile MulticastFigures multicast = MulticastFigures.NONE;
+    /** Member id to why the failure detector judged it failed; written under {@code this}. */
+    private volatile Map<String, String> failures = Map.of();
 
     public DashboardState(String job) {
         this.job = Objects.requireNonNull(job, "job");
@@ -46,13 +49,41 @@ public final class DashboardState {
         return snapshot;
     }
 
-    public void snapshot(JobSnapshot next) {
+    /** The membership as last read; members the failure detector judged failed stay {@link MemberState#FAILED}. */
+    public synchronized void snapshot(JobSnapshot next) {
+        next = next.withFailed(failures.keySet());
         if (!next.equals(snapshot)) {
             snapshot = next;
             changed(Part.GRID);
             changed(Part.LINKS);
             changed(Part.PLAN);
         }
+    }
+
+    /** Whether a failure detector judged member {@code id} failed (then it stays failed). */
+    public boolean failed(String id) {
+        return failures.containsKey(id);
+    }
+
+    /**
+     * A failure detector judged member {@code id} failed: it is {@link MemberState#FAILED} from now on, with a
+     * {@code failure} event. The first verdict counts; later ones (other members' detectors) change nothing.
+     *
+     * @return whether this was the first verdict about it
+     */
+    public synchronized boolean memberFailed(String id, String reason) {
+        if (failures.containsKey(id)) {
+            return false;
+        }
+        Map<String, String> next = new HashMap<>(failures);
+        next.put(id, reason);
+        failures = Map.copyOf(next);
+        JsonObject fields = new JsonObject().put("member", id);
+        snapshot.byId(id).ifPresent(member -> fields.put("rank", member.rank()).put("site", member.site()));
+        String who = snapshot.byId(id).map(m -> id + " (rank " + m.rank() + ", " + m.site() + ")").orElse(id);
+        event(GridEvent.Kind.FAILURE, who + " failed: " + reason, fields);
+        snapshot(snapshot);
+        return true;
     }
 
     public List<SitePairForecast> forecasts() {
