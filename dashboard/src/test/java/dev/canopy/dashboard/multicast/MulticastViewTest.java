@@ -43,7 +43,7 @@ import org.junit.jupiter.api.Timeout;
  * every member's {@link MulticastPath#stats()} says, its send windows' occupancy live while bcasts run, and refuses
  * bad parameters with a 4xx.
  */
-@Timeout(120)
+@Timeout(180)
 class MulticastViewTest {
 
     private static final String ONE_CLUSTER = """
