@@ -275,21 +275,24 @@ class DashboardApiTest {
         String id = victim.id().value();
         ServerSideExpiry.expire(victim.zooKeeper());
         Await.until(Duration.ofSeconds(30), () -> stateOf(id).equals("failed"), () -> id + " shown as failed, is " + stateOf(id));
-        JsonObject failure = get("/api/events").body().getJsonArray("events").stream().map(JsonObject.class::cast)
-                .filter(e -> e.getString("kind").equals("failure")).findFirst()
-                .orElseThrow(() -> new AssertionError("no failure event on /api/events"));
+        JsonObject failure = failureEvents(id).stream().findFirst()
+                .orElseThrow(() -> new AssertionError("no failure event for " + id + " on /api/events"));
         assertThat(failure.getString("member")).isEqualTo(id);
         assertThat(grid.grid.world().get(0).member(failure.getInteger("rank")).id()).isEqualTo(victim.id());
         assertThat(failure.getString("site")).isEqualTo(victim.coordinates().site());
         assertThat(failure.getString("detail")).contains(id + " (rank ").contains(" failed: ").contains("(seen by p");
         // Only one verdict counts, however many detectors reach it; the member stays failed on later reads.
         Await.result(grid.dashboard.refresh());
-        assertThat(get("/api/events").body().getJsonArray("events").stream().map(JsonObject.class::cast)
-                .filter(e -> e.getString("kind").equals("failure"))).hasSize(1);
+        assertThat(failureEvents(id)).hasSize(1);
         assertThat(stateOf(id)).isEqualTo("failed");
         HttpResponse<String> metrics = HTTP.send(HttpRequest.newBuilder(URI.create(grid.url("/metrics"))).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(value(PrometheusText.parse(metrics.body()), "canopy_members", "state", "failed")).isEqualTo(1);
+    }
+
+    private static List<JsonObject> failureEvents(String id) {
+        return get("/api/events").body().getJsonArray("events").stream().map(JsonObject.class::cast)
+                .filter(e -> e.getString("kind").equals("failure") && e.getString("member").equals(id)).toList();
     }
 
     private static String stateOf(String id) {

@@ -9,8 +9,9 @@ import java.util.Objects;
  * Shows the failure detector's verdicts on the dashboard: a member that a node in this JVM judged failed
  * (its connection reset without a goodbye, its heartbeats stopped, or its member znode went and it was not
  * heard from after; see {@code FailureMonitor}) is {@code failed} on the grid, with a {@code failure} event
- * naming the evidence. ZooKeeper alone cannot tell a crash from a leave; the detector can. A member that said
- * goodbye is left to the ZooKeeper reader, which shows it {@code left}.
+ * naming the evidence. ZooKeeper alone cannot tell a crash from a leave; the detector can. A member that any node
+ * heard say goodbye left on purpose, even if another node's detector saw its connection close first (its goodbye
+ * still on a slow link): the ZooKeeper reader shows it {@code left}.
  */
 public final class FailureVerdicts {
 
@@ -24,6 +25,8 @@ public final class FailureVerdicts {
         node.onDeparture(departure -> {
             if (departure.kind() == Departure.Kind.FAILED) {
                 state.memberFailed(departure.member().value(), departure.reason() + " (seen by " + observer + ")");
+            } else {
+                state.memberSaidGoodbye(departure.member().value());
             }
         });
     }

@@ -6,10 +6,12 @@ import dev.canopy.probes.measure.SitePairForecast;
 import io.vertx.core.json.JsonObject;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -32,6 +34,8 @@ public final class DashboardState {
     private volatile MulticastFigures multicast = MulticastFigures.NONE;
     /** Member id to why the failure detector judged it failed; written under {@code this}. */
     private volatile Map<String, String> failures = Map.of();
+    /** Members a node heard say goodbye: they left, whatever another node's detector concluded. Under {@code this}. */
+    private final Set<String> goodbyes = new HashSet<>();
 
     public DashboardState(String job) {
         this.job = Objects.requireNonNull(job, "job");
@@ -72,7 +76,7 @@ public final class DashboardState {
      * @return whether this was the first verdict about it
      */
     public synchronized boolean memberFailed(String id, String reason) {
-        if (failures.containsKey(id)) {
+        if (failures.containsKey(id) || goodbyes.contains(id)) {
             return false;
         }
         Map<String, String> next = new HashMap<>(failures);
@@ -84,6 +88,20 @@ public final class DashboardState {
         event(GridEvent.Kind.FAILURE, who + " failed: " + reason, fields);
         snapshot(snapshot);
         return true;
+    }
+
+    /**
+     * A node heard member {@code id} say goodbye: it left on purpose. That outweighs a failure verdict (a node whose
+     * goodbye was still on an emulated or slow link when the connection closed looks failed to that peer): the member
+     * is no longer failed, and the next membership read shows it as ZooKeeper has it.
+     */
+    public synchronized void memberSaidGoodbye(String id) {
+        goodbyes.add(id);
+        if (failures.containsKey(id)) {
+            Map<String, String> next = new HashMap<>(failures);
+            next.remove(id);
+            failures = Map.copyOf(next);
+        }
     }
 
     public List<SitePairForecast> forecasts() {
