@@ -52,7 +52,7 @@ final class DemoRun {
 
     private final DemoGrid grid;
     private final PrintWriter out;
-    /** {@code canopy demo --quick}: no tree race and no multicast race. */
+    /** {@code canopy demo --quick}: no tree race, no multicast race, no re-plan. */
     private final boolean quick;
 
     DemoRun(DemoGrid grid, PrintWriter out, boolean quick) {
