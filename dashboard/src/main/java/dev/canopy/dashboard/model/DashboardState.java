@@ -64,20 +64,19 @@ public final class DashboardState {
         }
     }
 
-    /** Whether a failure detector judged member {@code id} failed (then it stays failed). */
+    /** Whether a failure detector judged member {@code id} failed (and no node heard its goodbye). */
     public boolean failed(String id) {
         return failures.containsKey(id);
     }
 
     /**
      * A failure detector judged member {@code id} failed: it is {@link MemberState#FAILED} from now on, with a
-     * {@code failure} event. The first verdict counts; later ones (other members' detectors) change nothing.
-     *
-     * @return whether this was the first verdict about it
+     * {@code failure} event, unless a node hears its goodbye ({@link #memberSaidGoodbye}). The first verdict counts;
+     * later ones (other members' detectors) change nothing.
      */
-    public synchronized boolean memberFailed(String id, String reason) {
+    public synchronized void memberFailed(String id, String reason) {
         if (failures.containsKey(id) || goodbyes.contains(id)) {
-            return false;
+            return;
         }
         Map<String, String> next = new HashMap<>(failures);
         next.put(id, reason);
@@ -87,7 +86,6 @@ public final class DashboardState {
         String who = snapshot.byId(id).map(m -> id + " (rank " + m.rank() + ", " + m.site() + ")").orElse(id);
         event(GridEvent.Kind.FAILURE, who + " failed: " + reason, fields);
         snapshot(snapshot);
-        return true;
     }
 
     /**
