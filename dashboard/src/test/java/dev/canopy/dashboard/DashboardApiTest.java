@@ -49,7 +49,9 @@ class DashboardApiTest {
     @BeforeAll
     static void start() {
         grid = new DashboardGrid("dash-api-" + System.nanoTime());
-        Await.until(() -> get("/api/grid").body().getJsonArray("members").size() == 6, () -> "six members on /api/grid");
+        // The reader writes the members before it reads plans and forecasts and says "ok": wait for both.
+        Await.until(() -> get("/api/grid").body().getJsonArray("members").size() == 6
+                && get("/api/grid").body().getString("source_status").equals("ok"), () -> "six members on /api/grid, read");
     }
 
     @AfterAll

@@ -86,7 +86,8 @@ class MulticastViewTest {
                 MulticastFigures published = Await.result(new MulticastSource(state, "WORLD", members).publish());
 
                 JsonObject body = get(base + "/api/multicast").body();
-                assertThat(body.getBoolean("active")).isTrue();
+                assertThat(body.getBoolean("active")).as("bcast over multicast (seed %d; fallback: %s)", seed,
+                        members.get(0).broadcastPath().fallback()).isTrue();
                 assertThat(body.getString("communicator")).isEqualTo("WORLD");
                 assertThat(body.getString("path")).contains("multicast (emulated-ud)");
                 assertThat(body.getJsonArray("members")).hasSize(4);
