@@ -252,10 +252,10 @@ function renderMulticast(body) {
   const header = el('tr', {}, el('th', {}, 'rank'), el('th', {}, 'site'),
     el('th', { title: 'packets held in its root and co-root send windows until acknowledged / packets one window holds' }, 'window'),
     ...MULTICAST_COLUMNS.map(c => el('th', {}, c.replaceAll('_', ' '))));
-  const window = counters => counters.window_size === undefined ? String(counters.window_slots_in_use)
+  const windowCell = counters => counters.window_size === undefined ? String(counters.window_slots_in_use)
     : counters.window_slots_in_use + ' / ' + counters.window_size;
   const row = (rank, site, counters, cls) => el('tr', cls ? { class: cls } : {}, el('td', {}, String(rank)), el('td', {}, site),
-    el('td', { class: 'window' }, window(counters)), ...MULTICAST_COLUMNS.map(c => el('td', {}, String(counters[c]))));
+    el('td', { class: 'window' }, windowCell(counters)), ...MULTICAST_COLUMNS.map(c => el('td', {}, String(counters[c]))));
   target.replaceChildren(
     el('p', {}, body.communicator + ': ' + body.path + (body.fallback ? '; fallback: ' + body.fallback : '')),
     el('p', { id: 'multicast-occupancy' }, 'fullest send window: ' + Math.round(body.window_occupancy * 100) + ' % of a window'),
