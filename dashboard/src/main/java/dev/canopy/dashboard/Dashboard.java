@@ -7,6 +7,7 @@ import dev.canopy.dashboard.model.LinkRows;
 import dev.canopy.dashboard.plan.PlanView;
 import dev.canopy.dashboard.record.CollectiveRecorder;
 import dev.canopy.gridconfig.model.GridModel;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -38,8 +39,17 @@ public final class Dashboard {
      */
     public static Future<Dashboard> start(Vertx vertx, DashboardOptions options, DashboardState state, GridModel grid,
             Optional<CollectiveRecorder> recorder) {
+        return start(vertx, options, state, grid, recorder, DashboardMetrics.newRegistry());
+    }
+
+    /**
+     * Starts serving {@code state}, with {@code registry}'s figures on {@code /metrics} (e.g. those of the nodes'
+     * Vert.x, created by {@link dev.canopy.dashboard.metrics.VertxMeters}) beside the dashboard's own.
+     */
+    public static Future<Dashboard> start(Vertx vertx, DashboardOptions options, DashboardState state, GridModel grid,
+            Optional<CollectiveRecorder> recorder, PrometheusMeterRegistry registry) {
         LinkRows links = new LinkRows(grid);
-        DashboardMetrics metrics = new DashboardMetrics(vertx, state, links);
+        DashboardMetrics metrics = new DashboardMetrics(vertx, registry, state, links);
         recorder.ifPresent(r -> {
             r.onCompleted(metrics::completed);
             r.onCompleted(operation -> state.changed(dev.canopy.dashboard.model.Part.COLLECTIVES));

@@ -5,11 +5,13 @@ import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.dashboard.metrics.DashboardMetrics;
 import dev.canopy.dashboard.model.DashboardState;
 import dev.canopy.dashboard.plan.ReplanGain;
 import dev.canopy.dashboard.record.CollectiveRecorder;
 import dev.canopy.dashboard.zk.JobReader;
 import dev.canopy.gridconfig.model.GridModel;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -44,13 +46,20 @@ public final class JobDashboard {
      */
     public static Future<JobDashboard> start(Vertx vertx, DashboardOptions options, String zooKeeper, JobId job,
             Optional<JobSecret> secret, GridModel grid, Optional<CollectiveRecorder> recorder) {
+        return start(vertx, options, zooKeeper, job, secret, grid, recorder, DashboardMetrics.newRegistry());
+    }
+
+    /** As above, with {@code registry}'s figures on {@code /metrics} beside the dashboard's own. */
+    public static Future<JobDashboard> start(Vertx vertx, DashboardOptions options, String zooKeeper, JobId job,
+            Optional<JobSecret> secret, GridModel grid, Optional<CollectiveRecorder> recorder,
+            PrometheusMeterRegistry registry) {
         DashboardState state = new DashboardState(job.name());
         return ZooKeeperSession.open(vertx, zooKeeper, NodeOptions.DEFAULT_SESSION_TIMEOUT, CONNECT_TIMEOUT,
                         secret.map(ZooKeeperCredentials::of))
                 .compose(session -> {
                     JobReader reader = JobReader.start(vertx, session.client(), job, state, new ReplanGain(grid),
                             Duration.ofMillis(READ_INTERVAL_MS));
-                    return Dashboard.start(vertx, options, state, grid, recorder)
+                    return Dashboard.start(vertx, options, state, grid, recorder, registry)
                             .map(dashboard -> new JobDashboard(session, reader, dashboard, state))
                             .recover(e -> reader.close().transform(stopped -> session.close())
                                     .transform(closed -> Future.failedFuture(e)));

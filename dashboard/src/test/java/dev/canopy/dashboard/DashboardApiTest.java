@@ -6,6 +6,7 @@ import dev.canopy.collectives.leader.LatencySnapshot;
 import dev.canopy.collectives.leader.PlanStore;
 import dev.canopy.collectives.leader.PublishedPlan;
 import dev.canopy.collectives.run.EmulatedGrid;
+import dev.canopy.core.membership.testing.ServerSideExpiry;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.buffer.Buffer;
@@ -48,7 +49,9 @@ class DashboardApiTest {
     @BeforeAll
     static void start() {
         grid = new DashboardGrid("dash-api-" + System.nanoTime());
-        Await.until(() -> get("/api/grid").body().getJsonArray("members").size() == 6, () -> "six members on /api/grid");
+        // The reader writes the members before it reads plans and forecasts and says "ok": wait for both.
+        Await.until(() -> get("/api/grid").body().getJsonArray("members").size() == 6
+                && get("/api/grid").body().getString("source_status").equals("ok"), () -> "six members on /api/grid, read");
     }
 
     @AfterAll
@@ -198,6 +201,13 @@ class DashboardApiTest {
         assertThat(samples).anyMatch(s -> s.name().equals("canopy_multicast_retransmissions_total") && s.value() == 0);
         assertThat(samples).anyMatch(s -> s.name().equals("canopy_multicast_bcasts_total")
                 && "tree".equals(s.labels().get("carrier")));
+        // vertx-micrometer-metrics: the dashboard's Vert.x event loops (pending tasks per loop thread) and its worker
+        // pools, which the ZooKeeper reads have used by now.
+        assertThat(samples).anyMatch(s -> s.name().equals("netty_eventexecutor_tasks_pending")
+                && s.labels().getOrDefault("name", "").startsWith("vert.x-eventloop-thread-"));
+        assertThat(samples).anyMatch(s -> s.name().equals("vertx_pool_completed_total")
+                && "worker".equals(s.labels().get("pool_type")) && s.value() >= 1);
+        assertThat(samples).noneMatch(s -> s.name().startsWith("netty_eventexecutor_workers"));
     }
 
     @Test
@@ -254,6 +264,42 @@ class DashboardApiTest {
         assertThat(get("/api/plan").status()).isEqualTo(200);
         assertThat(get("/api/links").status()).isEqualTo(200);
         assertThat(get("/api/grid").body().getJsonArray("members")).hasSize(6); // ranks never move
+    }
+
+    /**
+     * A member whose ZooKeeper session the server expires (as for a member cut off or frozen) stops its heartbeats; its
+     * znode goes (a suspicion), the others' failure detectors confirm it by its silence, and the grid shows it failed.
+     */
+    @Test
+    @Order(9)
+    void showsAMemberTheFailureDetectorJudgedFailed() throws Exception {
+        CanopyNode victim = grid.grid.nodes().get(2);
+        String id = victim.id().value();
+        ServerSideExpiry.expire(victim.zooKeeper());
+        Await.until(Duration.ofSeconds(30), () -> stateOf(id).equals("failed"), () -> id + " shown as failed, is " + stateOf(id));
+        JsonObject failure = failureEvents(id).stream().findFirst()
+                .orElseThrow(() -> new AssertionError("no failure event for " + id + " on /api/events"));
+        assertThat(failure.getString("member")).isEqualTo(id);
+        assertThat(grid.grid.world().get(0).member(failure.getInteger("rank")).id()).isEqualTo(victim.id());
+        assertThat(failure.getString("site")).isEqualTo(victim.coordinates().site());
+        assertThat(failure.getString("detail")).contains(id + " (rank ").contains(" failed: ").contains("(seen by p");
+        // Only one verdict counts, however many detectors reach it; the member stays failed on later reads.
+        Await.result(grid.dashboard.refresh());
+        assertThat(failureEvents(id)).hasSize(1);
+        assertThat(stateOf(id)).isEqualTo("failed");
+        HttpResponse<String> metrics = HTTP.send(HttpRequest.newBuilder(URI.create(grid.url("/metrics"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(value(PrometheusText.parse(metrics.body()), "canopy_members", "state", "failed")).isEqualTo(1);
+    }
+
+    private static List<JsonObject> failureEvents(String id) {
+        return get("/api/events").body().getJsonArray("events").stream().map(JsonObject.class::cast)
+                .filter(e -> e.getString("kind").equals("failure") && e.getString("member").equals(id)).toList();
+    }
+
+    private static String stateOf(String id) {
+        return get("/api/grid").body().getJsonArray("members").stream().map(JsonObject.class::cast)
+                .filter(m -> m.getString("id").equals(id)).map(m -> m.getString("state")).findFirst().orElse("absent");
     }
 
     /** A plan whose snapshot has every link at {@code linkMs} one way. */

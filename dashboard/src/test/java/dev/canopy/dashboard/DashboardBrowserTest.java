@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.canopy.collectives.leader.LatencySnapshot;
 import dev.canopy.collectives.leader.PlanStore;
 import dev.canopy.collectives.leader.PublishedPlan;
+import dev.canopy.core.membership.testing.ServerSideExpiry;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.buffer.Buffer;
@@ -35,7 +36,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The dashboard page in a real browser: Debian's chromium, headless, driven through chromedriver (Selenium),
  * against a running 6-node emulated grid: every site and member, the configured round trips, the trees, a plan
- * published while the page is open (epoch and re-plan timeline), and a skew report naming a rank started late. Skipped, saying so, where /usr/bin/chromium or /usr/bin/chromedriver
+ * published while the page is open (epoch and re-plan timeline), a skew report naming a rank started late, and a
+ * member the failure detectors judged failed. Skipped, saying so, where /usr/bin/chromium or /usr/bin/chromedriver
  * is missing ({@code apt-get install -y chromium chromium-driver}). Screenshots go to target/dashboard-*.png.
  */
 @Timeout(180)
@@ -132,6 +134,17 @@ class DashboardBrowserTest {
         // No bcast runs over multicast in this grid: the multicast view says so.
         browser.findElement(By.cssSelector("nav button[data-view=multicast]")).click();
         wait.until(page -> page.findElement(By.id("multicast")).getText().contains("no bcast runs over multicast"));
+
+        // A member whose ZooKeeper session the server expires falls silent: the others' failure detectors confirm
+        // it, and the grid shows it failed, live.
+        CanopyNode victim = grid.grid.nodes().get(1);
+        ServerSideExpiry.expire(victim.zooKeeper());
+        browser.findElement(By.cssSelector("nav button[data-view=grid]")).click();
+        wait.until(page -> page.findElements(By.cssSelector("#grid .member.failed")).size() == 1);
+        assertThat(browser.findElement(By.cssSelector("#grid .member.failed")).getAttribute("title"))
+                .contains(victim.id().value()).contains("(failed)");
+        assertThat(browser.findElements(By.cssSelector("#grid .member.joined"))).hasSize(5);
+        screenshot("failed");
 
         List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
                 .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue()).toList();

@@ -6,12 +6,15 @@ import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.run.EmulatedGrid;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.JobId;
-import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.testing.Await;
+import dev.canopy.dashboard.failure.FailureVerdicts;
+import dev.canopy.dashboard.metrics.DashboardMetrics;
+import dev.canopy.dashboard.metrics.VertxMeters;
 import dev.canopy.dashboard.record.CollectiveRecorder;
 import dev.canopy.dashboard.record.RecordedCollectives;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import java.util.List;
 import java.util.Optional;
@@ -19,7 +22,8 @@ import java.util.Optional;
 /**
  * A real in-process grid for the dashboard's tests: every process of a small level file as a node (embedded
  * ZooKeeper, TCP on 127.0.0.1, the file's WAN emulated), each member's WORLD collectives recorded, and a
- * {@link JobDashboard} reading the job from ZooKeeper with the job's credentials, on any free port.
+ * {@link JobDashboard} reading the job from ZooKeeper with the job's credentials, on any free port (on a Vert.x
+ * reporting to the dashboard's registry), and showing the nodes' failure detectors' verdicts.
  */
 final class DashboardGrid implements AutoCloseable {
 
@@ -46,9 +50,11 @@ final class DashboardGrid implements AutoCloseable {
         model = GridConfigs.parse(THREE_SITES, "dash-three.rsl").orElseThrow();
         grid = EmulatedGrid.start(model, job, 7);
         collectives = grid.world().stream().map(this::recorded).toList();
-        vertx = CanopyVertx.create();
+        PrometheusMeterRegistry registry = DashboardMetrics.newRegistry();
+        vertx = VertxMeters.create(registry);
         dashboard = Await.result(JobDashboard.start(vertx, DashboardOptions.onLoopback(0), grid.zooKeeperConnectString(),
-                JobId.of(job), Optional.of(grid.secret()), model, Optional.of(recorder)));
+                JobId.of(job), Optional.of(grid.secret()), model, Optional.of(recorder), registry));
+        grid.nodes().forEach(node -> FailureVerdicts.follow(node, dashboard.state()));
     }
 
     private RecordedCollectives recorded(Communicator world) {

@@ -5,8 +5,11 @@ import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.dashboard.JobDashboard;
+import dev.canopy.dashboard.metrics.DashboardMetrics;
+import dev.canopy.dashboard.metrics.VertxMeters;
 import dev.canopy.dashboard.record.CollectiveRecorder;
 import dev.canopy.gridconfig.model.GridModel;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.PrintWriter;
@@ -38,9 +41,26 @@ public final class CommandDashboard implements AutoCloseable {
      */
     public static CommandDashboard start(DashboardOptions options, String zooKeeper, JobId job, Optional<JobSecret> secret,
             GridModel grid, Optional<CollectiveRecorder> recorder, PrintWriter out) {
-        Vertx vertx = CanopyVertx.create();
+        PrometheusMeterRegistry registry = DashboardMetrics.newRegistry();
+        return start(options, zooKeeper, job, secret, grid, recorder, registry, VertxMeters.create(registry), out);
+    }
+
+    /**
+     * As above, for a job whose Vert.x in this JVM reports to {@code registry} ({@link VertxMeters}): its figures are on
+     * {@code /metrics}; the dashboard's own Vert.x is then not metered (one registry takes one metered instance).
+     */
+    public static CommandDashboard startWithMeters(DashboardOptions options, String zooKeeper, JobId job,
+            Optional<JobSecret> secret, GridModel grid, Optional<CollectiveRecorder> recorder,
+            PrometheusMeterRegistry registry, PrintWriter out) {
+        return start(options, zooKeeper, job, secret, grid, recorder, registry, CanopyVertx.create(), out);
+    }
+
+    private static CommandDashboard start(DashboardOptions options, String zooKeeper, JobId job, Optional<JobSecret> secret,
+            GridModel grid, Optional<CollectiveRecorder> recorder, PrometheusMeterRegistry registry, Vertx vertx,
+            PrintWriter out) {
         try {
-            JobDashboard dashboard = await(JobDashboard.start(vertx, options, zooKeeper, job, secret, grid, recorder));
+            JobDashboard dashboard = await(JobDashboard.start(vertx, options, zooKeeper, job, secret, grid, recorder,
+                    registry));
             out.println("dashboard: " + dashboard.url());
             out.flush();
             return new CommandDashboard(vertx, dashboard);

@@ -1,11 +1,13 @@
 package dev.canopy.cli.dashboard;
 
 import dev.canopy.cli.LevelFiles;
-import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.dashboard.JobDashboard;
+import dev.canopy.dashboard.metrics.DashboardMetrics;
+import dev.canopy.dashboard.metrics.VertxMeters;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Vertx;
 import java.io.PrintWriter;
@@ -86,11 +88,12 @@ public final class DashboardCommand implements Callable<Integer> {
     private int serve(DashboardOptions options, JobId jobId, Optional<JobSecret> secret, GridModel grid, UntilStopped running)
             throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Vertx vertx = CanopyVertx.create();
+        PrometheusMeterRegistry registry = DashboardMetrics.newRegistry();
+        Vertx vertx = VertxMeters.create(registry);
         try {
             JobDashboard dashboard;
             try {
-                dashboard = JobDashboard.start(vertx, options, zooKeeper, jobId, secret, grid, Optional.empty())
+                dashboard = JobDashboard.start(vertx, options, zooKeeper, jobId, secret, grid, Optional.empty(), registry)
                         .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
             } catch (ExecutionException e) {
                 spec.commandLine().getErr().println("canopy dashboard: " + e.getCause().getMessage());

@@ -22,6 +22,7 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -39,6 +40,8 @@ final class DemoBroadcasts {
 
     private static final int[] SIZES = {8, 65_536, 1 << 20};
     private static final int TIMED = 3;
+    /** How often the multicast view is refreshed while the race runs (window occupancy changes within a bcast). */
+    private static final Duration LIVE_PERIOD = Duration.ofMillis(250);
 
     private final GridModel grid;
     private final PrintWriter out;
@@ -94,20 +97,22 @@ final class DemoBroadcasts {
                     "carrier");
             MulticastSource counters = new MulticastSource(dashboard, "WORLD", layered);
             MulticastFigures published = MulticastFigures.NONE;
-            for (int bytes : SIZES) {
-                Buffer message = Buffer.buffer(new byte[bytes]);
-                time(trees, message);
-                time(layered, message); // warm-up of both, untimed
-                double[] treeMs = new double[TIMED];
-                double[] layerMs = new double[TIMED];
-                for (int i = 0; i < TIMED; i++) {
-                    treeMs[i] = time(trees, message);
-                    layerMs[i] = time(layered, message);
+            try (MulticastSource.Publishing live = counters.publishEvery(worlds.get(0).context().owner(), LIVE_PERIOD)) {
+                for (int bytes : SIZES) {
+                    Buffer message = Buffer.buffer(new byte[bytes]);
+                    time(trees, message);
+                    time(layered, message); // warm-up of both, untimed
+                    double[] treeMs = new double[TIMED];
+                    double[] layerMs = new double[TIMED];
+                    for (int i = 0; i < TIMED; i++) {
+                        treeMs[i] = time(trees, message);
+                        layerMs[i] = time(layered, message);
+                    }
+                    Carrier carrier = path.costModel().map(model -> model.choose(bytes)).orElse(Carrier.MULTICAST);
+                    out.printf(Locale.ROOT, "%10d  %20.2f  %15.2f  %s%n", bytes, median(treeMs), median(layerMs),
+                            carrier == Carrier.MULTICAST ? "multicast" : "pipelined tree (auto)");
+                    published = (MulticastFigures) await.apply(counters.publish());
                 }
-                Carrier carrier = path.costModel().map(model -> model.choose(bytes)).orElse(Carrier.MULTICAST);
-                out.printf(Locale.ROOT, "%10d  %20.2f  %15.2f  %s%n", bytes, median(treeMs), median(layerMs),
-                        carrier == Carrier.MULTICAST ? "multicast" : "pipelined tree (auto)");
-                published = (MulticastFigures) await.apply(counters.publish());
             }
             JsonObject totals = published.toJson(Optional.empty()).getJsonObject("totals");
             out.printf(Locale.ROOT, "multicast counters (the dashboard's Multicast view, /api/multicast): %d bcasts by"

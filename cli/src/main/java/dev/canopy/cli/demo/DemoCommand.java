@@ -22,9 +22,12 @@ import picocli.CommandLine.Spec;
             "configured and measured round trips between sites, serves the job's web dashboard (its URL is",
             "printed as 'dashboard: http://127.0.0.1:PORT/') with a few recorded collectives and their skew",
             "reports, races bcast by the flat, binomial and HLOT heavy-WAN trees (and by multicast when the level",
-            "file asks for it), then shuts everything down (--duration keeps it running for the browser).",
+            "file asks for it), slows one WAN link down and shows the live re-plan (the re-plan event, the new",
+            "tree and the bcast timings before and after), then shuts everything down (--duration keeps it",
+            "running for the browser; from 40 s on the probes and the plan leader re-plan by themselves).",
             "--quick is the short run: join, rank table, ping matrix and the dashboard's recorded collectives",
-            "only; no tree race, no multicast race, no keep-alive (it cannot be combined with --duration)."
+            "only; no tree race, no multicast race, no re-plan, no keep-alive (it cannot be combined with",
+            "--duration)."
         })
 public final class DemoCommand implements Callable<Integer> {
 
@@ -49,7 +52,8 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--pings", defaultValue = "3", description = "pings per ordered pair; the median is shown (default ${DEFAULT-VALUE})")
     private int pings;
 
-    @Option(names = "--quick", description = "the short run: no tree race, no multicast race, no keep-alive")
+    @Option(names = "--quick",
+            description = "the short run: no tree race, no multicast race, no re-plan, no keep-alive")
     private boolean quick;
 
     @picocli.CommandLine.Mixin

@@ -20,6 +20,7 @@ import dev.canopy.dashboard.model.MeasuredRtts;
 import dev.canopy.dashboard.record.CollectiveRecorder;
 import dev.canopy.dashboard.record.RecordedCollectives;
 import dev.canopy.gridconfig.model.GridModel;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -48,7 +49,9 @@ final class DemoDashboard implements AutoCloseable {
     private static final Duration STEP_TIMEOUT = Duration.ofSeconds(120);
     private static final long LATE_START_MS = 250;
     private static final long PERIOD_MS = 2_000;
-    private static final long REPLAN_MIN_SECONDS = 40;
+    /** The shortest --duration with the plan leader's live re-plan; shorter runs re-plan on the demo's own measurements. */
+    static final long REPLAN_MIN_SECONDS = 40;
+    private static final Duration PLAN_SEEN_DEADLINE = Duration.ofSeconds(10);
 
     private final CommandDashboard served;
     private final GridModel grid;
@@ -66,11 +69,12 @@ final class DemoDashboard implements AutoCloseable {
     }
 
     /** Starts the dashboard of the demo's job; {@code worlds} is every node's WORLD by rank. */
+    /** @param registry where the nodes' Vert.x reports ({@code VertxMeters}); shown on {@code /metrics} */
     static DemoDashboard start(DashboardOptions options, String zooKeeper, JobId job, JobSecret secret, GridModel grid,
-            List<Communicator> worlds, PrintWriter out) {
+            List<Communicator> worlds, PrometheusMeterRegistry registry, PrintWriter out) {
         CollectiveRecorder recorder = new CollectiveRecorder();
-        CommandDashboard served = CommandDashboard.start(options, zooKeeper, job, Optional.of(secret), grid,
-                Optional.of(recorder), out);
+        CommandDashboard served = CommandDashboard.startWithMeters(options, zooKeeper, job, Optional.of(secret), grid,
+                Optional.of(recorder), registry, out);
         List<RecordedCollectives> collectives = worlds.stream().map(world -> new RecordedCollectives(
                 new Collectives(world, ConfiguredPlans.of(world.members(), grid), CollectiveSettings.defaults()), recorder))
                 .toList();
@@ -109,6 +113,32 @@ final class DemoDashboard implements AutoCloseable {
         out.printf(Locale.ROOT, "recorded 3 collectives; rank %d started the second one %d ms late on purpose: %s%n", late,
                 LATE_START_MS, lateRanksOf(1));
         out.flush();
+    }
+
+    /**
+     * Slows down a WAN link and re-plans on the demo's own measurements ({@link MeasuredReplan}), printing the re-plan
+     * events as the dashboard shows them.
+     */
+    void replanOnMeasurements(CanopyNode rankZero, List<Communicator> worlds, double[][] rtt, WanEmulator wan, int pings) {
+        long[] seen = {served.dashboard().state().events().lastSequence()};
+        new MeasuredReplan(grid, rankZero, worlds, collectives, out, step -> await(step, "live re-plan"))
+                .run(rtt, wan, pings, epoch -> {
+                    awaitPlanShown(epoch);
+                    seen[0] = printReplans(seen[0]);
+                });
+    }
+
+    /** Reads ZooKeeper until the dashboard shows plan {@code epoch}. */
+    private void awaitPlanShown(long epoch) {
+        long end = System.nanoTime() + PLAN_SEEN_DEADLINE.toNanos();
+        DashboardState state = served.dashboard().state();
+        while (state.plan().map(plan -> plan.epoch() < epoch).orElse(true)) {
+            if (System.nanoTime() > end) {
+                throw new IllegalStateException("the dashboard did not see plan epoch " + epoch + " within "
+                        + PLAN_SEEN_DEADLINE.toSeconds() + " s: " + state.sourceStatus());
+            }
+            await(served.dashboard().refresh(), "read plan epoch " + epoch);
+        }
     }
 
     /**

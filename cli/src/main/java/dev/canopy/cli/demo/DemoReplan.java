@@ -7,7 +7,6 @@ import dev.canopy.collectives.run.LivePlanSettings;
 import dev.canopy.collectives.run.LivePlans;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.CanopyNode;
-import dev.canopy.core.transport.emulation.LinkProfile;
 import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.dashboard.record.RecordedCollectives;
 import dev.canopy.gridconfig.model.GridModel;
@@ -15,9 +14,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -30,9 +27,6 @@ import java.util.concurrent.TimeUnit;
 final class DemoReplan implements AutoCloseable {
 
     private static final long STEP_SECONDS = 120;
-    /** How much slower the degraded link becomes: this factor, and at least this many ms more RTT. */
-    private static final double SLOWDOWN_FACTOR = 5;
-    private static final double SLOWDOWN_MIN_MS = 200;
 
     private final List<LivePlans> plans;
     private final PrintWriter out;
@@ -59,30 +53,15 @@ final class DemoReplan implements AutoCloseable {
         return new DemoReplan(started, out);
     }
 
-    /**
-     * Slows down the first heavy-WAN link of rank 0's broadcast tree (the first WAN link if the grid has one wide-area
-     * group): between wide-area groups the tree algorithm can route around it; says which, or empty without a WAN.
-     */
+    /** Slows down the first WAN link of rank 0's tree on the level file's plan (see {@link WanSlowdown}); says which. */
     Optional<String> degrade(WanEmulator wan, GridModel grid, List<Communicator> worlds) {
         Communicator world = worlds.get(0);
-        int[] children = ConfiguredPlans.of(world.members(), grid).tree(0).children(0);
-        var root = world.member(0).coordinates();
-        Optional<Integer> child = Arrays.stream(children).boxed()
-                .filter(c -> !world.member(c).coordinates().wanGroup().equals(root.wanGroup())).findFirst()
-                .or(() -> Arrays.stream(children).boxed()
-                        .filter(c -> !world.member(c).coordinates().site().equals(root.site())).findFirst());
-        if (child.isEmpty()) {
-            return Optional.empty();
-        }
-        String from = root.site();
-        String to = world.member(child.get()).coordinates().site();
-        LinkProfile before = wan.config().link(from, to);
-        double slower = Math.max(before.rttMs() * SLOWDOWN_FACTOR, before.rttMs() + SLOWDOWN_MIN_MS);
-        wan.changeLink(from, to, new LinkProfile(slower, before.jitterMs(), before.loss(), before.bandwidthMbps()));
-        String link = String.format(Locale.ROOT, "%s~%s %.1f -> %.1f ms RTT", from, to, before.rttMs(), slower);
-        out.println("degraded WAN link " + link + "; the plan leader re-plans once the probes have seen it");
-        out.flush();
-        return Optional.of(link);
+        Optional<String> link = WanSlowdown.degradeFirstLink(wan, ConfiguredPlans.of(world.members(), grid).tree(0), world);
+        link.ifPresent(slowed -> {
+            out.println("degraded WAN link " + slowed + "; the plan leader re-plans once the probes have seen it");
+            out.flush();
+        });
+        return link;
     }
 
     /** The switch point: every member adopts the newest epoch any of them knows; returns it. */

@@ -5,7 +5,6 @@ import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.failure.HeartbeatSettings;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.CanopyNode;
-import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
@@ -15,6 +14,10 @@ import dev.canopy.core.transport.emulation.WanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulationLayer;
 import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.dashboard.DashboardOptions;
+import dev.canopy.dashboard.failure.FailureVerdicts;
+import dev.canopy.dashboard.metrics.DashboardMetrics;
+import dev.canopy.dashboard.metrics.VertxMeters;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
@@ -49,7 +52,7 @@ final class DemoRun {
 
     private final DemoGrid grid;
     private final PrintWriter out;
-    /** {@code canopy demo --quick}: no tree race and no multicast race. */
+    /** {@code canopy demo --quick}: no tree race, no multicast race, no re-plan. */
     private final boolean quick;
 
     DemoRun(DemoGrid grid, PrintWriter out, boolean quick) {
@@ -68,7 +71,9 @@ final class DemoRun {
         out.printf(Locale.ROOT, "ZooKeeper: %s %s%n", embedded != null ? "embedded, listening on" : "ensemble", connectString);
         out.printf(Locale.ROOT, "grid %s: %d processes; WAN emulation: %s (seed %d)%n", grid.name(), grid.nodes().size(),
                 describe(grid.wan()), seed);
-        Vertx vertx = CanopyVertx.create();
+        // The nodes' event loops, pools and sockets report to the registry the dashboard scrapes.
+        PrometheusMeterRegistry meters = DashboardMetrics.newRegistry();
+        Vertx vertx = VertxMeters.create(meters);
         JobSecret secret = JobSecret.generate();
         WanEmulator wan = WanEmulator.start(grid.wan());
         List<CanopyNode> nodes = new ArrayList<>();
@@ -95,7 +100,8 @@ final class DemoRun {
 
             new DemoReport(out).rankTable(job.name(), worlds.get(0).members());
             try (DemoDashboard served = DemoDashboard.start(dashboard.options(), connectString, job, secret,
-                    dashboard.grid(), worlds, out)) {
+                    dashboard.grid(), worlds, meters, out)) {
+                nodes.forEach(node -> FailureVerdicts.follow(node, served.state()));
                 worlds.forEach(PingMatrix::answerPings);
                 // One unmeasured round first: it opens the TCP connections and warms the code paths.
                 await(PingMatrix.measure(worlds, 1), "warm up");
@@ -114,6 +120,10 @@ final class DemoRun {
                             .run(worlds);
                 }
                 served.showcase(vertx);
+                if (!quick && dashboard.duration().toSeconds() < DemoDashboard.REPLAN_MIN_SECONDS
+                        && DemoTreeRace.worthRunning(grid.model())) {
+                    served.replanOnMeasurements(nodeOfRankZero(nodes, worlds.get(0)), worlds, rtt, wan, pings);
+                }
                 served.keepRunning(vertx, dashboard.duration(), running, nodes, wan, worlds);
             }
         } finally {
@@ -129,6 +139,11 @@ final class DemoRun {
         }
         out.printf(Locale.ROOT, "all nodes left the job and closed%n");
         out.flush();
+    }
+
+    private static CanopyNode nodeOfRankZero(List<CanopyNode> nodes, Communicator world) {
+        return nodes.stream().filter(node -> node.id().equals(world.member(0).id())).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no node for rank 0"));
     }
 
     /** E.g. {@code 56 directed site links, 2.4 to 380 ms RTT}. */

@@ -41,6 +41,31 @@ final class PingMatrix {
         return Future.all(rows).map(v -> rtt);
     }
 
+    /**
+     * Measures the round trips between {@code representatives} (ranks, e.g. one per site), every pair at once and
+     * {@code pings} times each: a few of the slowest round trips instead of a whole matrix's sum. Returns the median
+     * per ordered pair, indexed like {@code representatives}.
+     */
+    static Future<double[][]> measureBetween(List<Communicator> worlds, List<Integer> representatives, int pings) {
+        int size = representatives.size();
+        double[][] rtt = new double[size][size];
+        List<Future<Void>> pairs = new ArrayList<>();
+        for (int from = 0; from < size; from++) {
+            for (int to = 0; to < size; to++) {
+                if (from != to) {
+                    double[] row = rtt[from];
+                    int column = to;
+                    pairs.add(pingRepeatedly(worlds.get(representatives.get(from)), representatives.get(to), pings,
+                            new double[pings], 0).map(samples -> {
+                                row[column] = median(samples);
+                                return null;
+                            }));
+                }
+            }
+        }
+        return Future.all(pairs).map(v -> rtt);
+    }
+
     private static Future<Void> pingEveryone(Communicator world, int pings, double[] row) {
         Future<Void> chain = Future.succeededFuture();
         for (int to = 0; to < world.size(); to++) {

@@ -42,7 +42,7 @@ import java.util.concurrent.TimeoutException;
  */
 final class EmulatedProbeGrid implements AutoCloseable {
 
-    private static final JobId JOB = JobId.of("canopy-probe");
+    static final JobId JOB = JobId.of("canopy-probe");
     private static final Duration STEP_DEADLINE = Duration.ofSeconds(60);
 
     private final GridModel grid;
@@ -106,6 +106,15 @@ final class EmulatedProbeGrid implements AutoCloseable {
             publisher.start();
             publishers.add(publisher);
         }
+    }
+
+    String zooKeeperConnectString() {
+        return zooKeeper.connectString();
+    }
+
+    /** The probing job's secret: its znodes are readable with it only. */
+    JobSecret secret() {
+        return secret;
     }
 
     /** Publishes every representative's summary now and reads them back from ZooKeeper, as an outside tool would. */

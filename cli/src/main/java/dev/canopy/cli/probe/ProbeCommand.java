@@ -1,6 +1,9 @@
 package dev.canopy.cli.probe;
 
 import dev.canopy.cli.LevelFiles;
+import dev.canopy.cli.dashboard.CommandDashboard;
+import dev.canopy.cli.dashboard.DashboardMixin;
+import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.Site;
 import dev.canopy.probes.forecast.ErrorMetric;
@@ -14,12 +17,14 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code canopy probe}: emulates the grid of a level file in this JVM, probes it for a while and prints, per
- * site pair, the configured RTT next to the forecast, its error, the forecaster chosen and the sample count.
+ * site pair, the configured RTT next to the forecast, its error, the forecaster chosen and the sample count. With
+ * {@code --dashboard PORT} the job's dashboard shows the site-pair matrix live while it probes.
  */
 @Command(
         name = "probe",
@@ -27,7 +32,8 @@ import picocli.CommandLine.Spec;
         description = "Start the emulated grid of a level file (embedded ZooKeeper, in-process WAN emulation), "
                 + "probe it and print, for every site pair, the configured RTT, the forecast RTT, its error, the "
                 + "forecaster chosen and the number of samples. The forecasts are read back from the summaries the "
-                + "site representatives publish in ZooKeeper.")
+                + "site representatives publish in ZooKeeper. --dashboard PORT serves the web dashboard while it probes "
+                + "(the site-pair matrix with the live forecasts).")
 public final class ProbeCommand implements Callable<Integer> {
 
     private static final int EXIT_BAD_INPUT = 2;
@@ -63,6 +69,9 @@ public final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print JSON: pairs and probe_messages_per_node_per_s.")
     private boolean json;
 
+    @Mixin
+    private DashboardMixin dashboard;
+
     @Override
     public Integer call() throws Exception {
         Optional<GridModel> levelFile = LevelFiles.load(config, "probe", spec.commandLine().getErr());
@@ -75,9 +84,24 @@ public final class ProbeCommand implements Callable<Integer> {
                     + " ms is shorter than four probe periods (--period " + period.toMillis() + " ms); nothing to forecast");
             return EXIT_BAD_INPUT;
         }
+        Optional<DashboardOptions> dashboardOptions;
+        try {
+            dashboardOptions = dashboard.options();
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("canopy probe: " + e.getMessage());
+            return EXIT_BAD_INPUT;
+        }
         ProbeSettings settings = settingsFor(grid);
         try (EmulatedProbeGrid emulated = EmulatedProbeGrid.start(grid, settings, seed)) {
-            emulated.probeFor(duration);
+            // The dashboard follows the probing job like any other: its members and the representatives' forecasts.
+            Optional<CommandDashboard> served = dashboardOptions.map(options -> CommandDashboard.start(options,
+                    emulated.zooKeeperConnectString(), EmulatedProbeGrid.JOB, Optional.of(emulated.secret()), grid,
+                    Optional.empty(), json ? spec.commandLine().getErr() : spec.commandLine().getOut()));
+            try {
+                emulated.probeFor(duration);
+            } finally {
+                served.ifPresent(CommandDashboard::close);
+            }
             ProbeReport report = ProbeReport.of(grid, emulated.summaries(), emulated.statistics());
             spec.commandLine().getOut().print(json ? report.json().encodePrettily() + System.lineSeparator()
                     : report.table());

@@ -49,6 +49,13 @@ class DemoCommandTest {
                 .contains("grid mpich-gx-8site: 32 processes; WAN emulation: 56 directed site links")
                 .contains("job cli-demo-default: 32 members")
                 .contains("992 ordered pairs exchanged 992 pings and 992 pongs")
+                // The default run's live re-plan: a WAN link slowed down, the second epoch printed with its gain,
+                // rank 0's tree before and after, and the timings.
+                .containsPattern("(?m)^re-plan: epoch 1: first plan of the job, on the demo's measurements")
+                .containsPattern("(?m)^degraded WAN link \\S+~\\S+ [\\d.]+ -> [\\d.]+ ms RTT")
+                .containsPattern("(?m)^re-plan: epoch 2 \\(predicted gain \\d+\\.\\d ms\\): re-plan: new plan")
+                .contains("rank 0's wide-area tree edges now:")
+                .containsPattern("(?m)^  new plan +[\\d.]+ +[\\d.]+$")
                 .contains("all nodes left the job and closed");
     }
 
@@ -81,7 +88,8 @@ class DemoCommandTest {
 
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString()).contains("job cli-demo-quick: 3 members").contains("recorded 3 collectives")
-                .contains("all nodes left the job and closed").doesNotContain("by each heavy-WAN tree");
+                .contains("all nodes left the job and closed").doesNotContain("by each heavy-WAN tree")
+                .doesNotContain("degraded WAN link");
 
         out.getBuffer().setLength(0);
         exit = run("demo", "--config", config.toString(), "--pings", "1", "--job", "cli-demo-full");

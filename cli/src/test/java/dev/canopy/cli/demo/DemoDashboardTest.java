@@ -24,7 +24,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code canopy demo} serves its dashboard: the URL on its own line, the grid, and a skew report naming the late rank. */
+/**
+ * {@code canopy demo} serves its dashboard: the URL on its own line, the grid, a skew report naming the late rank, the
+ * multicast view, and the live re-plan's two epochs.
+ */
 @Timeout(180)
 class DemoDashboardTest {
 
@@ -68,6 +71,19 @@ class DemoDashboardTest {
         assertThat(multicast.getJsonArray("members")).hasSize(4);
         assertThat(multicast.getJsonObject("totals").getLong("multicast_bcasts")).isPositive();
         assertThat(out.toString()).contains("multicast counters (the dashboard's Multicast view, /api/multicast)");
+        // The window occupancy is there for every member (a sample: 0 once everything is acknowledged).
+        assertThat(multicast.getJsonArray("members").getJsonObject(0).getInteger("window_size")).isPositive();
+        // Its live re-plan (a run under 40 s re-plans on the demo's measurements): both epochs are re-plan events,
+        // the second with its gain, and the plan view shows the published epoch 2.
+        JsonArray replans = new JsonArray(get(url.group(1) + "api/events").getJsonArray("events").stream()
+                .filter(e -> ((JsonObject) e).getString("kind").equals("replan")).toList());
+        assertThat(replans).hasSize(2);
+        assertThat(replans.getJsonObject(1).getString("detail")).startsWith("re-plan: new plan")
+                .contains("after slowing down alpha~beta");
+        assertThat(replans.getJsonObject(1).containsKey("predicted_gain_ms")).isTrue();
+        JsonObject plan = get(url.group(1) + "api/plan");
+        assertThat(plan.getString("source")).isEqualTo("published");
+        assertThat(plan.getLong("epoch")).isEqualTo(2);
 
         assertThat(exit.get(60, TimeUnit.SECONDS)).as(err.toString()).isZero();
         assertThat(out.toString()).contains("all nodes left the job and closed");

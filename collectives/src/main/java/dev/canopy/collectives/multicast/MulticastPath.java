@@ -57,12 +57,19 @@ public final class MulticastPath implements BroadcastPath {
 
     private static final Logger LOG = LoggerFactory.getLogger(MulticastPath.class);
 
-    /** What went through this member: bcasts by carrier, and the substrate's counters. */
-    public record Stats(long multicastBcasts, long treeBcasts, MulticastStats substrate) {
+    /**
+     * What went through this member: bcasts by carrier, the substrate's counters, and its send windows right now.
+     *
+     * @param windowSlotsInUse packet buffers its root window and co-root windows hold (sent, not yet acknowledged)
+     * @param windowSize       packets one window holds ({@code MulticastOptions.window()})
+     */
+    public record Stats(long multicastBcasts, long treeBcasts, MulticastStats substrate, int windowSlotsInUse,
+                        int windowSize) {
     }
 
     private final Communicator communicator;
     private final Context context;
+    private final int windowSize;
     private final LeafGroups groups;
     private final int[] groupRanks;
     private final int[] localOf;
@@ -95,6 +102,7 @@ public final class MulticastPath implements BroadcastPath {
         this.auto = auto;
         this.description = description;
         this.maxMessageBytes = options.maxMessageBytes();
+        this.windowSize = options.window();
         this.link = new CommunicatorLink(communicator.collectiveChannel(), groupRanks, this::linkFailed);
         this.member = groupRanks.length < 2 ? null : ReliableMulticast.create(
                 new CommunicatorId(jobKey(communicator.members()), communicator.contextId()), groupOf(communicator, group),
@@ -234,8 +242,9 @@ public final class MulticastPath implements BroadcastPath {
     /** This member's counters. */
     public Future<Stats> stats() {
         Promise<Stats> stats = Promise.promise();
-        context.runOnContext(ignored -> stats.complete(new Stats(multicastBcasts, treeBcasts, member == null
-                ? new MulticastStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0) : member.stats())));
+        context.runOnContext(ignored -> stats.complete(member == null
+                ? new Stats(multicastBcasts, treeBcasts, new MulticastStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 0, windowSize)
+                : new Stats(multicastBcasts, treeBcasts, member.stats(), member.windowSlotsInUse(), windowSize)));
         return stats.future();
     }
 

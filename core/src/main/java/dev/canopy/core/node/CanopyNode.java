@@ -78,6 +78,7 @@ public final class CanopyNode {
     private final MemberSourceCheck sources;
     // Owned by the context.
     private final List<Handler<MembershipEvent>> listeners = new ArrayList<>();
+    private final List<Handler<Departure>> departureListeners = new ArrayList<>();
     private CommunicatorRuntime runtime;
     private FailureMonitor failureMonitor;
     // Written once on the context when WORLD exists; immutable values readable from any thread.
@@ -176,6 +177,14 @@ public final class CanopyNode {
         context.runOnContext(v -> listeners.add(listener));
     }
 
+    /**
+     * Adds a listener for the failure detector's verdicts, once joined: every other member gone, once each, as
+     * failed (with its evidence) or left (it said goodbye). It runs on the node's context.
+     */
+    public void onDeparture(Handler<Departure> listener) {
+        context.runOnContext(v -> departureListeners.add(listener));
+    }
+
     public State state() {
         return state.get();
     }
@@ -260,6 +269,9 @@ public final class CanopyNode {
                     .onComplete(told -> transport.peerGone(departure.member(), departure.reason()));
         } else {
             transport.peerGone(departure.member(), departure.reason());
+        }
+        for (Handler<Departure> listener : List.copyOf(departureListeners)) {
+            listener.handle(departure);
         }
     }
 

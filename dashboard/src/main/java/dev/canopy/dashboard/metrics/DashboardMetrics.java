@@ -28,15 +28,24 @@ import java.util.Optional;
  */
 public final class DashboardMetrics implements AutoCloseable {
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry registry;
     private final DashboardState state;
     private final LinkRows links;
     private final MultiGauge forecastRtt;
     private final MultiGauge configuredRtt;
     private final EventLoopDelay eventLoop;
 
-    /** @param vertx the dashboard's Vert.x, whose event-loop delay is measured */
-    public DashboardMetrics(Vertx vertx, DashboardState state, LinkRows links) {
+    /** A fresh registry for the dashboard's figures alone. */
+    public static PrometheusMeterRegistry newRegistry() {
+        return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    }
+
+    /**
+     * @param vertx the dashboard's Vert.x, whose event-loop delay is measured
+     * @param registry where the figures go; it may hold others' too (a {@link VertxMeters} instance's), all scraped
+     */
+    public DashboardMetrics(Vertx vertx, PrometheusMeterRegistry registry, DashboardState state, LinkRows links) {
+        this.registry = registry;
         this.state = state;
         this.links = links;
         this.eventLoop = new EventLoopDelay(vertx, registry);

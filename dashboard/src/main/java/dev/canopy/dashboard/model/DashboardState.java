@@ -5,10 +5,13 @@ import dev.canopy.dashboard.multicast.MulticastFigures;
 import dev.canopy.probes.measure.SitePairForecast;
 import io.vertx.core.json.JsonObject;
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -29,6 +32,10 @@ public final class DashboardState {
     private volatile Optional<PublishedPlan> plan = Optional.empty();
     private volatile String sourceStatus = "starting";
     private volatile MulticastFigures multicast = MulticastFigures.NONE;
+    /** Member id to why the failure detector judged it failed; written under {@code this}. */
+    private volatile Map<String, String> failures = Map.of();
+    /** Members a node heard say goodbye: they left, whatever another node's detector concluded. Under {@code this}. */
+    private final Set<String> goodbyes = new HashSet<>();
 
     public DashboardState(String job) {
         this.job = Objects.requireNonNull(job, "job");
@@ -46,12 +53,52 @@ public final class DashboardState {
         return snapshot;
     }
 
-    public void snapshot(JobSnapshot next) {
+    /** The membership as last read; members the failure detector judged failed stay {@link MemberState#FAILED}. */
+    public synchronized void snapshot(JobSnapshot next) {
+        next = next.withFailed(failures.keySet());
         if (!next.equals(snapshot)) {
             snapshot = next;
             changed(Part.GRID);
             changed(Part.LINKS);
             changed(Part.PLAN);
+        }
+    }
+
+    /** Whether a failure detector judged member {@code id} failed (and no node heard its goodbye). */
+    public boolean failed(String id) {
+        return failures.containsKey(id);
+    }
+
+    /**
+     * A failure detector judged member {@code id} failed: it is {@link MemberState#FAILED} from now on, with a
+     * {@code failure} event, unless a node hears its goodbye ({@link #memberSaidGoodbye}). The first verdict counts;
+     * later ones (other members' detectors) change nothing.
+     */
+    public synchronized void memberFailed(String id, String reason) {
+        if (failures.containsKey(id) || goodbyes.contains(id)) {
+            return;
+        }
+        Map<String, String> next = new HashMap<>(failures);
+        next.put(id, reason);
+        failures = Map.copyOf(next);
+        JsonObject fields = new JsonObject().put("member", id);
+        snapshot.byId(id).ifPresent(member -> fields.put("rank", member.rank()).put("site", member.site()));
+        String who = snapshot.byId(id).map(m -> id + " (rank " + m.rank() + ", " + m.site() + ")").orElse(id);
+        event(GridEvent.Kind.FAILURE, who + " failed: " + reason, fields);
+        snapshot(snapshot);
+    }
+
+    /**
+     * A node heard member {@code id} say goodbye: it left on purpose. That outweighs a failure verdict (a node whose
+     * goodbye was still on an emulated or slow link when the connection closed looks failed to that peer): the member
+     * is no longer failed, and the next membership read shows it as ZooKeeper has it.
+     */
+    public synchronized void memberSaidGoodbye(String id) {
+        goodbyes.add(id);
+        if (failures.containsKey(id)) {
+            Map<String, String> next = new HashMap<>(failures);
+            next.remove(id);
+            failures = Map.copyOf(next);
         }
     }
 

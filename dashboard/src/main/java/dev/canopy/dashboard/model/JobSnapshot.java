@@ -39,6 +39,16 @@ public record JobSnapshot(String job, boolean started, List<GridMember> members)
         return members.stream().filter(m -> m.id().equals(id)).findFirst();
     }
 
+    /** This snapshot with the members named in {@code failed} as {@link MemberState#FAILED}. */
+    public JobSnapshot withFailed(Set<String> failed) {
+        if (failed.isEmpty()) {
+            return this;
+        }
+        return new JobSnapshot(job, started, members.stream()
+                .map(m -> failed.contains(m.id()) ? new GridMember(m.rank(), m.member(), MemberState.FAILED) : m)
+                .toList());
+    }
+
     public long count(MemberState state) {
         return members.stream().filter(m -> m.state() == state).count();
     }

@@ -8,7 +8,7 @@ public enum MemberState {
     JOINED,
     /** Its member znode is gone: a clean leave, or a crash once ZooKeeper expired its session. */
     LEFT,
-    /** Known to have failed (an in-process source saw it fail without leaving). */
+    /** A failure detector in this JVM judged it failed, and no node heard it say goodbye (see {@code FailureVerdicts}). */
     FAILED;
 
     public String jsonName() {

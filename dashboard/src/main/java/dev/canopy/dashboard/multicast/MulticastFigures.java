@@ -12,10 +12,10 @@ import java.util.Optional;
 /**
  * The multicast view: per member of the communicator whose bcast runs over multicast, the counters of its
  * {@link MulticastPath} (bcasts by multicast, bcasts that fell back to the trees) and of the reliable
- * multicast under it (retransmissions, ACK/credit feedback, duplicates, credit stalls). Immutable; a source
- * (the demo) publishes a fresh value after each round. The multicast module does not expose how full a
- * root's send window is, so {@code window_occupancy} is {@code null} and the credit stalls (a root that had
- * packets ready but no window credits) stand in for it.
+ * multicast under it (retransmissions, ACK/credit feedback, duplicates, credit stalls), and how full its send
+ * windows were when read: the packets its root and co-root windows hold until acknowledged, against one
+ * window's size. Immutable; a source publishes a fresh value periodically while bcasts run
+ * ({@link MulticastSource#publishEvery}) and after each round.
  *
  * @param communicator the communicator's name, e.g. {@code WORLD}
  * @param path         the multicast layer's description ({@link MulticastPath#description()})
@@ -60,18 +60,25 @@ public record MulticastFigures(String communicator, String path, Optional<String
         MulticastStats total = new MulticastStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         for (Member member : shown) {
             rows.add(counters(member.stats().multicastBcasts(), member.stats().treeBcasts(), member.stats().substrate())
-                    .put("rank", member.rank()).put("site", member.site()));
+                    .put("rank", member.rank()).put("site", member.site())
+                    .put("window_slots_in_use", member.stats().windowSlotsInUse())
+                    .put("window_size", member.stats().windowSize())
+                    .put("window_occupancy", occupancy(member)));
             multicastBcasts += member.stats().multicastBcasts();
             treeBcasts += member.stats().treeBcasts();
             total = total.plus(member.stats().substrate());
         }
         return new JsonObject().put("active", active()).put("communicator", communicator).put("path", path)
                 .put("fallback", fallback.orElse(null))
-                .put("window_occupancy", null)
-                .put("window_note", "the multicast module does not expose send-window occupancy; credit_stalls counts"
-                        + " the times a root had packets ready but no window credits")
+                .put("window_occupancy", shown.stream().mapToDouble(MulticastFigures::occupancy).max().orElse(0))
                 .put("members", rows)
-                .put("totals", counters(multicastBcasts, treeBcasts, total));
+                .put("totals", counters(multicastBcasts, treeBcasts, total)
+                        .put("window_slots_in_use", shown.stream().mapToLong(m -> m.stats().windowSlotsInUse()).sum()));
+    }
+
+    /** Packets held in the member's windows per packet one window holds (above 1 when its co-root windows hold some too). */
+    private static double occupancy(Member member) {
+        return (double) member.stats().windowSlotsInUse() / member.stats().windowSize();
     }
 
     private static JsonObject counters(long multicastBcasts, long treeBcasts, MulticastStats stats) {

@@ -4,6 +4,8 @@ import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.multicast.MulticastPath;
 import dev.canopy.dashboard.model.DashboardState;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -27,6 +29,22 @@ public final class MulticastSource {
         this.state = Objects.requireNonNull(state, "state");
         this.communicator = Objects.requireNonNull(communicator, "communicator");
         this.members = List.copyOf(members);
+    }
+
+    /**
+     * Publishes every {@code period} until the returned handle is closed, so the view (window occupancy above all,
+     * which is back to 0 once every packet is acknowledged) changes live while bcasts run.
+     */
+    public Publishing publishEvery(Vertx vertx, Duration period) {
+        long timer = vertx.setPeriodic(period.toMillis(), id -> publish());
+        return () -> vertx.cancelTimer(timer);
+    }
+
+    /** Periodic publishing; closing stops it. */
+    @FunctionalInterface
+    public interface Publishing extends AutoCloseable {
+        @Override
+        void close();
     }
 
     /** Reads every member's counters and publishes them; completes with what was published. */

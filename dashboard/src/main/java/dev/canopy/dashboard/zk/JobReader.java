@@ -146,7 +146,8 @@ public final class JobReader {
         List<GridMember> members = new ArrayList<>();
         for (int rank = 0; rank < ranked.size(); rank++) {
             Member member = ranked.get(rank);
-            MemberState now = registered.containsKey(member.id().value()) ? MemberState.JOINED : MemberState.LEFT;
+            MemberState now = state.failed(member.id().value()) ? MemberState.FAILED
+                    : registered.containsKey(member.id().value()) ? MemberState.JOINED : MemberState.LEFT;
             members.add(new GridMember(rank, member, now));
         }
         JobSnapshot snapshot = new JobSnapshot(job.name(), started, members);
@@ -157,8 +158,8 @@ public final class JobReader {
     private void reportChanges(JobSnapshot snapshot) {
         for (GridMember member : snapshot.members()) {
             MemberState before = lastStates.put(member.id(), member.state());
-            if (before == member.state()) {
-                continue;
+            if (before == member.state() || member.state() == MemberState.FAILED) {
+                continue; // a failure's event comes from the failure detector's verdict (DashboardState.memberFailed)
             }
             JsonObject fields = new JsonObject().put("member", member.id()).put("rank", member.rank())
                     .put("site", member.site());

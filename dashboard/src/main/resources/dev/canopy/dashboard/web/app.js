@@ -249,11 +249,16 @@ const MULTICAST_COLUMNS = ['multicast_bcasts', 'tree_bcasts', 'packets_multicast
 function renderMulticast(body) {
   const target = document.getElementById('multicast');
   if (!body.active) { target.replaceChildren(el('p', { class: 'hint' }, 'no bcast runs over multicast in this job (yet)')); return; }
-  const header = el('tr', {}, el('th', {}, 'rank'), el('th', {}, 'site'), ...MULTICAST_COLUMNS.map(c => el('th', {}, c.replaceAll('_', ' '))));
+  const header = el('tr', {}, el('th', {}, 'rank'), el('th', {}, 'site'),
+    el('th', { title: 'packets held in its root and co-root send windows until acknowledged / packets one window holds' }, 'window'),
+    ...MULTICAST_COLUMNS.map(c => el('th', {}, c.replaceAll('_', ' '))));
+  const windowCell = counters => counters.window_size === undefined ? String(counters.window_slots_in_use)
+    : counters.window_slots_in_use + ' / ' + counters.window_size;
   const row = (rank, site, counters, cls) => el('tr', cls ? { class: cls } : {}, el('td', {}, String(rank)), el('td', {}, site),
-    ...MULTICAST_COLUMNS.map(c => el('td', {}, String(counters[c]))));
+    el('td', { class: 'window' }, windowCell(counters)), ...MULTICAST_COLUMNS.map(c => el('td', {}, String(counters[c]))));
   target.replaceChildren(
     el('p', {}, body.communicator + ': ' + body.path + (body.fallback ? '; fallback: ' + body.fallback : '')),
+    el('p', { id: 'multicast-occupancy' }, 'fullest send window: ' + Math.round(body.window_occupancy * 100) + ' % of a window'),
     el('table', { id: 'multicast-table' }, el('thead', {}, header),
       el('tbody', {}, ...body.members.map(m => row(m.rank, m.site, m)), row('all', '', body.totals, 'totals'))));
 }

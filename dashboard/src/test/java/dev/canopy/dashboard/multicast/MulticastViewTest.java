@@ -40,9 +40,10 @@ import org.junit.jupiter.api.Timeout;
 /**
  * {@code /api/multicast} over a real multicast bcast: four members on one cluster whose bcast runs over the
  * in-process emulated-ud fabric with loss, so the reliable layer has to retransmit; the endpoint shows what
- * every member's {@link MulticastPath#stats()} says, and refuses bad parameters with a 4xx.
+ * every member's {@link MulticastPath#stats()} says, its send windows' occupancy live while bcasts run, and refuses
+ * bad parameters with a 4xx.
  */
-@Timeout(120)
+@Timeout(180)
 class MulticastViewTest {
 
     private static final String ONE_CLUSTER = """
@@ -52,6 +53,8 @@ class MulticastViewTest {
             """;
     private static final int BCASTS = 3;
     private static final int BYTES = 64 * 1024;
+    /** At most this many bcasts to catch a send window holding packets (the first lost packet does it). */
+    private static final int LIVE_ROUNDS = 30;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -83,11 +86,12 @@ class MulticastViewTest {
                 MulticastFigures published = Await.result(new MulticastSource(state, "WORLD", members).publish());
 
                 JsonObject body = get(base + "/api/multicast").body();
-                assertThat(body.getBoolean("active")).isTrue();
+                assertThat(body.getBoolean("active")).as("bcast over multicast (seed %d; fallback: %s)", seed,
+                        members.get(0).broadcastPath().fallback()).isTrue();
                 assertThat(body.getString("communicator")).isEqualTo("WORLD");
                 assertThat(body.getString("path")).contains("multicast (emulated-ud)");
-                assertThat(body.getValue("window_occupancy")).isNull();
                 assertThat(body.getJsonArray("members")).hasSize(4);
+                double fullest = 0;
                 long retransmissions = 0;
                 for (Collectives member : members) {
                     // What the source read; late ACKs may still move the live counters, never backwards.
@@ -101,8 +105,14 @@ class MulticastViewTest {
                     assertThat(row.getLong("tree_bcasts")).isZero();
                     assertThat(row.getLong("retransmissions")).isEqualTo(stats.substrate().retransmissions());
                     assertThat(row.getLong("acks_received")).isEqualTo(stats.substrate().feedbackReceived());
+                    assertThat(row.getInteger("window_slots_in_use")).isEqualTo(stats.windowSlotsInUse());
+                    assertThat(row.getInteger("window_size")).isEqualTo(MulticastOptions.DEFAULTS.window());
+                    assertThat(row.getDouble("window_occupancy"))
+                            .isEqualTo((double) stats.windowSlotsInUse() / MulticastOptions.DEFAULTS.window());
+                    fullest = Math.max(fullest, row.getDouble("window_occupancy"));
                     retransmissions += stats.substrate().retransmissions();
                 }
+                assertThat(body.getDouble("window_occupancy")).isEqualTo(fullest);
                 JsonObject totals = body.getJsonObject("totals");
                 assertThat(totals.getLong("multicast_bcasts")).isEqualTo(4L * BCASTS);
                 assertThat(totals.getLong("retransmissions")).as("seed %d", seed).isEqualTo(retransmissions).isPositive();
@@ -113,6 +123,8 @@ class MulticastViewTest {
                         HttpResponse.BodyHandlers.ofString()).body();
                 assertThat(sample(metrics, "canopy_multicast_retransmissions_total ")).isEqualTo(retransmissions);
                 assertThat(sample(metrics, "canopy_multicast_bcasts_total{carrier=\"multicast\"} ")).isEqualTo(4 * BCASTS);
+
+                windowOccupancyShowsLive(vertx, state, members, base);
 
                 JsonObject one = get(base + "/api/multicast?rank=2").body();
                 assertThat(one.getJsonArray("members")).hasSize(1);
@@ -132,6 +144,37 @@ class MulticastViewTest {
             Await.result(vertx.close());
             wire.close();
         }
+    }
+
+    /**
+     * While bcasts run, the periodically published figures show packets held in the send windows (a lost packet stays
+     * until the retransmission timeout); once every packet is acknowledged, the windows are empty again.
+     */
+    private void windowOccupancyShowsLive(Vertx vertx, DashboardState state, List<Collectives> members, String base)
+            throws Exception {
+        MulticastSource source = new MulticastSource(state, "WORLD", members);
+        long held = 0;
+        try (MulticastSource.Publishing live = source.publishEvery(vertx, Duration.ofMillis(5))) {
+            for (int round = 0; round < LIVE_ROUNDS && held == 0; round++) {
+                List<Future<Buffer>> calls = new ArrayList<>();
+                for (Collectives member : members) {
+                    calls.add(member.bcast(member.rank() == 0 ? Buffer.buffer(new byte[BYTES]) : null, 0));
+                }
+                Future<?> all = Future.all(calls);
+                while (!all.isComplete()) {
+                    held = Math.max(held, windowSlotsInUse(get(base + "/api/multicast").body()));
+                }
+                Await.result(all);
+            }
+        }
+        assertThat(held).as("packets held in a send window while bcasts ran, seen on /api/multicast").isPositive();
+        Await.until(Duration.ofSeconds(30), () -> windowSlotsInUse(Await.result(source.publish()).toJson(Optional.empty())) == 0,
+                () -> "every send window empty once acknowledged");
+        assertThat(get(base + "/api/multicast").body().getDouble("window_occupancy")).isZero();
+    }
+
+    private static long windowSlotsInUse(JsonObject body) {
+        return body.getJsonObject("totals").getLong("window_slots_in_use");
     }
 
     private static List<Collectives> plugInto(List<Communicator> world, GridModel grid, MulticastFabrics fabrics) {

@@ -5,6 +5,7 @@ import dev.canopy.core.testing.Await;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -21,8 +22,13 @@ public final class ServerSideExpiry {
 
     /** Expires {@code session} on its server; returns once the server has ended it (the client learns it later). */
     public static void expire(ZooKeeperSession session) throws Exception {
-        ZooKeeper victim = session.client().getZookeeperClient().getZooKeeper();
-        String connectString = session.connectString();
+        expire(session.client());
+    }
+
+    /** Expires the session of {@code client} (e.g. a node's {@code CanopyNode.zooKeeper()}) on its server. */
+    public static void expire(CuratorFramework client) throws Exception {
+        ZooKeeper victim = client.getZookeeperClient().getZooKeeper();
+        String connectString = client.getZookeeperClient().getCurrentConnectionString();
         CountDownLatch connected = new CountDownLatch(1);
         ZooKeeper usurper = new ZooKeeper(connectString, victim.getSessionTimeout(), event -> {
             if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
