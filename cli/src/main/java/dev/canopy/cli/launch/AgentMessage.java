@@ -28,7 +28,7 @@ sealed interface AgentMessage {
     }
 
     record Output(int process, String text) implements AgentMessage {
-        /** A line of output, cut to fit one protocol line, control characters (a tab included) shown as '?'. */
+        /** A line of output, cut to fit one protocol line, control characters other than tabs shown as '?'. */
         static Output of(int process, String line) {
             String cut = line.length() > MAX_LINE_CHARS - 32 ? line.substring(0, MAX_LINE_CHARS - 32) + "..." : line;
             return new Output(process, printable(cut));
@@ -109,10 +109,10 @@ sealed interface AgentMessage {
         return field;
     }
 
-    /** {@code text} with control characters (escape sequences for the launcher's terminal) shown as '?'. */
+    /** {@code text} with control characters but tabs (escape sequences for the launcher's terminal) shown as '?'. */
     private static String printable(String text) {
         StringBuilder shown = new StringBuilder(text.length());
-        text.codePoints().forEach(c -> shown.appendCodePoint(Character.isISOControl(c) ? '?' : c));
+        text.codePoints().forEach(c -> shown.appendCodePoint(Character.isISOControl(c) && c != '\t' ? '?' : c));
         return shown.toString();
     }
 
