@@ -11,6 +11,8 @@ package dev.canopy.cli.launch;
  * out      PROCESS TEXT   a line of output of process PROCESS (level-file index)
  * exit     PROCESS STATUS process PROCESS ended with exit status STATUS
  * problem  HOST TEXT      HOST could not do its part (a bad plan, a host it could not start); TEXT says why
+ * lost     HOST STATUS    the ssh session to HOST ended with STATUS before all processes of HOST and the hosts
+ *                         below it had reported (they are reported with {@code exit} lines of that status)
  * </pre>
  */
 sealed interface AgentMessage {
@@ -54,6 +56,13 @@ sealed interface AgentMessage {
         }
     }
 
+    record Lost(String host, int sshStatus) implements AgentMessage {
+        @Override
+        public String encode() {
+            return "lost\t" + host + "\t" + sshStatus;
+        }
+    }
+
     /**
      * Reads one line from a host below.
      *
@@ -73,6 +82,7 @@ sealed interface AgentMessage {
             case "out" -> new Output(process(fields[1], processCount), printable(fields[2]));
             case "exit" -> new Exited(process(fields[1], processCount), status(fields[2]));
             case "problem" -> new Problem(SshClient.requireHost(fields[1]), printable(fields[2]));
+            case "lost" -> new Lost(SshClient.requireHost(fields[1]), status(fields[2]));
             default -> throw new IllegalArgumentException("not a launch agent line: " + excerpt(line));
         };
     }

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
 import java.util.stream.IntStream;
@@ -44,6 +45,8 @@ public final class SshLaunch {
     private final PrintWriter err;
     private final int[] statuses;
     private final CountDownLatch ended;
+    private final AtomicBoolean stoppingAfterLoss = new AtomicBoolean();
+    private volatile SshSessions sessions;
 
     private SshLaunch(Job job, SshClient ssh, int fanout, PrintWriter out, PrintWriter err) {
         this.job = job;
@@ -90,6 +93,7 @@ public final class SshLaunch {
         List<HostTree> roots = HostTree.of(job.grid(), fanout);
         LaunchPlan whole = plan(roots.get(0));
         try (SshSessions sessions = new SshSessions(statuses.length, message -> receive(message, rankOf))) {
+            this.sessions = sessions;
             Thread interrupted = new Thread(() -> stopOnInterrupt(sessions), "canopy launch ssh stop");
             Runtime.getRuntime().addShutdownHook(interrupted);
             try {
@@ -110,6 +114,27 @@ public final class SshLaunch {
             }
         }
         return Arrays.stream(statuses).max().orElse(0);
+    }
+
+    /**
+     * A host that could not be started (or vanished) leaves the others waiting for processes that will never join:
+     * as {@code mpirun} does when a daemon fails, the whole job is stopped.
+     */
+    private void stopAfterLoss(AgentMessage.Lost lost) {
+        if (ended.getCount() == 0 || !stoppingAfterLoss.compareAndSet(false, true)) {
+            return;
+        }
+        report("canopy launch: lost " + lost.host() + " (its ssh session ended with status " + lost.sshStatus()
+                + "); stopping the job on every host");
+        Thread stop = new Thread(() -> {
+            try {
+                sessions.stop(STOP_GRACE);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "canopy launch stop after loss");
+        stop.setDaemon(true);
+        stop.start();
     }
 
     private void stopOnInterrupt(SshSessions sessions) {
@@ -163,6 +188,8 @@ public final class SshLaunch {
             report("canopy launch: " + started.host() + " started (reached from " + started.via() + ")");
         } else if (message instanceof AgentMessage.Problem problem) {
             report("canopy launch: " + problem.host() + ": " + problem.text());
+        } else if (message instanceof AgentMessage.Lost lost) {
+            stopAfterLoss(lost);
         }
     }
 

@@ -20,7 +20,8 @@ import java.util.function.Consumer;
  * standard input, and sends {@link AgentMessage}s back on standard output, which go to {@code sink} as they come.
  * ssh's own complaints (a host that cannot be reached, a refused key) become {@code problem} messages. When a
  * session ends, every process of its subtree that has not reported an exit status gets one: ssh's status
- * (255 when it could not connect), so no process is ever waited for that will not report.
+ * (255 when it could not connect), so no process is ever waited for that will not report, followed by a
+ * {@code lost} message.
  *
  * <p>Stopping: {@link #stop()} sends {@code stop} and closes each session's standard input; the agent there stops
  * its processes and its own sessions, then ends. The sink is called from this class's reader threads.
@@ -37,6 +38,7 @@ final class SshSessions implements AutoCloseable {
     private final Consumer<AgentMessage> sink;
     private final List<Session> sessions = new ArrayList<>();
     private final Set<Integer> exited = ConcurrentHashMap.newKeySet();
+    private boolean stopped;
 
     SshSessions(int processCount, Consumer<AgentMessage> sink) {
         this.processCount = processCount;
@@ -58,6 +60,11 @@ final class SshSessions implements AutoCloseable {
     /** Opens a session to {@code plan}'s host and sends it the plan. A session that fails to start ends at once. */
     synchronized void start(LaunchPlan plan) {
         HostTree tree = plan.tree();
+        if (stopped) {
+            sink.accept(new AgentMessage.Problem(tree.host(), "not started: the job is stopping"));
+            tree.allProcesses().forEach(process -> sink.accept(new AgentMessage.Exited(process, 1)));
+            return;
+        }
         Process ssh;
         try {
             ssh = new ProcessBuilder(plan.ssh().command(tree.host(), agentCommand(plan))).start();
@@ -128,10 +135,12 @@ final class SshSessions implements AutoCloseable {
                 + sshStatus + (sshStatus == 255 ? " (ssh could not connect or log in: its message above says why)" : "")
                 + " before process(es) " + silent + " reported an exit status"));
         silent.forEach(process -> sink.accept(new AgentMessage.Exited(process, status)));
+        sink.accept(new AgentMessage.Lost(tree.host(), sshStatus));
     }
 
     /** Asks every session's agent to stop its processes (see the class comment). */
     synchronized void stop() {
+        stopped = true;
         for (Session session : sessions) {
             try {
                 session.input().write((STOP + "\n").getBytes(StandardCharsets.UTF_8));

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,11 +80,7 @@ class SshLaunchTest {
         } finally {
             launcher.kill();
         }
-        for (int host = 1; host <= 3; host++) {
-            int which = host;
-            SshHosts.await(Duration.ofSeconds(30), () -> hosts.processesOn(which).isEmpty(),
-                    () -> "left on host " + which + ": " + describe(hosts.processesOn(which)));
-        }
+        awaitNoProcessOnTheHosts();
     }
 
     @Test
@@ -113,11 +110,7 @@ class SshLaunchTest {
             long stoppedAt = System.nanoTime();
             launcher.process().destroy(); // SIGTERM, as Ctrl-C's SIGINT: the launcher's shutdown hook stops the hosts
             int status = launcher.exitStatus(Duration.ofSeconds(90));
-            for (int host = 1; host <= 3; host++) {
-                int which = host;
-                SshHosts.await(Duration.ofSeconds(30), () -> hosts.processesOn(which).isEmpty(),
-                        () -> "left on host " + which + ": " + describe(hosts.processesOn(which)));
-            }
+            awaitNoProcessOnTheHosts();
             System.out.println("every remote process was gone " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime()
                     - stoppedAt) + " ms after SIGTERM to the launcher");
             assertThat(remote).noneMatch(ProcessHandle::isAlive);
@@ -130,6 +123,51 @@ class SshLaunchTest {
     }
 
     /** The whole command line ({@code ProcessHandle.Info} cuts long ones short). */
+    @Test
+    void aHostThatCannotBeReachedStopsTheJobWithSshsStatusAndItsMessage() throws Exception {
+        Path hostfile = hostfile("unreachable", "slots=1", "slots=1");
+        Files.writeString(hostfile, "10.213.0.99 slots=1\n", StandardOpenOption.APPEND);
+        String job = "ssh-lost-" + System.nanoTime();
+        Launcher launcher = Launcher.start(job, List.of("--hostfile", hostfile.toString(), "--site-by", "subnet:/32",
+                "--class", WaitingProgram.class.getName()));
+        try {
+            int status = launcher.exitStatus(Duration.ofSeconds(120));
+            String output = launcher.output();
+            assertThat(status).as(output).isEqualTo(255);
+            assertThat(output).contains("canopy launch: 10.213.0.99: ssh: connect to host 10.213.0.99 port 22")
+                    .contains("the ssh session to 10.213.0.99 ended with status 255 (ssh could not connect or log in")
+                    .contains("lost 10.213.0.99 (its ssh session ended with status 255); stopping the job on every host")
+                    .contains("rank 2 failed with exit status 255");
+        } finally {
+            launcher.kill();
+        }
+        awaitNoProcessOnTheHosts();
+    }
+
+    @Test
+    void aLauncherKilledOutrightLeavesNoRemoteProcessEither() throws Exception {
+        Path hostfile = hostfile("killed", "slots=1", "slots=1", "slots=1");
+        String job = "ssh-kill-" + System.nanoTime();
+        Launcher launcher = Launcher.start(job, List.of("--hostfile", hostfile.toString(), "--site-by", "subnet:/32",
+                "--class", WaitingProgram.class.getName(), "--ssh-fanout", "1"));
+        try {
+            SshHosts.await(Duration.ofSeconds(180), () -> IntStream.range(0, 3)
+                    .allMatch(rank -> launcher.output().contains("[rank " + rank + "] waiting")), launcher::output);
+            launcher.kill(); // SIGKILL: no shutdown hook; the agents see their ssh sessions close
+        } finally {
+            launcher.kill();
+        }
+        awaitNoProcessOnTheHosts();
+    }
+
+    private static void awaitNoProcessOnTheHosts() throws InterruptedException {
+        for (int host = 1; host <= 3; host++) {
+            int which = host;
+            SshHosts.await(Duration.ofSeconds(30), () -> hosts.processesOn(which).isEmpty(),
+                    () -> "left on host " + which + ": " + describe(hosts.processesOn(which)));
+        }
+    }
+
     private static String commandLine(ProcessHandle process) {
         try {
             return new String(Files.readAllBytes(Path.of("/proc", Long.toString(process.pid()), "cmdline")),
