@@ -48,6 +48,8 @@ public final class LaunchAgentCommand implements Callable<Integer> {
 
     private final AtomicBoolean stopping = new AtomicBoolean();
     private PrintStream protocol;
+    /** Where this host's copy of the secret, level file and TLS files is; null once deleted. */
+    private Path directory;
     /** The level file's number of processes, once the plan's level file has been read. */
     private int processCount;
 
@@ -60,7 +62,7 @@ public final class LaunchAgentCommand implements Callable<Integer> {
         String via = sessionClient(System.getenv()).orElse("unknown");
         String self = address.isEmpty() ? "unknown" : address;
         BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        Path directory = Files.createTempDirectory("canopy-launch-",
+        directory = Files.createTempDirectory("canopy-launch-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         try {
             String line = BoundedLines.read(input, LaunchPlan.MAX_LINE_CHARS);
@@ -83,7 +85,7 @@ public final class LaunchAgentCommand implements Callable<Integer> {
             }
             return run(plan, levelFile, directory, address, via, input);
         } finally {
-            deleteTree(directory);
+            deleteFiles();
         }
     }
 
@@ -147,6 +149,22 @@ public final class LaunchAgentCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
         }
         protocol.flush();
+        deleteFiles(); // after SIGTERM the JVM may end before call() returns
+    }
+
+    /** Deletes the secret, level file and TLS files, once no node needs them. */
+    private synchronized void deleteFiles() {
+        if (directory == null) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(directory)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(file);
+            }
+            directory = null;
+        } catch (IOException e) {
+            System.err.println("canopy launch-agent: cannot delete " + directory + ": " + e.getMessage());
+        }
     }
 
     private synchronized void send(AgentMessage message) {
@@ -210,13 +228,5 @@ public final class LaunchAgentCommand implements Callable<Integer> {
         String[] fields = connection.strip().split("\\s+");
         return fields.length == 4 && fields[field].matches("[0-9A-Fa-f.:]{1,64}") ? Optional.of(fields[field])
                 : Optional.empty();
-    }
-
-    private static void deleteTree(Path directory) throws IOException {
-        try (Stream<Path> files = Files.walk(directory)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(file);
-            }
-        }
     }
 }

@@ -3,6 +3,7 @@ package dev.canopy.cli.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyMain;
+import dev.canopy.cli.collectives.AllreduceProgram;
 import dev.canopy.cli.collectives.SelfCheckingProgram;
 import dev.canopy.cli.collectives.WaitingProgram;
 import dev.canopy.core.security.JobSecret;
@@ -15,8 +16,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,12 +41,15 @@ class SshLaunchTest {
     private static final String JAVA_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss512k -Xmx160m";
 
     private static SshHosts hosts;
+    /** The agents' private directories (secret, TLS keys) that were there before: none of this test's may remain. */
+    private static Set<Path> agentDirectoriesBefore;
 
     @BeforeAll
     static void hosts() throws Exception {
         Optional<String> unavailable = SshHosts.unavailableReason();
         Assumptions.assumeTrue(unavailable.isEmpty(), () -> "skipped: " + unavailable.orElseThrow());
         hosts = SshHosts.create(3);
+        agentDirectoriesBefore = agentDirectories();
     }
 
     @AfterAll
@@ -77,6 +84,23 @@ class SshLaunchTest {
             assertThat(output).contains("10.213.0.2 started (reached from 10.213.0.1)")
                     .contains("10.213.0.3 started (reached from 10.213.0.1)")
                     .contains("10.213.0.4 started (reached from 10.213.0.2)");
+        } finally {
+            launcher.kill();
+        }
+        awaitNoProcessOnTheHosts();
+    }
+
+    @Test
+    void withTlsEachHostGetsTheKeysOfItsProcessesOnlyInFilesOnlyItsOwnerReads() throws Exception {
+        Path hostfile = hostfile("tls", "slots=1", "slots=1");
+        String job = "ssh-tls-" + System.nanoTime();
+        Launcher launcher = Launcher.start(job, List.of("--hostfile", hostfile.toString(), "--site-by", "subnet:/32",
+                "--class", AllreduceProgram.class.getName(), "--tls"));
+        try {
+            int status = launcher.exitStatus(Duration.ofSeconds(240));
+            String output = launcher.output();
+            assertThat(status).as(output).isZero();
+            assertThat(output).contains("[rank 0] allreduce 2 1").contains("[rank 1] allreduce 2 1");
         } finally {
             launcher.kill();
         }
@@ -160,11 +184,19 @@ class SshLaunchTest {
         awaitNoProcessOnTheHosts();
     }
 
-    private static void awaitNoProcessOnTheHosts() throws InterruptedException {
+    private static void awaitNoProcessOnTheHosts() throws InterruptedException, IOException {
         for (int host = 1; host <= 3; host++) {
             int which = host;
             SshHosts.await(Duration.ofSeconds(30), () -> hosts.processesOn(which).isEmpty(),
                     () -> "left on host " + which + ": " + describe(hosts.processesOn(which)));
+        }
+        assertThat(agentDirectories()).as("the agents' files").isSubsetOf(agentDirectoriesBefore);
+    }
+
+    private static Set<Path> agentDirectories() throws IOException {
+        try (Stream<Path> files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return files.filter(file -> file.getFileName().toString().startsWith("canopy-launch-"))
+                    .collect(Collectors.toSet());
         }
     }
 
