@@ -37,6 +37,8 @@ public final class SshLaunch {
 
     /** Agents stop their nodes within {@link LaunchAgentCommand#STOP_GRACE}, and wait for the hosts below. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+    /** ssh's exit status for its own errors (cannot connect, cannot log in). */
+    private static final int SSH_FAILED = 255;
 
     private final Job job;
     private final SshClient ssh;
@@ -202,9 +204,14 @@ public final class SshLaunch {
         }
         if (exit.status() != 0) {
             report("canopy launch: rank " + rankOf.applyAsInt(exit.process()) + " failed with exit status "
-                    + exit.status() + ": " + RankProcesses.meaning(exit.status()));
+                    + exit.status() + ": " + meaning(exit.status()));
         }
         ended.countDown();
+    }
+
+    private static String meaning(int status) {
+        return status == SSH_FAILED ? "ssh's status when it cannot reach or log into a host (its message above says"
+                + " which), or the program's own" : RankProcesses.meaning(status);
     }
 
     private String running(IntUnaryOperator rankOf) {
