@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The README's "On a real cluster" recipe, followed word for word: its commands are read from the README (the
- * first {@code bash} block of that section) and run by bash on the login host of {@link SshHosts}, with the
+ * The README's "On a real cluster" recipe and docs/deployment.md's "canopy launch over ssh", followed word for
+ * word: their commands are read from the files (the first {@code bash} block of each section) and run by bash on
+ * the login host of {@link SshHosts}, one after the other in one home directory, with the
  * README's own {@code demo.Sums} (its first Java block) compiled into {@code ~/demo}. What the test supplies is
  * what a user has: a {@code hosts} file, {@code canopy} on the PATH, and an ssh set up for the hosts (here a
  * wrapper that passes the fixture's keys, standing in for {@code ~/.ssh/config}).
@@ -34,13 +35,16 @@ import org.junit.jupiter.api.Timeout;
 class ReadmeClusterRecipeTest {
 
     private static final Path README = Path.of("..", "README.md");
+    private static final Path DEPLOYMENT = Path.of("..", "docs", "deployment.md");
 
     @Test
-    void theReadmesClusterRecipeRunsAsWritten() throws Exception {
+    void theClusterRecipesOfTheReadmeAndTheDeploymentGuideRunAsWritten() throws Exception {
         Optional<String> unavailable = SshHosts.unavailableReason();
         Assumptions.assumeTrue(unavailable.isEmpty(), () -> "skipped: " + unavailable.orElseThrow());
         String readme = Files.readString(README);
         String recipe = block(section(readme, "## On a real cluster"), "bash");
+        String guide = block(section(Files.readString(DEPLOYMENT), "## canopy launch over ssh"), "bash");
+        assertThat(guide).contains("canopy launch");
         String sums = block(readme, "java");
         assertThat(recipe).contains("canopy launch");
         assertThat(sums).contains("class Sums");
@@ -56,26 +60,35 @@ class ReadmeClusterRecipeTest {
                     + CanopyMain.class.getName() + " \"$@\"");
             script(bin.resolve("ssh"), "exec /usr/bin/ssh " + hosts.sshArguments() + " \"$@\"");
 
-            Path output = hosts.directory().resolve("recipe.out");
-            ProcessBuilder bash = hosts.exec(0, List.of("bash", "-euo", "pipefail", "-c", recipe))
-                    .directory(home.toFile()).redirectErrorStream(true).redirectOutput(output.toFile());
-            bash.environment().put("HOME", home.toString());
-            bash.environment().put("PATH", bin + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-            bash.environment().put("CANOPY_JAVA_OPTS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss512k -Xmx160m");
-            bash.environment().remove("CANOPY_ZK");
-            Process run = bash.start();
-            try {
-                assertThat(run.waitFor(Duration.ofSeconds(300).toMillis(), TimeUnit.MILLISECONDS))
-                        .as(SshHosts.read(output)).isTrue();
-                String printed = SshHosts.read(output);
-                System.out.println(printed);
-                assertThat(run.exitValue()).as(printed).isZero();
+            String readmeOutput = runAsUser(hosts, "readme", recipe, home, bin);
+            assertThat(readmeOutput).contains("grid.rsl: grid \"hosts\", 4 processes on 3 hosts");
+            String guideOutput = runAsUser(hosts, "guide", guide, home, bin);
+            for (String printed : List.of(readmeOutput, guideOutput)) {
                 IntStream.range(0, 4).forEach(rank -> assertThat(printed)
                         .contains("[rank " + rank + "] rank " + rank + ": [6.0, 4.0]"));
-                assertThat(printed).contains("grid.rsl: grid \"hosts\", 4 processes on 3 hosts");
-            } finally {
-                run.destroyForcibly();
             }
+        }
+    }
+
+    /** Runs {@code commands} with bash on the login host, as a user would in {@code home}; returns what it printed. */
+    private static String runAsUser(SshHosts hosts, String name, String commands, Path home, Path bin) throws Exception {
+        Path output = hosts.directory().resolve(name + ".out");
+        ProcessBuilder bash = hosts.exec(0, List.of("bash", "-euo", "pipefail", "-c", commands))
+                .directory(home.toFile()).redirectErrorStream(true).redirectOutput(output.toFile());
+        bash.environment().put("HOME", home.toString());
+        bash.environment().put("PATH", bin + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        bash.environment().put("CANOPY_JAVA_OPTS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss512k -Xmx160m");
+        bash.environment().remove("CANOPY_ZK");
+        Process run = bash.start();
+        try {
+            assertThat(run.waitFor(Duration.ofSeconds(180).toMillis(), TimeUnit.MILLISECONDS))
+                    .as(name + ":\n" + SshHosts.read(output)).isTrue();
+            String printed = SshHosts.read(output);
+            System.out.println(name + ":\n" + printed);
+            assertThat(run.exitValue()).as(name + ":\n" + printed).isZero();
+            return printed;
+        } finally {
+            run.destroyForcibly();
         }
     }
 
