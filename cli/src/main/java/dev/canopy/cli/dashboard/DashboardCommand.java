@@ -1,5 +1,6 @@
 package dev.canopy.cli.dashboard;
 
+import dev.canopy.cli.FutureWait;
 import dev.canopy.cli.LevelFiles;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
@@ -13,8 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -90,19 +89,19 @@ public final class DashboardCommand implements Callable<Integer> {
         try {
             JobDashboard dashboard;
             try {
-                dashboard = JobDashboard.start(vertx, options, zooKeeper, jobId, secret, grid, Optional.empty())
-                        .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-            } catch (ExecutionException e) {
-                spec.commandLine().getErr().println("canopy dashboard: " + e.getCause().getMessage());
+                dashboard = FutureWait.await(JobDashboard.start(vertx, options, zooKeeper, jobId, secret, grid,
+                        Optional.empty()), Duration.ofSeconds(30), "starting the dashboard");
+            } catch (IllegalStateException e) {
+                spec.commandLine().getErr().println("canopy dashboard: " + e.getMessage());
                 return 1;
             }
             out.println("dashboard: " + dashboard.url());
             out.flush();
             running.await(durationSeconds == null ? null : Duration.ofSeconds(durationSeconds));
-            dashboard.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            FutureWait.await(dashboard.close(), Duration.ofSeconds(10), "closing the dashboard");
             return 0;
         } finally {
-            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            FutureWait.await(vertx.close(), Duration.ofSeconds(10), "closing Vert.x");
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.canopy.cli.demo;
 
+import dev.canopy.cli.FutureWait;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.LevelChoices;
@@ -13,13 +14,13 @@ import dev.canopy.dashboard.record.RecordedCollectives;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The demo's live re-plan: every node probes the network and takes part in the plan leader election (live
@@ -29,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class DemoReplan implements AutoCloseable {
 
-    private static final long STEP_SECONDS = 120;
+    private static final Duration STEP_TIMEOUT = Duration.ofSeconds(120);
     /** How much slower the degraded link becomes: this factor, and at least this many ms more RTT. */
     private static final double SLOWDOWN_FACTOR = 5;
     private static final double SLOWDOWN_MIN_MS = 200;
@@ -107,14 +108,6 @@ final class DemoReplan implements AutoCloseable {
     }
 
     private static <T> T await(Future<T> future, String step) {
-        try {
-            return future.toCompletionStage().toCompletableFuture().get(STEP_SECONDS, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw new IllegalStateException("demo step '" + step + "' failed: " + cause.getMessage(), cause);
-        }
+        return FutureWait.await(future, STEP_TIMEOUT, "demo step '" + step + "'");
     }
 }
