@@ -134,7 +134,9 @@ public final class LaunchCommand implements Callable<Integer> {
                             + " leave it out (the job's znodes are still guarded by the job secret)");
                 }
                 if (zooKeeper == null) {
-                    zooKeeperHost = SshLaunch.addressTowards(SshLaunch.firstHost(grid));
+                    zooKeeperHost = SshLaunch.zooKeeperAddress(grid);
+                } else {
+                    SshLaunch.checkZooKeeper(zooKeeper);
                 }
             } catch (IllegalArgumentException e) {
                 err.println("canopy launch: " + e.getMessage());

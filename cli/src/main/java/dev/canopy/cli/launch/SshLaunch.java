@@ -76,14 +76,37 @@ public final class SshLaunch {
         return new SshLaunch(job, options.client(), options.fanout(), out, err);
     }
 
-    /** The first host of the job: the embedded ZooKeeper listens on this machine's address towards it. */
-    public static String firstHost(GridModel grid) {
-        return HostTree.of(grid, 1).get(0).host();
+    /**
+     * Where the launcher's embedded ZooKeeper should listen: this machine's address towards the job's first host
+     * that is not this machine's loopback (a host named {@code localhost} would send the others to themselves).
+     *
+     * @throws IllegalArgumentException when a host does not resolve or cannot be routed to
+     */
+    public static String zooKeeperAddress(GridModel grid) {
+        String address = null;
+        for (String host : HostTree.of(grid, 1).get(0).allHosts().toList()) {
+            address = LaunchAddress.towards(host);
+            if (!address.startsWith("127.") && !address.equals("0:0:0:0:0:0:0:1")) {
+                return address;
+            }
+        }
+        return address;
     }
 
-    /** The address of this machine its routes use towards {@code host}. */
-    public static String addressTowards(String host) {
-        return LaunchAddress.towards(host);
+    /**
+     * Checks that a ZooKeeper connect string given for remote hosts does not name this machine's loopback.
+     *
+     * @throws IllegalArgumentException naming the server and the fix
+     */
+    public static void checkZooKeeper(String connectString) {
+        for (String server : connectString.replaceFirst("/.*$", "").split(",")) {
+            String host = server.strip().replaceFirst(":[0-9]*$", "");
+            if (host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]")) {
+                throw new IllegalArgumentException("--zk " + connectString + ": " + server.strip() + " is the loopback"
+                        + " address, which every host reads as itself; give an address of the ZooKeeper server that the"
+                        + " hosts reach, or leave out --zk for one in this launcher");
+            }
+        }
     }
 
     /**

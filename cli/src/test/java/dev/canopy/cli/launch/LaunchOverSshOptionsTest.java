@@ -65,6 +65,13 @@ class LaunchOverSshOptionsTest {
     }
 
     @Test
+    void aZooKeeperOnTheLoopbackIsRefusedForRemoteHosts() throws Exception {
+        Run run = launch("n1.lyon.example\n", "--site-by", "domain", "--ssh", "/bin/true", "--zk", "zk1:2181,127.0.0.1:2181");
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.output()).contains("--zk zk1:2181,127.0.0.1:2181: 127.0.0.1:2181 is the loopback address");
+    }
+
+    @Test
     void aHostThatDoesNotResolveCannotHostTheEmbeddedZooKeeper() throws Exception {
         Run run = launch("n1.nowhere.invalid\n", "--site-by", "domain", "--ssh", "/bin/true");
         assertThat(run.status()).isEqualTo(2);
