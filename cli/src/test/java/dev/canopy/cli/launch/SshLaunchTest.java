@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyMain;
 import dev.canopy.cli.collectives.AllreduceProgram;
+import dev.canopy.cli.collectives.FailingProgram;
 import dev.canopy.cli.collectives.SelfCheckingProgram;
 import dev.canopy.cli.collectives.WaitingProgram;
 import dev.canopy.core.security.JobSecret;
@@ -101,6 +102,24 @@ class SshLaunchTest {
             String output = launcher.output();
             assertThat(status).as(output).isZero();
             assertThat(output).contains("[rank 0] allreduce 2 1").contains("[rank 1] allreduce 2 1");
+        } finally {
+            launcher.kill();
+        }
+        awaitNoProcessOnTheHosts();
+    }
+
+    @Test
+    void theExitStatusIsTheWorstOfTheRemoteProcessesAndEachFailureIsNamed() throws Exception {
+        Path hostfile = hostfile("failing", "slots=1", "slots=1", "slots=1");
+        Launcher launcher = Launcher.start("ssh-fail-" + System.nanoTime(), List.of("--hostfile", hostfile.toString(),
+                "--site-by", "subnet:/32", "--class", FailingProgram.class.getName()));
+        try {
+            int status = launcher.exitStatus(Duration.ofSeconds(240));
+            String output = launcher.output();
+            assertThat(status).as(output).isEqualTo(1);
+            assertThat(output).contains("[rank 1] ").contains("rank 1 gives up")
+                    .contains("canopy launch: rank 1 failed with exit status 1: the program failed (its output above says why)")
+                    .doesNotContain("allreduce completed although rank 1 failed");
         } finally {
             launcher.kill();
         }
