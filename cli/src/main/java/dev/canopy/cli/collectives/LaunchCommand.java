@@ -34,14 +34,16 @@ import picocli.CommandLine.Spec;
 /**
  * {@code canopy launch}: runs a program in one JVM per process of a level file on this machine, with
  * the file's WAN emulated between sites, all joining one job through ZooKeeper (embedded unless
- * {@code --zk} is given). Each line of output
+ * {@code --zk} is given). With {@code --hostfile} (or {@code --remote}) the processes run on the file's real hosts
+ * instead, started over ssh with no WAN emulated ({@link SshLaunch}). Each line of output
  * is prefixed with the process's rank; a process that fails is reported as it ends (rank, exit status, why);
  * the exit status is the worst of the processes'. The processes die with the launcher, however it dies
  * ({@code LauncherWatch}), and a fatal JVM error ends a process at once ({@code -XX:+ExitOnOutOfMemoryError},
  * {@code FatalErrors}). With {@code --zk}, whatever the job left in ZooKeeper is removed at the end ({@link JobSweep}).
  */
 @Command(name = "launch", mixinStandardHelpOptions = true,
-        description = "Run a program in one JVM per process of the level file on this machine.")
+        description = "Run a program in one JVM per process of the level file on this machine, or on the hosts of a"
+                + " hostfile (--hostfile) or level file (--remote) over ssh.")
 public final class LaunchCommand implements Callable<Integer> {
 
     @Spec

@@ -32,15 +32,26 @@ final class AgentNodes {
     private record Node(int process, Process jvm, CompletableFuture<Void> reported) {
     }
 
+    /** The status of a node the job was stopped before it started: that of a node ended by SIGTERM. */
+    private static final int STOPPED = 143;
+
     private final List<Node> nodes = new ArrayList<>();
+    private boolean stopping;
     private final Consumer<AgentMessage> sink;
 
     AgentNodes(Consumer<AgentMessage> sink) {
         this.sink = sink;
     }
 
-    /** Starts process {@code process} of {@code plan}, binding {@code address}. */
+    /**
+     * Starts process {@code process} of {@code plan}, binding {@code address}; once the nodes are stopping, reports it
+     * as stopped (143, as a node ended by SIGTERM) instead.
+     */
     synchronized void start(LaunchPlan plan, int process, String address, Files files) throws IOException {
+        if (stopping) {
+            sink.accept(new AgentMessage.Exited(process, STOPPED));
+            return;
+        }
         ProcessBuilder builder = new ProcessBuilder(command(plan, process, address, files)).redirectErrorStream(true);
         builder.environment().put(LauncherWatch.ENV_WATCH_LAUNCHER, "1");
         Process jvm = builder.start();
@@ -111,7 +122,11 @@ final class AgentNodes {
      * {@code grace}, and anything a node started, is killed.
      */
     void stop(Duration grace) throws InterruptedException {
-        List<Node> running = snapshot();
+        List<Node> running;
+        synchronized (this) {
+            stopping = true;
+            running = List.copyOf(nodes);
+        }
         running.forEach(node -> node.jvm().destroy());
         if (!awaitEnd(grace)) {
             for (Node node : running) {

@@ -45,6 +45,7 @@ public final class LaunchAgentCommand implements Callable<Integer> {
     static final Duration STOP_GRACE = Duration.ofSeconds(7);
     /** Hosts below stop their own nodes first, each level within its grace. */
     private static final Duration SESSIONS_GRACE = Duration.ofSeconds(20);
+    private static final Duration UNBOUNDED = Duration.ofDays(365);
 
     private final AtomicBoolean stopping = new AtomicBoolean();
     private PrintStream protocol;
@@ -83,13 +84,13 @@ public final class LaunchAgentCommand implements Callable<Integer> {
                 send(new AgentMessage.Problem(self, e.getMessage()));
                 return 2;
             }
-            return run(plan, levelFile, directory, address, via, input);
+            return run(plan, levelFile, address, via, input);
         } finally {
             deleteFiles();
         }
     }
 
-    private int run(LaunchPlan plan, Path levelFile, Path directory, String address, String via, BufferedReader input)
+    private int run(LaunchPlan plan, Path levelFile, String address, String via, BufferedReader input)
             throws Exception {
         String host = plan.tree().host();
         AgentNodes.Files files;
@@ -116,8 +117,9 @@ public final class LaunchAgentCommand implements Callable<Integer> {
                 send(new AgentMessage.Exited(process, 2));
             }
         }
-        nodes.awaitEnd(Duration.ofDays(365));
-        sessions.awaitEnd(Duration.ofDays(365));
+        // No bound here: the launcher bounds the job (--timeout) and stops it, which ends these waits.
+        nodes.awaitEnd(UNBOUNDED);
+        sessions.awaitEnd(UNBOUNDED);
         if (!stopping.get()) {
             Runtime.getRuntime().removeShutdownHook(stopper);
         }
