@@ -50,9 +50,13 @@ final class SshSessions implements AutoCloseable {
         };
     }
 
-    /** The command that starts the agent on a host: this plan's Java and Canopy, with a small heap. */
+    /**
+     * The command that starts the agent on a host: this plan's Java and Canopy, with a small heap, and the JVM's own
+     * warnings on standard error, since standard output carries the agent's messages.
+     */
     static String agentCommand(LaunchPlan plan) {
         return ShellWords.exec(List.of(plan.runtime().java(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m",
+                "-XX:+DisplayVMOutputToStderr",
                 "-Dcanopy.job=" + plan.job(), "-cp", plan.runtime().canopyClasspath(), "dev.canopy.cli.CanopyMain",
                 LaunchAgentCommand.NAME));
     }
