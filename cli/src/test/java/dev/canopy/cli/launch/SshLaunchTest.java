@@ -109,6 +109,37 @@ class SshLaunchTest {
     }
 
     @Test
+    void aZooKeeperGivenWithZkServesTheRemoteHosts() throws Exception {
+        // A standalone ZooKeeper server on the login host, as a site would run one.
+        Path data = Files.createDirectory(hosts.directory().resolve("zookeeper-data"));
+        Path log = hosts.directory().resolve("zookeeper.out");
+        Process zooKeeper = hosts.exec(0, List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Dzookeeper.admin.enableServer=false",
+                "-cp", System.getProperty("java.class.path"), "org.apache.zookeeper.server.ZooKeeperServerMain",
+                "2181", data.toString())).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            SshHosts.await(Duration.ofSeconds(60), () -> listening(0, 2181),
+                    () -> "ZooKeeper did not start (alive: " + zooKeeper.isAlive() + "): " + SshHosts.read(log));
+            Path hostfile = hostfile("zk", "slots=1", "slots=1", "slots=1");
+            Launcher launcher = Launcher.start("ssh-zk-" + System.nanoTime(), List.of("--hostfile", hostfile.toString(),
+                    "--site-by", "subnet:/32", "--class", AllreduceProgram.class.getName(),
+                    "--zk", SshHosts.address(0) + ":2181"));
+            try {
+                int status = launcher.exitStatus(Duration.ofSeconds(240));
+                String output = launcher.output();
+                assertThat(status).as(output).isZero();
+                IntStream.range(0, 3).forEach(rank -> assertThat(output).contains("[rank " + rank + "] allreduce 3 3"));
+            } finally {
+                launcher.kill();
+            }
+        } finally {
+            zooKeeper.destroyForcibly();
+            zooKeeper.waitFor(10, TimeUnit.SECONDS);
+        }
+        awaitNoProcessOnTheHosts();
+    }
+
+    @Test
     void theExitStatusIsTheWorstOfTheRemoteProcessesAndEachFailureIsNamed() throws Exception {
         Path hostfile = hostfile("failing", "slots=1", "slots=1", "slots=1");
         Launcher launcher = Launcher.start("ssh-fail-" + System.nanoTime(), List.of("--hostfile", hostfile.toString(),
@@ -201,6 +232,20 @@ class SshLaunchTest {
             launcher.kill();
         }
         awaitNoProcessOnTheHosts();
+    }
+
+    /** Whether a socket listens on TCP {@code port} on host {@code host} (iproute2's ss, in its namespace). */
+    private static boolean listening(int host, int port) {
+        try {
+            Process ss = hosts.exec(host, List.of("ss", "-Hltn", "sport = :" + port)).redirectErrorStream(true).start();
+            String output = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return ss.waitFor(10, TimeUnit.SECONDS) && output.contains(":" + port);
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private static void awaitNoProcessOnTheHosts() throws InterruptedException, IOException {
