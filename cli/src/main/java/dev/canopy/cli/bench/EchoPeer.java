@@ -1,5 +1,6 @@
 package dev.canopy.cli.bench;
 
+import dev.canopy.cli.FutureWait;
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.node.Member;
@@ -12,6 +13,7 @@ import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
+import java.time.Duration;
 import java.nio.file.Path;
 import dev.canopy.core.transport.VertxTransport;
 import dev.canopy.gridconfig.Coordinates;
@@ -23,7 +25,6 @@ import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The second JVM of {@code canopy bench p2p}: answers Canopy frames on its transport and raw
@@ -35,6 +36,9 @@ import java.util.concurrent.TimeUnit;
  * Its own TLS transport answers that one.
  */
 public final class EchoPeer {
+
+    /** How long one start-up or shutdown step may take. */
+    private static final Duration STEP_TIMEOUT = Duration.ofSeconds(30);
 
     /** The job of the benchmark's two transports (they authenticate each other with a secret made per run). */
     static final JobId JOB = JobId.of("bench-p2p");
@@ -71,7 +75,7 @@ public final class EchoPeer {
             System.out.flush();
             drain(System.in);
         } finally {
-            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            FutureWait.await(vertx.close(), Duration.ofSeconds(10), "closing Vert.x");
         }
     }
 
@@ -138,8 +142,8 @@ public final class EchoPeer {
         });
     }
 
-    private static <T> T await(Future<T> future) throws Exception {
-        return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    private static <T> T await(Future<T> future) {
+        return FutureWait.await(future, STEP_TIMEOUT, "echo peer");
     }
 
     private static void drain(InputStream in) throws IOException {

@@ -1,5 +1,6 @@
 package dev.canopy.cli.bench;
 
+import dev.canopy.cli.FutureWait;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
@@ -24,9 +25,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -116,7 +114,7 @@ public final class P2pBenchCommand implements Callable<Integer> {
             return failed.isPresent() ? 1 : 0;
         } finally {
             Files.deleteIfExists(secretFile);
-            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            FutureWait.await(vertx.close(), Duration.ofSeconds(10), "closing Vert.x");
         }
     }
 
@@ -189,13 +187,7 @@ public final class P2pBenchCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private static <T> T await(Future<T> future, String step) throws Exception {
-        try {
-            return future.toCompletionStage().toCompletableFuture().get(STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("bench p2p could not " + step + ": " + e.getCause().getMessage(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("bench p2p: " + step + " took longer than " + STEP_TIMEOUT, e);
-        }
+    private static <T> T await(Future<T> future, String step) {
+        return FutureWait.await(future, STEP_TIMEOUT, "bench p2p: " + step);
     }
 }

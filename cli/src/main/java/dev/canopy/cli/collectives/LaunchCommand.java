@@ -1,9 +1,11 @@
 package dev.canopy.cli.collectives;
 
-import dev.canopy.cli.LevelFiles;
 import dev.canopy.cli.TlsOptionsMixin;
 import dev.canopy.cli.dashboard.CommandDashboard;
 import dev.canopy.cli.dashboard.DashboardMixin;
+import dev.canopy.cli.launch.SshLaunch;
+import dev.canopy.cli.launch.SshOptions;
+import dev.canopy.cli.config.SiteRuleConverter;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LauncherWatch;
 import dev.canopy.collectives.run.ProgramMain;
@@ -12,6 +14,7 @@ import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.dashboard.DashboardOptions;
+import dev.canopy.gridconfig.hosts.SiteRule;
 import dev.canopy.gridconfig.model.GridModel;
 import java.io.File;
 import java.io.PrintWriter;
@@ -31,21 +34,39 @@ import picocli.CommandLine.Spec;
 /**
  * {@code canopy launch}: runs a program in one JVM per process of a level file on this machine, with
  * the file's WAN emulated between sites, all joining one job through ZooKeeper (embedded unless
- * {@code --zk} is given). Each line of output
+ * {@code --zk} is given). With {@code --hostfile} (or {@code --remote}) the processes run on the file's real hosts
+ * instead, started over ssh with no WAN emulated ({@link SshLaunch}). Each line of output
  * is prefixed with the process's rank; a process that fails is reported as it ends (rank, exit status, why);
  * the exit status is the worst of the processes'. The processes die with the launcher, however it dies
  * ({@code LauncherWatch}), and a fatal JVM error ends a process at once ({@code -XX:+ExitOnOutOfMemoryError},
  * {@code FatalErrors}). With {@code --zk}, whatever the job left in ZooKeeper is removed at the end ({@link JobSweep}).
  */
 @Command(name = "launch", mixinStandardHelpOptions = true,
-        description = "Run a program in one JVM per process of the level file on this machine.")
+        description = "Run a program in one JVM per process of the level file on this machine, or on the hosts of a"
+                + " hostfile (--hostfile) or level file (--remote) over ssh.")
 public final class LaunchCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--config", required = true, description = "The level file (RSL).")
+    @Option(names = "--config", description = "The level file (RSL); or --hostfile.")
     private Path config;
+
+    @Option(names = "--hostfile", paramLabel = "FILE", description = "Run on the hosts of this MPI hostfile over ssh"
+            + " (Open MPI 'host slots=N' or Hydra 'host:N'), grouped into sites by --site-by; no WAN emulation.")
+    private Path hostfile;
+
+    @Option(names = "--site-by", paramLabel = "RULE", converter = SiteRuleConverter.class,
+            description = "With --hostfile: how hosts group into sites (domain, prefix:REGEX, subnet:/N), as in canopy"
+                    + " config from-hostfile.")
+    private SiteRule siteRule;
+
+    @Option(names = "--remote", description = "Run each process on its host of the level file, over ssh, with no WAN"
+            + " emulation (as --hostfile does), instead of every process on this machine.")
+    private boolean remote;
+
+    @Mixin
+    private SshOptions ssh;
 
     @Option(names = "--class", required = true, description = "The program: a CanopyProgram, or a class with main.")
     private String programClass;
@@ -53,7 +74,8 @@ public final class LaunchCommand implements Callable<Integer> {
     @Option(names = "--classpath", description = "Where the program's classes are, added to Canopy's own.")
     private String classpath;
 
-    @Option(names = "--zk", description = "ZooKeeper connect string host:port; default: an embedded server.")
+    @Option(names = "--zk", description = "ZooKeeper connect string host:port,...; default (or 'embedded'): a server"
+            + " in this launcher, on its address towards the hosts with --hostfile or --remote.")
     private String zooKeeper;
 
     @Option(names = "--job", description = "Job name; default: launch-<pid>.")
@@ -79,15 +101,20 @@ public final class LaunchCommand implements Callable<Integer> {
     @Mixin
     private TlsOptionsMixin tls;
     private LaunchTls tlsFiles;
+    private LaunchGrid launchGrid;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        Optional<GridModel> loaded = LevelFiles.load(config, "launch", err);
+        Optional<LaunchGrid> loaded = LaunchGrid.load(config, hostfile, siteRule, remote, err);
         if (loaded.isEmpty()) {
             return 2;
         }
-        GridModel grid = loaded.get();
+        launchGrid = loaded.get();
+        GridModel grid = launchGrid.grid();
+        if ("embedded".equals(zooKeeper)) {
+            zooKeeper = null;
+        }
         if (timeoutSeconds <= 0) {
             err.println("canopy launch: --timeout must be positive, got " + timeoutSeconds);
             return 2;
@@ -100,6 +127,24 @@ public final class LaunchCommand implements Callable<Integer> {
             return 2;
         }
         Optional<ZooKeeperTls> zooKeeperTlsFiles = zooKeeperTls.tls();
+        String zooKeeperHost = "127.0.0.1";
+        if (launchGrid.overSsh()) {
+            try {
+                SshLaunch.check(grid, ssh);
+                if (zooKeeperTlsFiles.isPresent()) {
+                    throw new IllegalArgumentException("--zk-tls is not supported with --hostfile or --remote yet;"
+                            + " leave it out (the job's znodes are still guarded by the job secret)");
+                }
+                if (zooKeeper == null) {
+                    zooKeeperHost = SshLaunch.zooKeeperAddress(grid);
+                } else {
+                    SshLaunch.checkZooKeeper(zooKeeper);
+                }
+            } catch (IllegalArgumentException e) {
+                err.println("canopy launch: " + e.getMessage());
+                return 2;
+            }
+        }
         LaunchSecret secret;
         Optional<DashboardOptions> dashboardOptions;
         try {
@@ -126,7 +171,7 @@ public final class LaunchCommand implements Callable<Integer> {
                     JobSweep.sweep(zooKeeper, JobId.of(jobName), Optional.of(secret.zooKeeperCredentials()), zooKeeperTlsFiles, err);
                 }
             }
-            try (EmbeddedZooKeeper embedded = EmbeddedZooKeeper.start(zooKeeperTlsFiles)) {
+            try (EmbeddedZooKeeper embedded = EmbeddedZooKeeper.start(zooKeeperHost, zooKeeperTlsFiles)) {
                 return runAll(grid, jobName, embedded.connectString(), secret, dashboardOptions);
             }
         }
@@ -138,6 +183,15 @@ public final class LaunchCommand implements Callable<Integer> {
         RankTable ranks = new RankTable(grid);
         Optional<CommandDashboard> served = dashboardOptions.map(options -> CommandDashboard.start(options, connectString,
                 JobId.of(jobName), Optional.of(secret.secret()), grid, Optional.empty(), out));
+        if (launchGrid.overSsh()) {
+            try {
+                return SshLaunch.of(new SshLaunch.Job(grid, launchGrid.levelFile(), jobName, secret.hex(), connectString,
+                        programClass, Optional.ofNullable(classpath), livePlans, tlsFiles::settings), ssh, out,
+                        spec.commandLine().getErr()).run(Duration.ofSeconds(timeoutSeconds), ranks::rankOf);
+            } finally {
+                served.ifPresent(CommandDashboard::close);
+            }
+        }
         try (RankProcesses processes = new RankProcesses(spec.commandLine().getErr())) {
             for (int index = 0; index < grid.processCount(); index++) {
                 Process process = start(index, jobName, connectString, secret.file());

@@ -47,6 +47,11 @@ final class LaunchSecret implements AutoCloseable {
         return secret;
     }
 
+    /** The secret as its file holds it (64 hex digits), for hosts that get it over ssh's standard input. */
+    String hex() throws IOException {
+        return Files.readString(file).strip();
+    }
+
     Path file() {
         return file;
     }

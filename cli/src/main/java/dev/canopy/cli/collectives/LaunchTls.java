@@ -48,6 +48,11 @@ final class LaunchTls implements AutoCloseable {
         }
     }
 
+    /** The TLS settings of process {@code process}; empty without TLS. */
+    Optional<TlsSettings> settings(int process) {
+        return perProcess.get(process);
+    }
+
     /** The variables that give process {@code process} its TLS files; empty without TLS. */
     Map<String, String> environment(int process) {
         return perProcess.get(process).map(TlsSettings::environment).orElse(Map.of());

@@ -9,6 +9,7 @@ import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.collectives.run.FatalErrors;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LauncherEnvironment;
+import dev.canopy.collectives.run.LauncherWatch;
 import dev.canopy.collectives.run.LeaveOnShutdown;
 import dev.canopy.collectives.run.LivePlanSettings;
 import dev.canopy.collectives.run.ProgramMain;
@@ -115,6 +116,8 @@ public final class NodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // Started by canopy launch --hostfile's agent: end with it, however it ends.
+        LauncherWatch.startIfLaunched(System.getenv(), System.in);
         Optional<GridModel> grid = LevelFiles.load(config, "node", spec.commandLine().getErr());
         if (grid.isEmpty()) {
             return 2;

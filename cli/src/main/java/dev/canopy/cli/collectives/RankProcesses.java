@@ -16,7 +16,7 @@ import java.util.concurrent.TimeoutException;
  * Each process also watches the launcher through its standard input ({@code LauncherWatch}), so none
  * outlives a launcher that is killed before it can close this.
  */
-final class RankProcesses implements AutoCloseable {
+public final class RankProcesses implements AutoCloseable {
 
     private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(5);
     private static final Duration STOP_WAIT = Duration.ofSeconds(5);
@@ -72,7 +72,7 @@ final class RankProcesses implements AutoCloseable {
     }
 
     /** What a rank's exit status says (the statuses of {@code ProgramMain} and of the JVM). */
-    static String meaning(int status) {
+    public static String meaning(int status) {
         if (status == 1) {
             return "the program failed (its output above says why)";
         }

@@ -12,11 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * A {@code config} subcommand that writes a level file for the hosts a launcher uses: the file on standard
@@ -76,18 +74,5 @@ abstract class HostLevelFileCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
-    }
-
-    /** {@code --site-by} as written on the command line. */
-    static final class SiteRuleConverter implements ITypeConverter<SiteRule> {
-
-        @Override
-        public SiteRule convert(String text) {
-            try {
-                return SiteRule.parse(text);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
-        }
     }
 }

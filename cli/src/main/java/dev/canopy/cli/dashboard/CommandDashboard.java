@@ -1,5 +1,6 @@
 package dev.canopy.cli.dashboard;
 
+import dev.canopy.cli.FutureWait;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
@@ -12,11 +13,9 @@ import dev.canopy.gridconfig.model.GridModel;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.io.PrintWriter;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The dashboard a command serves alongside the job it runs ({@code demo}, {@code launch}, {@code node}), on its
@@ -24,7 +23,7 @@ import java.util.concurrent.TimeoutException;
  */
 public final class CommandDashboard implements AutoCloseable {
 
-    private static final long TIMEOUT_SECONDS = 30;
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final Vertx vertx;
     private final JobDashboard dashboard;
@@ -84,15 +83,6 @@ public final class CommandDashboard implements AutoCloseable {
     }
 
     private static <T> T await(Future<T> future) {
-        try {
-            return future.toCompletionStage().toCompletableFuture().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("dashboard: " + e.getCause().getMessage(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("dashboard: no answer within " + TIMEOUT_SECONDS + " s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("dashboard: interrupted", e);
-        }
+        return FutureWait.await(future, TIMEOUT, "dashboard");
     }
 }

@@ -1,5 +1,6 @@
 package dev.canopy.cli.dashboard;
 
+import dev.canopy.cli.FutureWait;
 import dev.canopy.cli.LevelFiles;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
@@ -7,16 +8,14 @@ import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.dashboard.JobDashboard;
 import dev.canopy.dashboard.metrics.DashboardMetrics;
 import dev.canopy.dashboard.metrics.VertxMeters;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import dev.canopy.gridconfig.model.GridModel;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -93,19 +92,19 @@ public final class DashboardCommand implements Callable<Integer> {
         try {
             JobDashboard dashboard;
             try {
-                dashboard = JobDashboard.start(vertx, options, zooKeeper, jobId, secret, grid, Optional.empty(), registry)
-                        .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-            } catch (ExecutionException e) {
-                spec.commandLine().getErr().println("canopy dashboard: " + e.getCause().getMessage());
+                dashboard = FutureWait.await(JobDashboard.start(vertx, options, zooKeeper, jobId, secret, grid,
+                        Optional.empty(), registry), Duration.ofSeconds(30), "starting the dashboard");
+            } catch (IllegalStateException e) {
+                spec.commandLine().getErr().println("canopy dashboard: " + e.getMessage());
                 return 1;
             }
             out.println("dashboard: " + dashboard.url());
             out.flush();
             running.await(durationSeconds == null ? null : Duration.ofSeconds(durationSeconds));
-            dashboard.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            FutureWait.await(dashboard.close(), Duration.ofSeconds(10), "closing the dashboard");
             return 0;
         } finally {
-            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            FutureWait.await(vertx.close(), Duration.ofSeconds(10), "closing Vert.x");
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.canopy.cli.demo;
 
+import dev.canopy.cli.FutureWait;
 import dev.canopy.cli.dashboard.CommandDashboard;
 import dev.canopy.cli.dashboard.UntilStopped;
 import dev.canopy.collectives.CollectiveSettings;
@@ -35,7 +36,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -246,14 +246,7 @@ final class DemoDashboard implements AutoCloseable {
     }
 
     private static <T> T await(Future<T> future, String step) {
-        try {
-            return future.toCompletionStage().toCompletableFuture().get(STEP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            throw new IllegalStateException("demo step '" + step + "' failed: " + e.getMessage(), e);
-        }
+        return FutureWait.await(future, STEP_TIMEOUT, "demo step '" + step + "'");
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.canopy.cli.demo;
 
+import dev.canopy.cli.FutureWait;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.LevelChoices;
@@ -13,10 +14,10 @@ import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The demo's live re-plan: every node probes the network and takes part in the plan leader election (live
@@ -26,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class DemoReplan implements AutoCloseable {
 
-    private static final long STEP_SECONDS = 120;
+    private static final Duration STEP_TIMEOUT = Duration.ofSeconds(120);
 
     private final List<LivePlans> plans;
     private final PrintWriter out;
@@ -86,14 +87,6 @@ final class DemoReplan implements AutoCloseable {
     }
 
     private static <T> T await(Future<T> future, String step) {
-        try {
-            return future.toCompletionStage().toCompletableFuture().get(STEP_SECONDS, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw new IllegalStateException("demo step '" + step + "' failed: " + cause.getMessage(), cause);
-        }
+        return FutureWait.await(future, STEP_TIMEOUT, "demo step '" + step + "'");
     }
 }

@@ -1,5 +1,6 @@
 package dev.canopy.cli.demo;
 
+import dev.canopy.cli.FutureWait;
 import dev.canopy.cli.dashboard.UntilStopped;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.failure.HeartbeatSettings;
@@ -30,9 +31,7 @@ import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * One demo run, driven from the command's thread (never an event loop): ZooKeeper (embedded unless an
@@ -155,15 +154,6 @@ final class DemoRun {
     }
 
     private static <T> T await(Future<T> future, String step) {
-        try {
-            return future.toCompletionStage().toCompletableFuture().get(STEP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("demo step '" + step + "' failed: " + e.getCause().getMessage(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("demo step '" + step + "' did not finish within " + STEP_TIMEOUT.toSeconds() + " s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted during demo step '" + step + "'", e);
-        }
+        return FutureWait.await(future, STEP_TIMEOUT, "demo step '" + step + "'");
     }
 }

@@ -1,5 +1,6 @@
 package dev.canopy.cli.probe;
 
+import dev.canopy.cli.FutureWait;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.membership.JobMembership;
@@ -31,9 +32,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The grid of a level file emulated in this JVM for probing: an embedded ZooKeeper, one real transport per
@@ -165,15 +164,6 @@ final class EmulatedProbeGrid implements AutoCloseable {
     }
 
     private static <T> T await(Future<T> future, Duration deadline) {
-        try {
-            return future.toCompletionStage().toCompletableFuture().get(deadline.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the emulated grid did not answer within " + deadline.toSeconds() + " s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running the emulated grid", e);
-        }
+        return FutureWait.await(future, deadline, "the emulated grid");
     }
 }

@@ -24,7 +24,7 @@ public final class LauncherWatch {
     }
 
     /** Starts watching when {@code environment} says the launcher's pipe is on standard input. */
-    static void startIfLaunched(Map<String, String> environment, InputStream launcherPipe) {
+    public static void startIfLaunched(Map<String, String> environment, InputStream launcherPipe) {
         if (!"1".equals(environment.get(ENV_WATCH_LAUNCHER))) {
             return;
         }

@@ -66,10 +66,18 @@ public final class NetworkNamespaces implements AutoCloseable {
      *                     own, e.g. "Operation not permitted" in a container without CAP_SYS_ADMIN
      */
     public static NetworkNamespaces create(int hosts) throws IOException {
+        return create(PREFIX, hosts);
+    }
+
+    /**
+     * As {@link #create(int)}, with names starting with {@code namePrefix} instead of {@value #PREFIX} (for other
+     * users of emulated hosts, each with a prefix of its own).
+     */
+    public static NetworkNamespaces create(String namePrefix, int hosts) throws IOException {
         if (hosts < 1 || hosts > 250) {
             throw new IllegalArgumentException("hosts " + hosts + " must be 1 to 250 (one /24)");
         }
-        String prefix = PREFIX + ProcessHandle.current().pid() + "-" + CREATED.incrementAndGet();
+        String prefix = namePrefix + ProcessHandle.current().pid() + "-" + CREATED.incrementAndGet();
         NetworkNamespaces namespaces = new NetworkNamespaces(prefix, hosts);
         try {
             String bridge = namespaces.add(prefix + "-br");
@@ -96,10 +104,15 @@ public final class NetworkNamespaces implements AutoCloseable {
      * Returns their names; namespaces of live processes are left alone.
      */
     public static List<String> removeStale() throws IOException {
+        return removeStale(PREFIX);
+    }
+
+    /** As {@link #removeStale()}, for the namespaces created with {@code namePrefix}. */
+    public static List<String> removeStale(String namePrefix) throws IOException {
         List<String> removed = new ArrayList<>();
         for (String line : ip("netns", "list").split("\n")) {
             String name = line.strip().split("\\s+")[0];
-            OptionalLong owner = ownerOf(name);
+            OptionalLong owner = ownerOf(name, namePrefix);
             if (owner.isPresent() && ProcessHandle.of(owner.getAsLong()).map(ProcessHandle::isAlive).orElse(false)) {
                 continue;
             }
@@ -116,10 +129,14 @@ public final class NetworkNamespaces implements AutoCloseable {
 
     /** The id of the process that created namespace {@code name}, when the name is one of this class's. */
     static OptionalLong ownerOf(String name) {
-        if (!name.startsWith(PREFIX)) {
+        return ownerOf(name, PREFIX);
+    }
+
+    private static OptionalLong ownerOf(String name, String namePrefix) {
+        if (!name.startsWith(namePrefix)) {
             return OptionalLong.empty();
         }
-        String rest = name.substring(PREFIX.length());
+        String rest = name.substring(namePrefix.length());
         int dash = rest.indexOf('-');
         try {
             return dash > 0 ? OptionalLong.of(Long.parseLong(rest.substring(0, dash))) : OptionalLong.empty();
