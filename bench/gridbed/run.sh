@@ -3,11 +3,12 @@
 # mpibench's method: synchronised start, 1 s guard, sync = last rank done - root's start, median of
 # 20 iterations, root at the first host of the first site. Prints the comparison table.
 #
-#   bench/gridbed/run.sh [--gridbed DIR] [--spec grid8] [--hosts N] [--sizes 2,1024,65536,1048576]
+#   bench/gridbed/run.sh [--gridbed DIR] [--spec grid8] [--hosts N] [--algorithm auto] [--sizes 2,1024,65536,1048576]
 #                        [--iterations 20] [--out DIR] [--only canopy|mpi|COLUMNS]
 #
 # --only runs some columns (canopy-idle, canopy-warm, mpi-default, mpi-binomial, comma-separated);
-# the table is printed from everything in --out, so a column can be rerun into an earlier run's --out.
+# the table is printed from everything in --out, so a column can be rerun into an earlier run's --out
+# (--only none just prints it again).
 #
 # --hosts N runs N hosts per site instead of the spec's (its copy goes to --out): each host is a JVM
 # for Canopy, and 16 of them did not survive the start on a machine loaded by other work.
@@ -32,6 +33,7 @@ out=""
 only=""
 spec_name=grid8
 hosts=""
+algorithm=auto   # Canopy's heavy-WAN tree (the level file's heavy_wan), planned per message size
 
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -42,6 +44,7 @@ while [[ $# -gt 0 ]]; do
     --only) only=$2; shift 2 ;;
     --spec) spec_name=$2; shift 2 ;;
     --hosts) hosts=$2; shift 2 ;;
+    --algorithm) algorithm=$2; shift 2 ;;
     *) echo "run.sh: unknown argument '$1' (see the comment at the top of $0)" >&2; exit 2 ;;
   esac
 done
@@ -52,6 +55,7 @@ done
   echo "run.sh: $gridbed has no $spec_name.spec and $spec_name-warm.spec" >&2; exit 2; }
 [[ $sizes =~ ^[0-9]+(,[0-9]+)*$ ]] || { echo "run.sh: --sizes '$sizes' must be byte counts separated by commas" >&2; exit 2; }
 [[ $iterations =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --iterations '$iterations' must be a positive number" >&2; exit 2; }
+[[ $algorithm =~ ^[a-z_]+$ ]] || { echo "run.sh: --algorithm '$algorithm' is not a tree name (auto, spt, hlot, binomial, ...)" >&2; exit 2; }
 [[ -z $hosts || $hosts =~ ^[1-9][0-9]?$ ]] || { echo "run.sh: --hosts '$hosts' must be 1 to 99" >&2; exit 2; }
 out=${out:-$(mktemp -d /tmp/canopy-gridbed.XXXXXX)}
 mkdir -p "$out"
@@ -128,7 +132,7 @@ run_canopy() { # label spec
   up "$spec"
   start_zookeeper "$label"
   local rsl=$out/$label.rsl key=$out/$label.key
-  "$here/grid-rsl.sh" "$gridbed/run" auto >"$rsl"
+  "$here/grid-rsl.sh" "$gridbed/run" "$algorithm" >"$rsl"
   (umask 077; od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$key")
   local nodes=()
   while read -r name ns address site index; do
@@ -178,9 +182,9 @@ mpi_ms() { # label size -> median (min-max)
 }
 
 echo "bcast on gridbed $spec_name (${hosts:-as in the spec} hosts per site), root ${lower:+at the first host; lower bound }${lower:-?} ms; sync median (min-max) of $iterations iterations in ms"
-echo "$(date -u +%Y-%m-%dT%H:%MZ), niceness $nice, $(nproc) CPUs ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "table printed $(date -u +%Y-%m-%dT%H:%MZ) (raw outputs in $out), niceness $nice, $(nproc) CPUs ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| size (B) | lower bound | Canopy auto, idle TCP | Canopy auto, warm TCP | Open MPI default | Open MPI binomial |"
+echo "| size (B) | lower bound | Canopy $algorithm, idle TCP | Canopy $algorithm, warm TCP | Open MPI default | Open MPI binomial |"
 echo "| ---: | ---: | ---: | ---: | ---: | ---: |"
 for size in ${sizes//,/ }; do
   bound=$lower
