@@ -6,6 +6,7 @@ import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -56,7 +57,7 @@ class FrameCodecTest {
         new FrameStreamDecoder(MAX).feed(read, fromStream::add);
         Buffer fromDatagram = ((DecodeResult.Decoded) FrameCodec.decodeDatagram(datagram, MAX)).frame().payload();
 
-        // The transport reuses its read buffers: overwrite them, then append to the payloads.
+        // Payloads this small are copied out of the read: overwrite it, then append to the payloads.
         for (int i = 0; i < read.length(); i++) {
             read.setByte(i, (byte) 'x');
         }
@@ -66,6 +67,31 @@ class FrameCodecTest {
 
         assertThat(fromDatagram.toString()).isEqualTo("payload!");
         assertThat(fromStream).extracting(frame -> frame.payload().toString()).containsExactly("payload", "payload?");
+    }
+
+    @Example
+    void aLargePayloadSpreadOverReadsIsJoinedFromThemAndMayGrow() {
+        byte[] bytes = new byte[300_000];
+        new Random(7).nextBytes(bytes);
+        Frame large = new Frame(FrameType.DATA, 1, 2, 0, 4, 5, 6, 7, Buffer.buffer(bytes));
+        Frame small = new Frame(FrameType.ACK, 1, 2, 0, 4, 5, 6, 8, Buffer.buffer("after"));
+        Buffer wire = Buffer.buffer().appendBuffer(FrameCodec.encode(large)).appendBuffer(FrameCodec.encode(small));
+        FrameStreamDecoder decoder = new FrameStreamDecoder(MAX);
+        List<Frame> decoded = new ArrayList<>();
+
+        for (int from = 0; from < wire.length(); from += 65_536) {
+            assertThat(decoder.feed(wire.getBuffer(from, Math.min(wire.length(), from + 65_536)), decoded::add)).isEmpty();
+            int fed = Math.min(wire.length(), from + 65_536);
+            assertThat(decoder.bufferedBytes()).isEqualTo(fed < large.encodedLength() ? fed : 0);
+        }
+        Buffer payload = decoded.get(0).payload();
+        payload.appendBuffer(Buffer.buffer("!"));
+
+        assertThat(decoded).hasSize(2);
+        assertThat(decoded.get(1)).isEqualTo(small);
+        assertThat(payload.length()).isEqualTo(bytes.length + 1);
+        assertThat(payload.getBytes(0, bytes.length)).isEqualTo(bytes);
+        assertThat(payload.getByte(bytes.length)).isEqualTo((byte) '!');
     }
 
     @Example
