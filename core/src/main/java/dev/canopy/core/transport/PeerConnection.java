@@ -132,6 +132,29 @@ final class PeerConnection {
         return open == null ? Future.succeededFuture() : open.close();
     }
 
+    /**
+     * Hands the frames already queued to the socket, then closes it once they are written (waiting at most the
+     * drain timeout); frames the socket cannot take fail with {@code failure}. A node that leaves says goodbye
+     * and closes at once: without this the goodbye, queued for the next pump, would be failed by the close,
+     * and the peer would see a connection drop where it should see a goodbye.
+     */
+    Future<Void> closeAfterQueuedWrites(RuntimeException failure) {
+        if (state != State.CONNECTED || waiting.isEmpty()) {
+            return close(failure);
+        }
+        List<Future<Void>> queued = waiting.stream().map(write -> write.promise().future()).toList();
+        pumpWhileWritable();
+        NetSocket open = socket;
+        close(failure);
+        Promise<Void> writtenOrTimedOut = Promise.promise();
+        long timer = vertx.setTimer(Math.max(1, options.drainTimeout().toMillis()), id -> writtenOrTimedOut.tryComplete());
+        Future.join(queued).onComplete(written -> {
+            vertx.cancelTimer(timer);
+            writtenOrTimedOut.tryComplete();
+        });
+        return writtenOrTimedOut.future().compose(v -> open.close());
+    }
+
     private void connect() {
         state = State.CONNECTING;
         NodeAddress address = peer.address();

@@ -259,7 +259,7 @@ public final class VertxTransport implements Transport {
             closed = true;
             inboundPeers.closeAll();
             List<Future<Void>> closing = new ArrayList<>();
-            peers.forEach((id, connection) -> closing.add(connection.close(
+            peers.forEach((id, connection) -> closing.add(connection.closeAfterQueuedWrites(
                     new PeerUnavailableException(id, "the local transport is closing"))));
             peers.clear();
             List.copyOf(inbound).forEach(InboundConnection::close);

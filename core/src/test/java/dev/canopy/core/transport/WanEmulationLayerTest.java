@@ -293,4 +293,18 @@ class WanEmulationLayerTest {
         assertThat(Await.failure(a.transport().send(b.member(), TestNodes.data(0, 8)), Duration.ofSeconds(5)))
                 .isInstanceOf(PeerUnavailableException.class).hasMessageContaining("crashed");
     }
+
+    @Test
+    void aFrameSentJustBeforeCloseStillCrossesTheEmulatedWan() {
+        // A leaving node says goodbye and closes: the goodbye must not be overtaken by the close.
+        wan = WanEmulator.start(WanEmulation.withDefaultRtt(500).withLink("east", "west", LinkProfile.rtt(400)));
+        Node a = node("a", "east");
+        Node b = node("b", "west");
+        connect(a, b);
+
+        a.transport().send(b.member(), TestNodes.data(7, 8));
+        Await.result(a.transport().close());
+
+        assertThat(Await.next(b.received(), Duration.ofSeconds(10)).sequence()).isEqualTo(7);
+    }
 }

@@ -47,6 +47,7 @@ public final class WanEmulationLayer extends TransportLayer {
     private final Map<NodeId, ArrayDeque<Frame>> inFlight = new HashMap<>();
     private final Map<NodeId, String> gone = new HashMap<>();
     private long queuedBytes;
+    private Promise<Void> drained;
 
     /**
      * @param below     the transport that really sends
@@ -82,10 +83,30 @@ public final class WanEmulationLayer extends TransportLayer {
         });
     }
 
+    /**
+     * Closes after the reliable frames still crossing the emulated WAN have been handed on: a node that leaves
+     * says goodbye and then closes, and on a real WAN the goodbye reaches the peer before the connection's close
+     * does. Closing at once would let the close overtake the goodbye, and peers would judge a clean leave a
+     * failure. Waits at most until the last frame's arrival plus a second.
+     */
     @Override
     public Future<Void> close() {
         emulator.removeReceiver(below.localAddress());
-        return super.close();
+        return OwnerContext.call(context(), this::reliableFramesDelivered).compose(v -> super.close());
+    }
+
+    private Future<Void> reliableFramesDelivered() {
+        if (inFlight.isEmpty()) {
+            return Future.succeededFuture();
+        }
+        if (drained == null) {
+            drained = Promise.promise();
+            long now = emulator.clock().nanoTime();
+            long untilLast = inFlight.keySet().stream().mapToLong(peer -> lastArrival.get(peer) - now).max().orElse(0);
+            long waitNanos = Math.max(0, untilLast) + 1_000_000_000L;
+            context().owner().setTimer(Math.max(1, waitNanos / 1_000_000), id -> drained.tryComplete());
+        }
+        return drained.future();
     }
 
     @Override
@@ -181,6 +202,9 @@ public final class WanEmulationLayer extends TransportLayer {
             inFlight.remove(to.id());
         }
         deliver(to, oldest, Delivery.RELIABLE);
+        if (inFlight.isEmpty() && drained != null) {
+            drained.tryComplete();
+        }
     }
 
     private void deliver(Member to, Frame frame, Delivery delivery) {
