@@ -32,7 +32,9 @@ import java.util.function.DoubleSupplier;
  *       sender's {@code s}, which is exactly how the cost model charges a hop.</li>
  * </ul>
  *
- * Medians of {@code repetitions} samples each. Blocking: call it from a plain thread with every member of one
+ * Medians of {@code repetitions} samples each, after ping-pongs that open the connection and let an emulated
+ * WAN settle (the emulation corrects its delays by the real hop's latency it observes, which the connection's
+ * opening inflates at first). Large messages never cross sites here: megabyte frames would skew that estimate. Blocking: call it from a plain thread with every member of one
  * communicator (the emulated grid of {@code canopy calibrate}); only ranks 0 and the partners exchange messages,
  * on a tag of their own.
  */
@@ -46,6 +48,8 @@ public final class LogGpCalibration {
     static final int LARGE_BYTES = 1 << 20;
     private static final int SMALL_BURST = 32;
     private static final int LARGE_BURST = 8;
+    /** Ping-pongs before a partner's latency is measured: the connection opens, and an emulated WAN settles. */
+    private static final int WARM_UP_PING_PONGS = 16;
     private static final int TAG = 0x4C47;
     private static final int ACK_TAG = TAG + 1;
 
@@ -65,10 +69,13 @@ public final class LogGpCalibration {
         // the finest level's partner measures o, g and G: the least of the network is in its way
         Level finest = partners.keySet().stream().reduce((coarser, finer) -> finer).orElseThrow();
         Communicator near = world.get(partners.get(finest));
-        warmUp(root, near);
+        boolean sameSite = finest.compareTo(Level.LAN) >= 0;
+        pingPongMs(root, near); // opens the connection
+        if (sameSite) {
+            burst(root, near, LARGE_BURST, LARGE_BYTES);
+        }
         double overheadMs = median(repetitions, () -> burst(root, near, SMALL_BURST, SMALL_BYTES).sentMs() / SMALL_BURST);
         double gapMs = Math.max(0, burstSlopeMs(root, near, SMALL_BURST, SMALL_BYTES, repetitions));
-        boolean sameSite = finest.compareTo(Level.LAN) >= 0;
         double largeMs = sameSite ? burstSlopeMs(root, near, LARGE_BURST, LARGE_BYTES, repetitions) : 0;
         double perByteMs = sameSite ? Math.max(0, (largeMs - overheadMs) / LARGE_BYTES) : 0;
 
@@ -77,7 +84,9 @@ public final class LogGpCalibration {
         JsonObject partnerRanks = new JsonObject();
         for (Map.Entry<Level, Integer> partner : partners.entrySet()) {
             Communicator far = world.get(partner.getValue());
-            warmUp(root, far);
+            for (int i = 0; i < WARM_UP_PING_PONGS; i++) {
+                pingPongMs(root, far);
+            }
             double halfRtt = median(repetitions, () -> pingPongMs(root, far) / 2);
             latencies.put(partner.getKey(), Math.max(0, halfRtt - Math.max(overheadMs, gapMs)));
             oneWay.put(partner.getKey().configName(), halfRtt);
@@ -99,11 +108,6 @@ public final class LogGpCalibration {
             partners.putIfAbsent(root.linkLevel(world.get(0).member(rank).coordinates()), rank);
         }
         return partners;
-    }
-
-    private static void warmUp(Communicator from, Communicator to) {
-        pingPongMs(from, to);
-        burst(from, to, LARGE_BURST, LARGE_BYTES);
     }
 
     /** {@code s(m)}: how much later the acknowledgement of {@code count} messages comes than that of one. */
