@@ -1,6 +1,7 @@
 package dev.canopy.cli.collectives;
 
 import io.vertx.core.json.JsonObject;
+import java.util.Locale;
 
 /** The benchmark report as a text table, one row per algorithm, exchange route (alltoall(v) only), pipelining (when compared) and size. */
 final class BenchTable {
@@ -13,6 +14,12 @@ final class BenchTable {
         table.append(String.format("%s from rank %d (site %s), %d processes, %d iterations, %s%n", report.getString("op"),
                 report.getInteger("root"), report.getString("root_site"), report.getInteger("processes"),
                 report.getInteger("iterations"), report.getString("date")));
+        JsonObject loggp = report.getJsonObject("loggp");
+        if (loggp != null) {
+            table.append(String.format(Locale.ROOT, "predicted with LogGP (%s): o = %.4f ms, g = %.4f ms, G = %.3e ms/B, L %s%n",
+                    loggp.getString("source"), loggp.getDouble("overhead_ms"), loggp.getDouble("gap_ms"),
+                    loggp.getDouble("per_byte_ms"), loggp.getJsonObject("latency_ms").encode()));
+        }
         boolean routed = report.getJsonArray("results").stream().anyMatch(row -> ((JsonObject) row).containsKey("exchange"));
         boolean pipelined = report.getJsonArray("results").stream().anyMatch(row -> ((JsonObject) row).containsKey("pipeline"));
         table.append(String.format("%-10s ", "algorithm")).append(routed ? String.format("%-9s ", "exchange") : "")
