@@ -11,7 +11,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
@@ -57,7 +56,7 @@ final class LogGpReport {
     }
 
     private static String throughput(double perByteMs) {
-        double bytesPerSecond = new LogGpParameters(0, 0, perByteMs, Map.of()).bytesPerSecond();
+        double bytesPerSecond = LogGpParameters.bytesPerSecond(perByteMs);
         return Double.isInfinite(bytesPerSecond) ? "not measured: no two processes share a site"
                 : String.format(Locale.ROOT, "%.0f MB/s per sender", bytesPerSecond / 1e6);
     }

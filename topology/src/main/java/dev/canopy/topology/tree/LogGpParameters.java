@@ -61,6 +61,11 @@ public record LogGpParameters(double overheadMs, double gapMs, double perByteMs,
 
     /** One sender's throughput in bytes per second, {@code 1 / G}; positive infinity when G is 0. */
     public double bytesPerSecond() {
+        return bytesPerSecond(perByteMs);
+    }
+
+    /** The throughput in bytes per second of {@code perByteMs} ms per byte; positive infinity for 0. */
+    public static double bytesPerSecond(double perByteMs) {
         return perByteMs == 0 ? Double.POSITIVE_INFINITY : 1000 / perByteMs;
     }
 }
