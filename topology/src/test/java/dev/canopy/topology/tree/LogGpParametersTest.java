@@ -19,7 +19,8 @@ class LogGpParametersTest {
         assertThat(cost.withMessageBytes(1).sendCostMs()).as("small sends are held to the gap").isEqualTo(0.08);
         assertThat(measured.latencyMs(Level.HOST)).hasValue(0.1);
         assertThat(measured.latencyMs(Level.LAN)).isEmpty();
-        assertThat(measured.bytesPerSecond()).isEqualTo(1e8);
+        assertThat(measured.bytesPerSecond()).isCloseTo(1e8, within(1.0));
+        assertThat(LogGpParameters.DEFAULTS.bytesPerSecond()).isInfinite();
         assertThat(LogGpParameters.DEFAULTS.costModel(0)).isEqualTo(new CostModel(0.02, 0, 0, 0));
     }
 
