@@ -43,10 +43,18 @@ public final class LogGpStore {
         return SealedConfigZnode.path(gridName, NAME);
     }
 
-    /** Stores {@code document}, which must hold the parameters under {@code "loggp"} ({@link #toJson}), sealed. */
+    /**
+     * Stores {@code document}, which must hold the parameters under {@code "loggp"} ({@link #toJson}), sealed;
+     * fails with a {@link MalformedZnodeException} without writing when they are not valid parameters.
+     */
     public Future<Void> save(String gridName, JsonObject document) {
-        decode(document.encode().getBytes(StandardCharsets.UTF_8), path(gridName));
-        return znode.save(gridName, document.encode());
+        String body = document.encode();
+        try {
+            decode(body.getBytes(StandardCharsets.UTF_8), path(gridName));
+        } catch (MalformedZnodeException e) {
+            return Future.failedFuture(e);
+        }
+        return znode.save(gridName, body);
     }
 
     /** The parameters stored for {@code gridName}; empty when none were, or what is there is not this secret's. */

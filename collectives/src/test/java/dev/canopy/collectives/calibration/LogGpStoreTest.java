@@ -122,6 +122,6 @@ class LogGpStoreTest {
                     .as(bad.encode()).isInstanceOf(MalformedZnodeException.class).hasMessageContaining(path);
         }
         assertThat(LogGpStore.decode(document(MEASURED).encode().getBytes(StandardCharsets.UTF_8), path)).isEqualTo(MEASURED);
-        assertThatThrownBy(() -> store(secret).save("g", negative)).isInstanceOf(MalformedZnodeException.class);
+        assertThat(Await.failure(store(secret).save("g", negative), WAIT)).isInstanceOf(MalformedZnodeException.class);
     }
 }
