@@ -1,6 +1,7 @@
 package dev.canopy.cli.collectives;
 
 import io.vertx.core.json.JsonObject;
+import java.util.Locale;
 
 /** The benchmark report as a text table, one row per algorithm, exchange route (alltoall(v) only), pipelining (when compared) and size. */
 final class BenchTable {
@@ -27,6 +28,13 @@ final class BenchTable {
                     .append(String.format("%10d %11.2f %11.2f %14.2f %16.2f%n", row.getInteger("bytes"),
                             row.getDouble("median_ms"), row.getDouble("p90_ms"), row.getDouble("predicted_ms"),
                             row.getDouble("lower_bound_ms")));
+        }
+        // after the rows, so the header stays the table's second line
+        JsonObject loggp = report.getJsonObject("loggp");
+        if (loggp != null) {
+            table.append(String.format(Locale.ROOT, "predicted with LogGP (%s): o = %.4f ms, g = %.4f ms, G = %.3e ms/B, L %s%n",
+                    loggp.getString("source"), loggp.getDouble("overhead_ms"), loggp.getDouble("gap_ms"),
+                    loggp.getDouble("per_byte_ms"), loggp.getJsonObject("latency_ms").encode()));
         }
         return table.toString();
     }

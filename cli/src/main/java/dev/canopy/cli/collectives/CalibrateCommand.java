@@ -43,7 +43,8 @@ import picocli.CommandLine.Spec;
  * applying them. Only thresholds that made their operation faster are kept ("thresholds"; what was
  * detected is under "detected"). Storing needs the deployment's secret ({@code --secret-file}): the znodes
  * belong to its ZooKeeper credentials and the content carries its MAC, so only jobs run with the same secret
- * use the thresholds and nobody without it can change them ({@link SegmentationStore}).
+ * use the thresholds and nobody without it can change them ({@link SegmentationStore}). The LogGP parameters
+ * are measured on the same grid and stored beside them, sealed alike ({@link LogGpReport}).
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = "Measure scatter/gather against message size, detect S, M1, M2 and store them in ZooKeeper.")
@@ -114,6 +115,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             ZooKeeperSession session = connect(vertx, secret);
             JsonObject report = measure(grid);
             Blocking.await(new SegmentationStore(vertx, session.client(), secret).save(grid.name(), report)
+                    .compose(saved -> LogGpReport.save(vertx, session.client(), secret, grid.name(), report))
                     .eventually(session::close));
             print(report);
             return 0;
@@ -140,6 +142,7 @@ public final class CalibrateCommand implements Callable<Integer> {
                 report.put("after", curves(after))
                         .put("thresholds", Calibration.keepImprovements(before, after).toJson());
             }
+            LogGpReport.measureInto(report, emulated.world(), repetitions);
             return report;
         }
     }
@@ -162,7 +165,8 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     private void print(JsonObject report) {
         PrintWriter out = spec.commandLine().getOut();
-        out.println(json ? report.encodePrettily() : CalibrationTable.format(report, zooKeeper));
+        out.println(json ? report.encodePrettily() : CalibrationTable.format(report, zooKeeper) + "\n"
+                + LogGpReport.format(report, zooKeeper));
         out.flush();
     }
 

@@ -8,6 +8,8 @@ import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.engine.Operation;
+import dev.canopy.collectives.calibration.LogGpCalibration;
+import dev.canopy.collectives.calibration.LogGpStore;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.collectives.plan.TopologyPlan;
@@ -17,6 +19,7 @@ import dev.canopy.core.comm.Communicator;
 import dev.canopy.gridconfig.Level;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
+import dev.canopy.topology.tree.LogGpParameters;
 import dev.canopy.topology.tree.TreeAlgorithm;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -49,6 +52,8 @@ import picocli.CommandLine.Spec;
         description = "Time a collective on the level file's emulated grid for each heavy-WAN algorithm and size.")
 public final class CollectivesBenchCommand implements Callable<Integer> {
 
+    private static final int LOGGP_REPETITIONS = 7;
+
     @Spec
     private CommandSpec spec;
 
@@ -75,6 +80,11 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
             description = "Pipelining of bcast and reductions to compare: on (segments sized by the cost model),"
                     + " off (every message in one piece) (default: on).")
     private List<String> pipelines;
+
+    @Option(names = "--loggp", defaultValue = "measure", paramLabel = "measure|defaults",
+            description = "LogGP parameters of plans and predictions: measure (default: on this grid before the runs,"
+                    + " as canopy calibrate does) or defaults (20 µs per send, latencies inside sites from the thresholds).")
+    private String loggpSource;
 
     @Option(names = "--iterations", defaultValue = "15", description = "Timed runs per algorithm and size.")
     private int iterations;
@@ -139,10 +149,11 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
 
     private JsonObject run(GridModel grid, List<Communicator> world, Operation operation, List<TreeAlgorithm> heavyWan,
             List<Variant> variants, int rootRank) {
+        LogGpParameters loggp = loggp(world);
         List<Collectives> base = world.stream()
                 .map(member -> new Collectives(member, ConfiguredPlans.of(member.members(), grid), CollectiveSettings.defaults()))
                 .toList();
-        GridTimes model = new GridTimes(grid, world.get(0).members());
+        GridTimes model = new GridTimes(grid, world.get(0).members(), loggp);
         JsonArray results = new JsonArray();
         for (TreeAlgorithm algorithm : heavyWan) {
             LevelAlgorithms levels = LevelChoices.of(grid.levels()).with(Level.HEAVY_WAN, algorithm);
@@ -150,10 +161,11 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
                 // Planned for this size, so auto weighs fan-out against the file's uplinks; every member knows it.
                 List<Collectives> members = new ArrayList<>();
                 for (Collectives member : base) {
-                    members.add(member.withPlan(ConfiguredPlans.of(member.communicator().members(), grid, levels, bytes)));
+                    members.add(member.withPlan(ConfiguredPlans.of(member.communicator().members(), grid, levels, bytes,
+                            loggp)));
                 }
                 // The model's own copy: the members' plans belong to their event loops.
-                TopologyPlan plan = ConfiguredPlans.of(world.get(0).members(), grid, levels, bytes);
+                TopologyPlan plan = ConfiguredPlans.of(world.get(0).members(), grid, levels, bytes, loggp);
                 List<double[]> millis = timeVariants(operation, members, variants, bytes, rootRank);
                 for (int v = 0; v < variants.size(); v++) {
                     LatencySummary summary = LatencySummary.of(millis.get(v));
@@ -181,8 +193,17 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
                 .put("root", rootRank)
                 .put("root_site", world.get(0).member(rootRank).coordinates().site())
                 .put("iterations", iterations)
+                .put("loggp", LogGpStore.toJson(loggp).put("source", loggpSource))
                 .put("date", Instant.now().toString())
                 .put("results", results);
+    }
+
+    /** The LogGP parameters to plan and predict with: measured on this run's grid, unless --loggp defaults. */
+    private LogGpParameters loggp(List<Communicator> world) {
+        if (loggpSource.equals("defaults") || world.size() < 2) {
+            return LogGpParameters.DEFAULTS;
+        }
+        return LogGpCalibration.run(world, LOGGP_REPETITIONS).parameters();
     }
 
     /** One way of running the operation that the run compares: an alltoall route and pipelining on or off. */
@@ -286,6 +307,9 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
     private Optional<String> validate() {
         if (root != null && rootSite != null) {
             return Optional.of("give --root or --root-site, not both");
+        }
+        if (!loggpSource.equals("measure") && !loggpSource.equals("defaults")) {
+            return Optional.of("--loggp must be measure or defaults, got '" + loggpSource + "'");
         }
         if (root != null && root < 0) {
             return Optional.of("--root must be a rank (0 or more), got " + root);

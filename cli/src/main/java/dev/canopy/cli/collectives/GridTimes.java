@@ -9,10 +9,10 @@ import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.topology.graph.LatencyMatrix;
 import dev.canopy.topology.tree.CostModel;
+import dev.canopy.topology.tree.LogGpParameters;
 import dev.canopy.topology.tree.Prediction;
 import dev.canopy.topology.tree.SegmentPolicy;
 import dev.canopy.topology.tree.ShortestPaths;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -20,7 +20,8 @@ import java.util.Map;
  * The model times the benchmark prints beside its measurements, from the level file's links:
  * <ul>
  * <li>predicted: the topology's cost model replaying the tree the plan runs as the runtime and the
- *     WAN emulation carry it: 20 µs per send, segments pipelined as the variant pipelines them, every
+ *     WAN emulation carry it: the LogGP parameters given (measured on the grid, or the defaults' 20 µs
+ *     per send), segments pipelined as the variant pipelines them, every
  *     message to another site queued for its sender's site uplink (shared by all the site's sends)
  *     and for the site link, then the one-way latency;</li>
  * <li>lower bound: every member is at least its shortest-path latency from the root away, plus, in
@@ -33,13 +34,19 @@ public final class GridTimes {
     private final List<Member> members;
     private final Map<String, Coordinates> coordinates;
     private final GridLatencies latencies;
+    private final LogGpParameters loggp;
 
     public GridTimes(GridModel grid, List<Member> members) {
+        this(grid, members, LogGpParameters.DEFAULTS);
+    }
+
+    /** @param loggp the parameters the plans were made with: sends cost and latencies inside sites */
+    public GridTimes(GridModel grid, List<Member> members, LogGpParameters loggp) {
         this.grid = grid;
         this.members = members;
-        this.coordinates = new LinkedHashMap<>();
-        members.forEach(member -> coordinates.put(TopologyPlan.nameOf(member), member.coordinates()));
-        this.latencies = new GridLatencies(grid, coordinates);
+        this.coordinates = ConfiguredPlans.coordinatesOf(members);
+        this.latencies = new GridLatencies(grid, coordinates, loggp);
+        this.loggp = loggp;
     }
 
     /**
@@ -47,7 +54,7 @@ public final class GridTimes {
      * carrying {@code bytes} cut by {@code pipeline}, with the file's uplinks and link bandwidths.
      */
     public double predictedMs(TopologyPlan plan, int root, SegmentPolicy pipeline, int bytes) {
-        CostModel cost = ConfiguredPlans.COST.withMessageBytes(bytes)
+        CostModel cost = loggp.costModel(bytes)
                 .withBandwidths(new GridBandwidths(grid, coordinates))
                 .withSegments(pipeline);
         return Prediction.completionMs(plan.hierarchicalPlan(root).replay(latencies, cost).values().stream()

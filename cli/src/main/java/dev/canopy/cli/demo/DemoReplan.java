@@ -11,6 +11,7 @@ import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.dashboard.record.RecordedCollectives;
 import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.topology.tree.LogGpParameters;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.PrintWriter;
@@ -43,7 +44,8 @@ final class DemoReplan implements AutoCloseable {
         for (Communicator world : worlds) {
             CanopyNode node = nodes.stream().filter(n -> n.id().equals(world.member(world.rank()).id())).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no node for rank " + world.rank()));
-            starting.add(LivePlans.start(vertx, node, world, grid, LevelChoices.of(grid.levels()), LivePlanSettings.DEFAULTS));
+            starting.add(LivePlans.start(vertx, node, world, grid, LevelChoices.of(grid.levels()), LogGpParameters.DEFAULTS,
+                    LivePlanSettings.DEFAULTS));
         }
         List<LivePlans> started = new ArrayList<>();
         for (Future<LivePlans> live : starting) {

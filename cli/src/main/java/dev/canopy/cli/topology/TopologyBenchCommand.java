@@ -7,6 +7,7 @@ import dev.canopy.topology.hierarchy.HierarchicalPlanner;
 import dev.canopy.topology.hierarchy.Hierarchy;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.hierarchy.LevelThresholds;
+import dev.canopy.topology.synthetic.SyntheticGrid;
 import dev.canopy.topology.tree.CostModel;
 import dev.canopy.topology.tree.Tree;
 import dev.canopy.topology.tree.TreeAlgorithm;

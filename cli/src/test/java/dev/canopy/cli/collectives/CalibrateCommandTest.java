@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.canopy.cli.CanopyCommand;
+import dev.canopy.collectives.calibration.LogGpStore;
 import dev.canopy.collectives.calibration.SegmentationStore;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.membership.ZooKeeperCredentials;
@@ -62,6 +63,13 @@ class CalibrateCommandTest {
                 assertThatThrownBy(() -> foreigner.setData().forPath(path, "{}".getBytes(StandardCharsets.UTF_8)))
                         .isInstanceOf(KeeperException.NoAuthException.class);
                 assertThatThrownBy(() -> foreigner.delete().forPath(path)).isInstanceOf(KeeperException.NoAuthException.class);
+
+                String loggp = LogGpStore.path("two-site");
+                JsonObject sealedLogGp = new JsonObject(new String(holder.getData().forPath(loggp), StandardCharsets.UTF_8));
+                assertThat(new JsonObject(sealedLogGp.getString("body")).getJsonObject("loggp"))
+                        .isEqualTo(report.getJsonObject("loggp"));
+                assertThat(report.getJsonObject("loggp").getJsonObject("latency_ms").getDouble("heavy_wan")).isPositive();
+                assertThatThrownBy(() -> foreigner.getData().forPath(loggp)).isInstanceOf(KeeperException.NoAuthException.class);
             }
         }
     }

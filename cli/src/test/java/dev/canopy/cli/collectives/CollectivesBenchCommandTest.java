@@ -31,6 +31,11 @@ class CollectivesBenchCommandTest {
         JsonObject report = new JsonObject(out.toString());
         assertThat(report.getString("root_site")).isEqualTo("beta");
         assertThat(report.getInteger("root")).isBetween(0, 3);
+        // planned and predicted with LogGP measured on this grid: a WAN hop is the 20 ms emulated and more
+        JsonObject loggp = report.getJsonObject("loggp");
+        assertThat(loggp.getString("source")).isEqualTo("measure");
+        assertThat(loggp.getDouble("overhead_ms")).isPositive();
+        assertThat(loggp.getJsonObject("latency_ms").getDouble("heavy_wan")).isBetween(15.0, 200.0);
         JsonArray results = report.getJsonArray("results");
         assertThat(results).hasSize(4);
         for (Object entry : results) {
@@ -120,6 +125,7 @@ class CollectivesBenchCommandTest {
         assertBadInput("unknown algorithm 'fast'", "--config", config.toString(), "--algorithms", "fast");
         assertBadInput("unknown operation 'broadcast'", "--config", config.toString(), "--op", "broadcast");
         assertBadInput("--root or --root-site, not both", "--config", config.toString(), "--root", "1", "--root-site", "beta");
+        assertBadInput("--loggp must be measure or defaults, got 'guess'", "--config", config.toString(), "--loggp", "guess");
         assertBadInput("does not exist", "--config", directory.resolve("missing.rsl").toString());
         assertBadInput("unknown exchange 'tree'; choose from [auto, relayed, sites, pairwise]", "--config", config.toString(),
                 "--op", "alltoall", "--exchange", "sites,tree");

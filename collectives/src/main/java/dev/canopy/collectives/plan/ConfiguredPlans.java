@@ -8,6 +8,7 @@ import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.topology.hierarchy.HierarchicalPlanner;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.tree.CostModel;
+import dev.canopy.topology.tree.LogGpParameters;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +21,11 @@ import java.util.Map;
  */
 public final class ConfiguredPlans {
 
-    /** Per-send overhead used to order sends and let {@code auto} weigh fan-out: 20 µs. */
-    public static final CostModel COST = new CostModel(0.02, 0, 0, 0);
+    /**
+     * The cost model before anything was measured ({@link LogGpParameters#DEFAULTS}, 20 µs per send), used to
+     * order sends and let {@code auto} weigh fan-out.
+     */
+    public static final CostModel COST = LogGpParameters.DEFAULTS.costModel(0);
 
     private ConfiguredPlans() {
     }
@@ -45,13 +49,29 @@ public final class ConfiguredPlans {
      * knows the size for every member (the benchmark) plans per size.
      */
     public static TopologyPlan of(List<Member> members, GridModel grid, LevelAlgorithms algorithms, long messageBytes) {
+        return of(members, grid, algorithms, messageBytes, LogGpParameters.DEFAULTS);
+    }
+
+    /**
+     * Trees planned with the deployment's measured LogGP parameters ({@code canopy calibrate}): their o, g
+     * and G in the cost model, their per-level latencies inside sites ({@link GridLatencies}). Every member
+     * must use the same parameters (they read the same sealed znode); they are part of the epoch.
+     */
+    public static TopologyPlan of(List<Member> members, GridModel grid, LevelAlgorithms algorithms, long messageBytes,
+            LogGpParameters loggp) {
+        Map<String, Coordinates> coordinates = coordinatesOf(members);
+        long epoch = epochOf(members, grid, algorithms, messageBytes, loggp);
+        return new TopologyPlan(members, new HierarchicalPlanner(algorithms, cost(grid, coordinates, messageBytes, loggp)),
+                new GridLatencies(grid, coordinates, loggp), epoch);
+    }
+
+    /** Every member's coordinates by {@link TopologyPlan#nameOf}, in rank order. */
+    public static Map<String, Coordinates> coordinatesOf(List<Member> members) {
         Map<String, Coordinates> coordinates = new LinkedHashMap<>();
         for (Member member : members) {
             coordinates.put(TopologyPlan.nameOf(member), member.coordinates());
         }
-        long epoch = epochOf(members, grid, algorithms, messageBytes);
-        return new TopologyPlan(members, new HierarchicalPlanner(algorithms, cost(grid, coordinates, messageBytes)),
-                new GridLatencies(grid, coordinates), epoch);
+        return coordinates;
     }
 
     /**
@@ -62,20 +82,30 @@ public final class ConfiguredPlans {
      * @param coordinates every member's coordinates by {@link TopologyPlan#nameOf}
      */
     public static CostModel cost(GridModel grid, Map<String, Coordinates> coordinates, long messageBytes) {
+        return cost(grid, coordinates, messageBytes, LogGpParameters.DEFAULTS);
+    }
+
+    /** As {@link #cost(GridModel, Map, long)} with the measured {@code loggp} in place of the defaults. */
+    public static CostModel cost(GridModel grid, Map<String, Coordinates> coordinates, long messageBytes,
+            LogGpParameters loggp) {
         if (messageBytes == 0) {
-            return COST;
+            return loggp.costModel(0);
         }
-        return COST.withMessageBytes(messageBytes)
+        return loggp.costModel(messageBytes)
                 .withBandwidths(new GridBandwidths(grid, coordinates))
                 .withSegments(CollectiveSettings.defaults().pipeline());
     }
 
     /** A digest of the plan's inputs built from String hash codes, which are the same in every JVM (enum ones are not). */
-    private static long epochOf(List<Member> members, GridModel grid, LevelAlgorithms algorithms, long messageBytes) {
+    private static long epochOf(List<Member> members, GridModel grid, LevelAlgorithms algorithms, long messageBytes,
+            LogGpParameters loggp) {
         long hash = GridConfigs.print(grid).hashCode();
         hash = 31 * hash + algorithms.toString().hashCode();
         if (messageBytes != 0) {
             hash = 31 * hash + Long.hashCode(messageBytes);
+        }
+        if (!loggp.equals(LogGpParameters.DEFAULTS)) {
+            hash = 31 * hash + loggp.toString().hashCode();
         }
         for (Member member : members) {
             hash = 31 * hash + member.id().value().hashCode();

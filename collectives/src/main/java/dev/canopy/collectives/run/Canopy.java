@@ -3,6 +3,7 @@ package dev.canopy.collectives.run;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
+import dev.canopy.collectives.calibration.LogGpStore;
 import dev.canopy.collectives.calibration.SegmentationStore;
 import dev.canopy.collectives.multicast.BroadcastLayers;
 import dev.canopy.collectives.multicast.MulticastFabrics;
@@ -13,6 +14,7 @@ import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.multicast.reliable.MulticastOptions;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
+import dev.canopy.topology.tree.LogGpParameters;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.Optional;
@@ -37,31 +39,41 @@ public final class Canopy {
 
     /**
      * Joins the job on {@code vertx}; the session closes {@code vertx} when it closes. Scatter and gather
-     * use the segmentation thresholds {@code canopy calibrate} stored for the grid with the same secret, if any. With live plans the
+     * use the segmentation thresholds and LogGP parameters {@code canopy calibrate} stored for the grid with the same secret, if any. With live plans the
      * node starts probing and joins the plan leader election once WORLD exists.
      */
     public static Future<CanopySession> joinAsync(Vertx vertx, JoinOptions options) {
         return CanopyNode.start(vertx, options.nodeOptions())
                 .compose(node -> calibratedSettings(vertx, node, options)
-                        .compose(settings -> node.join().compose(world -> {
+                        .compose(settings -> calibratedLogGp(vertx, node, options).compose(loggp -> node.join().compose(world -> {
                             LevelAlgorithms algorithms = LevelChoices.of(options.grid().levels());
                             Collectives configured = new Collectives(world,
-                                    ConfiguredPlans.of(world.members(), options.grid(), algorithms), settings);
+                                    ConfiguredPlans.of(world.members(), options.grid(), algorithms, 0, loggp), settings);
                             // bcast multicasts where the level file asks for it and every member can (collective).
                             return BroadcastLayers.plugInto(configured, options.grid().levels(), MulticastFabrics.ipOnly(),
                                             MulticastOptions.DEFAULTS)
-                                    .compose(collectives -> livePlans(vertx, node, world, algorithms, options)
+                                    .compose(collectives -> livePlans(vertx, node, world, algorithms, loggp, options)
                                             .map(live -> new CanopySession(vertx, node, world, options.grid(), collectives,
                                                     live)));
-                        }))
+                        })))
                         .onFailure(e -> node.close()));
     }
 
     private static Future<Optional<LivePlans>> livePlans(Vertx vertx, CanopyNode node, Communicator world,
-            LevelAlgorithms algorithms, JoinOptions options) {
+            LevelAlgorithms algorithms, LogGpParameters loggp, JoinOptions options) {
         return options.livePlans()
-                .map(settings -> LivePlans.start(vertx, node, world, options.grid(), algorithms, settings).map(Optional::of))
+                .map(settings -> LivePlans.start(vertx, node, world, options.grid(), algorithms, loggp, settings)
+                        .map(Optional::of))
                 .orElse(Future.succeededFuture(Optional.empty()));
+    }
+
+    /** The LogGP parameters {@code canopy calibrate} stored for the grid with this job's secret, else the defaults. */
+    private static Future<LogGpParameters> calibratedLogGp(Vertx vertx, CanopyNode node, JoinOptions options) {
+        return new LogGpStore(vertx, node.zooKeeper(), options.secret()).load(options.grid().name())
+                .map(stored -> {
+                    stored.ifPresent(loggp -> LOG.info("plans use the calibrated LogGP parameters {}", loggp));
+                    return stored.orElse(LogGpParameters.DEFAULTS);
+                });
     }
 
     /** The thresholds stored for the grid with this job's secret, read through the node's own ZooKeeper client. */

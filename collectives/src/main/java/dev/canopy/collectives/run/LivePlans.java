@@ -24,6 +24,7 @@ import dev.canopy.probes.measure.SiteSummaryPublisher;
 import dev.canopy.topology.hierarchy.HierarchicalPlanner;
 import dev.canopy.topology.hierarchy.Hierarchy;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
+import dev.canopy.topology.tree.LogGpParameters;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.LinkedHashMap;
@@ -61,9 +62,10 @@ public final class LivePlans {
      * Starts probing, the site summaries, the plan cache's watch and the leader election for a joined {@code node}.
      *
      * @param algorithms the level file's tree methods, as the session's configured plan uses them
+     * @param loggp the deployment's calibrated LogGP parameters, as the session's configured plan uses them
      */
     public static Future<LivePlans> start(Vertx vertx, CanopyNode node, Communicator world, GridModel grid,
-            LevelAlgorithms algorithms, LivePlanSettings settings) {
+            LevelAlgorithms algorithms, LogGpParameters loggp, LivePlanSettings settings) {
         MembershipView view = node.view().orElseThrow(() -> new IllegalStateException(
                 node.id() + " has no rank table; start live plans after joining"));
         Member self = world.member(world.rank());
@@ -71,11 +73,8 @@ public final class LivePlans {
                 Ticker.systemTicker());
         node.onMembershipEvent(event -> node.view().ifPresent(probes::updateMembership));
 
-        Map<String, Coordinates> coordinates = new LinkedHashMap<>();
-        for (Member member : world.members()) {
-            coordinates.put(TopologyPlan.nameOf(member), member.coordinates());
-        }
-        HierarchicalPlanner planner = new HierarchicalPlanner(algorithms, ConfiguredPlans.COST);
+        Map<String, Coordinates> coordinates = ConfiguredPlans.coordinatesOf(world.members());
+        HierarchicalPlanner planner = new HierarchicalPlanner(algorithms, loggp.costModel(0));
         PlanStore store = new PlanStore(node.context(), node.zooKeeper(), node.job());
         PlanCache cache = new PlanCache(node.context(), node.zooKeeper(), node.job(), store, CACHED_EPOCHS);
         SiteSummaryPublisher summaries = new SiteSummaryPublisher(vertx, probes, node.zooKeeper(), node.job(),
@@ -83,7 +82,7 @@ public final class LivePlans {
         SiteForecastWatcher sites = new SiteForecastWatcher(node.context(), node.zooKeeper(), node.job());
         ForecastFeed forecasts = new SiteCompletedFeed(ForecastFeed.of(probes), sites, node.context(), world.members());
         PlanLeader leader = new PlanLeader(node.context(), node.zooKeeper(), node.job(), self, forecasts,
-                new ForecastLatencies(new GridLatencies(grid, coordinates)),
+                new ForecastLatencies(new GridLatencies(grid, coordinates, loggp)),
                 PlanEvaluator.everyRoot(Hierarchy.of(coordinates), planner), settings.leader());
         LivePlans live = new LivePlans(probes, summaries, sites, cache, leader, new PlanSwitch(cache, planner));
         cache.start();

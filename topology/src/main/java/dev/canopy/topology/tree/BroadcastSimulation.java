@@ -6,7 +6,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 
 /**
  * Replays a pipelined broadcast the way the runtime and the WAN emulation carry it, send by send in
@@ -28,11 +27,9 @@ public final class BroadcastSimulation {
         double ms(int parent, int child);
     }
 
-    private record Send(double handedMs, int node) {
-    }
-
     private final int[][] children;
-    private final EdgeLatency latency;
+    /** The latency of every tree edge, by parent and child position: looked up once, not once per segment. */
+    private final double[][] edgeLatency;
     private final CostModel cost;
     private final int[] site;
     private final double[] uplinkMsPerByte;
@@ -44,7 +41,13 @@ public final class BroadcastSimulation {
 
     private BroadcastSimulation(List<String> nodes, int root, int[][] children, EdgeLatency latency, CostModel cost) {
         this.children = children;
-        this.latency = latency;
+        this.edgeLatency = new double[children.length][];
+        for (int v = 0; v < children.length; v++) {
+            edgeLatency[v] = new double[children[v].length];
+            for (int k = 0; k < children[v].length; k++) {
+                edgeLatency[v][k] = latency.ms(v, children[v][k]);
+            }
+        }
         this.cost = cost;
         BandwidthSource bandwidths = cost.bandwidths();
         Map<String, Integer> siteIndex = new HashMap<>();
@@ -91,16 +94,17 @@ public final class BroadcastSimulation {
         arrived[root] = new double[segments];
         Arrays.fill(arrived[root], rootArrivalMs);
         cpuFree[root] = Math.max(rootArrivalMs, rootFreeAtMs);
-        PriorityQueue<Send> queue = new PriorityQueue<>((a, b) -> a.handedMs() != b.handedMs()
-                ? Double.compare(a.handedMs(), b.handedMs()) : Integer.compare(a.node(), b.node()));
+        // a node is queued at most once: when its next segment is there, or when that segment arrives
+        NodeHeap queue = new NodeHeap(n);
         if (children[root].length > 0) {
-            queue.add(next(root, arrived, cpuFree, nextSend));
+            queue.add(root, nextHandedMs(root, arrived, cpuFree, nextSend));
         }
         while (!queue.isEmpty()) {
-            int v = queue.poll().node();
+            int v = queue.poll();
             int kids = children[v].length;
             int segment = nextSend[v] / kids;
-            int child = children[v][nextSend[v] % kids];
+            int position = nextSend[v] % kids;
+            int child = children[v][position];
             long length = length(segment);
             double handed = Math.max(cpuFree[v], arrived[v][segment]) + sendCostMs(length);
             cpuFree[v] = handed;
@@ -109,12 +113,12 @@ public final class BroadcastSimulation {
                 arrived[child] = new double[segments];
                 Arrays.fill(arrived[child], Double.NaN);
             }
-            arrived[child][segment] = wireEndMs(v, child, handed, length) + latency.ms(v, child);
+            arrived[child][segment] = wireEndMs(v, child, handed, length) + edgeLatency[v][position];
             if (nextSend[v] < kids * segments && !Double.isNaN(arrived[v][nextSend[v] / kids])) {
-                queue.add(next(v, arrived, cpuFree, nextSend));
+                queue.add(v, nextHandedMs(v, arrived, cpuFree, nextSend));
             }
             if (children[child].length > 0 && nextSend[child] == segment * children[child].length) {
-                queue.add(next(child, arrived, cpuFree, nextSend));
+                queue.add(child, nextHandedMs(child, arrived, cpuFree, nextSend));
             }
         }
         double[] arrival = new double[n];
@@ -125,9 +129,10 @@ public final class BroadcastSimulation {
         return arrival;
     }
 
-    private Send next(int v, double[][] arrived, double[] cpuFree, int[] nextSend) {
+    /** When {@code v}'s next send will have been handed over. */
+    private double nextHandedMs(int v, double[][] arrived, double[] cpuFree, int[] nextSend) {
         int segment = nextSend[v] / children[v].length;
-        return new Send(Math.max(cpuFree[v], arrived[v][segment]) + sendCostMs(length(segment)), v);
+        return Math.max(cpuFree[v], arrived[v][segment]) + sendCostMs(length(segment));
     }
 
     private long length(int segment) {

@@ -1,7 +1,8 @@
-package dev.canopy.cli.topology;
+package dev.canopy.topology.synthetic;
 
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.Level;
+import dev.canopy.topology.graph.BandwidthSource;
 import dev.canopy.topology.graph.LatencySource;
 import dev.canopy.topology.hierarchy.Hierarchy;
 import java.util.HashMap;
@@ -17,12 +18,14 @@ import java.util.SplittableRandom;
  * 3 % of heavy-WAN links 3x slower (bad routes, as the paper's slow A-G link); light-WAN 0.5 ms +
  * distance / 100; LAN 0.2 to 0.8 ms; cluster 0.03 to 0.12 ms; host 0.005 to 0.02 ms. Every link gets
  * +-10 % per direction, so the matrix is asymmetric and breaks the triangle inequality, like real data.
+ * Every site also gets an uplink between 10 Mb/s and 10 Gb/s (log-uniform), for bandwidth-aware planning.
+ * Used by the planner benchmarks ({@code canopy bench topology}, the JMH planning benchmark) and tests.
  */
-final class SyntheticGrid {
+public final class SyntheticGrid {
 
     /** How many of each unit one unit of the next coarser level holds. */
-    record Shape(int wanGroups, int sitesPerWan, int clustersPerSite, int hostsPerCluster, int processesPerHost) {
-        int size() {
+    public record Shape(int wanGroups, int sitesPerWan, int clustersPerSite, int hostsPerCluster, int processesPerHost) {
+        public int size() {
             return wanGroups * sitesPerWan * clustersPerSite * hostsPerCluster * processesPerHost;
         }
     }
@@ -30,11 +33,13 @@ final class SyntheticGrid {
     private final long seed;
     private final Map<String, Coordinates> coordinates = new LinkedHashMap<>();
     private final Map<String, Integer> indexOf = new HashMap<>();
+    private final Map<String, Integer> siteIndex = new HashMap<>();
     private final int[] wanOf;
     private final int[] siteOf;
     private final double[][] wanPosition;
     private final double[][] siteOffsetKm;
     private final double[] siteAccessMs;
+    private final double[] siteUplinkMbps;
 
     private SyntheticGrid(long seed, Shape shape) {
         this.seed = seed;
@@ -50,6 +55,11 @@ final class SyntheticGrid {
             siteOffsetKm[s] = new double[] {-600 + 1200 * random.nextDouble(), -600 + 1200 * random.nextDouble()};
             siteAccessMs[s] = 0.5 + 4.5 * random.nextDouble();
         }
+        // drawn after the latencies' numbers, so the latencies are those of grids generated before uplinks existed
+        siteUplinkMbps = new double[sites];
+        for (int s = 0; s < sites; s++) {
+            siteUplinkMbps[s] = Math.pow(10, 1 + 3 * random.nextDouble());
+        }
         wanOf = new int[shape.size()];
         siteOf = new int[shape.size()];
         int index = 0;
@@ -62,6 +72,7 @@ final class SyntheticGrid {
                             coordinates.put(name, new Coordinates("w" + w, "w" + w + "s" + s, "lan", "c" + c, "h" + h));
                             wanOf[index] = w;
                             siteOf[index] = w * shape.sitesPerWan() + s;
+                            siteIndex.put("w" + w + "s" + s, siteOf[index]);
                             indexOf.put(name, index++);
                         }
                     }
@@ -70,20 +81,40 @@ final class SyntheticGrid {
         }
     }
 
-    static SyntheticGrid generate(long seed, Shape shape) {
+    public static SyntheticGrid generate(long seed, Shape shape) {
         return new SyntheticGrid(seed, shape);
     }
 
-    List<String> nodes() {
+    public List<String> nodes() {
         return List.copyOf(coordinates.keySet());
     }
 
-    Hierarchy hierarchy() {
+    public Hierarchy hierarchy() {
         return Hierarchy.of(coordinates);
     }
 
-    LatencySource latencies() {
+    public LatencySource latencies() {
         return this::oneWayMs;
+    }
+
+    /** Every process's messages to other sites share its site's uplink; site-to-site links are unlimited. */
+    public BandwidthSource bandwidths() {
+        return new BandwidthSource() {
+            @Override
+            public String siteOf(String node) {
+                return coordinates.get(node).site();
+            }
+
+            @Override
+            public double uplinkMbps(String site) {
+                return siteUplinkMbps[siteIndex.get(site)];
+            }
+
+            @Override
+            public double linkMbps(String fromSite, String toSite) {
+                return Double.POSITIVE_INFINITY;
+            }
+        };
     }
 
     private double oneWayMs(String from, String to) {
