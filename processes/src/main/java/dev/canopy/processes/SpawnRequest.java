@@ -3,6 +3,8 @@ package dev.canopy.processes;
 import dev.canopy.core.membership.MalformedZnodeException;
 import dev.canopy.core.membership.ZnodeJson;
 import dev.canopy.core.node.JobId;
+import dev.canopy.gridconfig.GridConfigs;
+import dev.canopy.gridconfig.ParseResult;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +15,7 @@ import java.util.Objects;
 /**
  * A parent root's request to one agent: start processes {@code processes} of job {@code job}, which runs on
  * the grid of {@code levelText} (a level file, RSL), each running {@code program arguments}. The agent gives
- * its children its own ZooKeeper and secret file: only a holder of the job secret can write a request
+ * its children its own ZooKeeper and secret file (the level file is parsed and checked before use): only a holder of the job secret can write a request
  * (the pool's znodes belong to the secret's ZooKeeper identity), and the secret itself never travels.
  */
 public record SpawnRequest(JobId job, String levelText, String program, List<String> arguments,
@@ -48,7 +50,14 @@ public record SpawnRequest(JobId job, String levelText, String program, List<Str
         } catch (IllegalArgumentException e) {
             throw new MalformedZnodeException(where, "field \"job\": " + e.getMessage());
         }
-        String level = json.text("level", MAX_LEVEL_CHARS);
+        if (!(json.json().getValue("level") instanceof String level) || level.length() > MAX_LEVEL_CHARS) {
+            throw new MalformedZnodeException(where, "field \"level\" is not a level file of at most " + MAX_LEVEL_CHARS
+                    + " characters");
+        }
+        ParseResult parsed = GridConfigs.parse(level, where + " .level");
+        if (!parsed.isValid()) {
+            throw new MalformedZnodeException(where, "field \"level\" is not a valid level file: " + parsed.formatted());
+        }
         String program = json.name("program");
         JsonArray givenArguments = json.array("arguments");
         if (givenArguments.size() > ChildBinding.MAX_ARGUMENTS) {
