@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
             dev.canopy.cli.probe.ProbeCommand.class,
             dev.canopy.cli.collectives.LaunchCommand.class,
             dev.canopy.cli.collectives.NodeCommand.class,
+            dev.canopy.cli.agent.AgentCommand.class,
             dev.canopy.cli.collectives.CalibrateCommand.class,
             dev.canopy.cli.dashboard.DashboardCommand.class,
             BenchCommand.class,
