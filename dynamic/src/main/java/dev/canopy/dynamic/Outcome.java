@@ -1,0 +1,54 @@
+package dev.canopy.dynamic;
+
+import dev.canopy.core.security.Printable;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What a group's leader passes on inside its group or to the other leader: one status byte, then the data
+ * ({@link #OK}) or why the leader could not get it ({@link #FAILED}, UTF-8). So when the transfer between the
+ * groups fails, every member of the group still finishes the same intra-group collective and fails with the
+ * leader's reason, and the group's collectives stay in step.
+ */
+final class Outcome {
+
+    static final byte OK = 0;
+    static final byte FAILED = 1;
+    private static final int MAX_REASON_BYTES = 4096;
+
+    private Outcome() {
+    }
+
+    static Buffer ok(Buffer data) {
+        return Buffer.buffer(data.length() + 1).appendByte(OK).appendBuffer(data);
+    }
+
+    static Buffer failed(Throwable cause) {
+        String reason = String.valueOf(cause.getMessage());
+        byte[] bytes = reason.getBytes(StandardCharsets.UTF_8);
+        Buffer out = Buffer.buffer().appendByte(FAILED);
+        return out.appendBytes(bytes, 0, Math.min(bytes.length, MAX_REASON_BYTES));
+    }
+
+    /** {@code data} wrapped as OK, or its failure wrapped as FAILED: never a failed future. */
+    static Future<Buffer> of(Future<Buffer> data) {
+        return data.map(Outcome::ok).otherwise(Outcome::failed);
+    }
+
+    /** The data of an OK outcome; an {@link InterCommunicatorException} naming {@code what} for a FAILED or malformed one. */
+    static Buffer open(Buffer outcome, String what) {
+        if (outcome == null || outcome.length() == 0) {
+            throw new InterCommunicatorException(what + ": the group leader sent an empty outcome");
+        }
+        byte status = outcome.getByte(0);
+        if (status == OK) {
+            return outcome.slice(1, outcome.length());
+        }
+        if (status == FAILED) {
+            String reason = outcome.getString(1, outcome.length(), StandardCharsets.UTF_8.name());
+            throw new InterCommunicatorException(what + " failed at the group's leader: " + Printable.of(reason, MAX_REASON_BYTES));
+        }
+        throw new InterCommunicatorException(what + ": the group leader sent an outcome with unknown status " + status);
+    }
+}

@@ -1,0 +1,180 @@
+package dev.canopy.dynamic;
+
+import dev.canopy.collectives.Blocking;
+import dev.canopy.collectives.CollectiveSettings;
+import dev.canopy.collectives.Collectives;
+import dev.canopy.collectives.plan.ConfiguredPlans;
+import dev.canopy.collectives.run.GridEmulation;
+import dev.canopy.core.failure.HeartbeatSettings;
+import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.node.CanopyNode;
+import dev.canopy.core.node.CanopyVertx;
+import dev.canopy.core.node.JobId;
+import dev.canopy.core.node.NodeId;
+import dev.canopy.core.node.NodeOptions;
+import dev.canopy.core.node.TransportStack;
+import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.testing.Await;
+import dev.canopy.core.transport.emulation.GridWanEmulation;
+import dev.canopy.core.transport.emulation.WanEmulator;
+import dev.canopy.gridconfig.GridConfigs;
+import dev.canopy.gridconfig.model.GridModel;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Two separately joined jobs in this JVM (a server job and a client job, each with its own job name and
+ * membership, one embedded ZooKeeper, one secret), their processes placed at processes of one level file, the
+ * file's WAN emulated between sites when asked. Each process has its collectives and its dynamic processes;
+ * {@link #connect} makes an inter-communicator between the two jobs by service name.
+ */
+final class TwoJobs implements AutoCloseable {
+
+    /** As the collectives' loopback fixture: long heartbeat timeouts on a machine shared with other builds. */
+    static final HeartbeatSettings LOADED_MACHINE = new HeartbeatSettings(Duration.ofSeconds(1),
+            Duration.ofSeconds(30), HeartbeatSettings.DEFAULT_JITTER);
+    private static final AtomicLong JOBS = new AtomicLong();
+
+    /** One process of one of the jobs. */
+    record Process(CanopyNode node, Collectives collectives, DynamicProcesses dynamic) {
+        int rank() {
+            return collectives.rank();
+        }
+    }
+
+    final GridModel grid;
+    final EmbeddedZooKeeper zooKeeper;
+    final Optional<WanEmulator> emulator;
+    final Vertx vertx;
+    final JobSecret secret;
+    final String namespace;
+    final List<Process> server;
+    final List<Process> client;
+
+    private TwoJobs(GridModel grid, EmbeddedZooKeeper zooKeeper, Optional<WanEmulator> emulator, Vertx vertx,
+            JobSecret secret, String namespace, List<Process> server, List<Process> client) {
+        this.grid = grid;
+        this.zooKeeper = zooKeeper;
+        this.emulator = emulator;
+        this.vertx = vertx;
+        this.secret = secret;
+        this.namespace = namespace;
+        this.server = server;
+        this.client = client;
+    }
+
+    static GridModel fourSites() {
+        try (InputStream in = TwoJobs.class.getResourceAsStream("/four-site.rsl")) {
+            return GridConfigs.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "four-site.rsl").orElseThrow();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The server job at the file's processes {@code serverAt}, the client job at {@code clientAt}. */
+    static TwoJobs start(GridModel grid, int[] serverAt, int[] clientAt, boolean emulateWan, InterPhase phase) {
+        EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
+        Optional<WanEmulator> emulator = emulateWan ? Optional.of(WanEmulator.start(GridWanEmulation.of(grid)))
+                : Optional.empty();
+        Vertx vertx = CanopyVertx.create();
+        JobSecret secret = JobSecret.generate();
+        String namespace = "test-" + JOBS.incrementAndGet();
+        List<Process> server = new ArrayList<>();
+        List<Process> client = new ArrayList<>();
+        TwoJobs jobs = new TwoJobs(grid, zooKeeper, emulator, vertx, secret, namespace, server, client);
+        try {
+            List<Future<Process>> serverJoin = jobs.join("server", serverAt, phase);
+            List<Future<Process>> clientJoin = jobs.join("client", clientAt, phase);
+            serverJoin.forEach(process -> server.add(Await.result(process, Duration.ofSeconds(60))));
+            clientJoin.forEach(process -> client.add(Await.result(process, Duration.ofSeconds(60))));
+            server.sort(Comparator.comparingInt(Process::rank));
+            client.sort(Comparator.comparingInt(Process::rank));
+            return jobs;
+        } catch (RuntimeException | AssertionError e) {
+            jobs.close();
+            throw e;
+        }
+    }
+
+    DynamicOptions options(int index, InterPhase phase) {
+        return DynamicOptions.of(zooKeeper.connectString(), secret).withNamespace(namespace).withHeartbeat(LOADED_MACHINE)
+                .withLayers(layers(index)).withInterPhase(phase);
+    }
+
+    private TransportStack layers(int index) {
+        return emulator.map(wan -> GridEmulation.layers(wan, grid.processes().get(index).coordinates(), index))
+                .orElse(TransportStack.none());
+    }
+
+    private List<Future<Process>> join(String job, int[] at, InterPhase phase) {
+        JobId id = JobId.of(job + "-" + JOBS.incrementAndGet());
+        List<Future<Process>> joined = new ArrayList<>();
+        for (int index : at) {
+            NodeOptions options = NodeOptions.of(id, NodeId.of("p" + index), grid.processes().get(index).coordinates(),
+                    at.length, zooKeeper.connectString(), secret).withHeartbeat(LOADED_MACHINE).withLayers(layers(index));
+            joined.add(CanopyNode.start(vertx, options).compose(node -> node.join().map(world -> {
+                Collectives collectives = new Collectives(world, ConfiguredPlans.of(world.members(), grid),
+                        CollectiveSettings.defaults());
+                return new Process(node, collectives, DynamicProcesses.over(collectives, grid, options(index, phase)));
+            })));
+        }
+        return joined;
+    }
+
+    /**
+     * Server rank 0 opens a port and publishes it as {@code service}, client rank 0 looks it up; every process of
+     * both jobs then accepts or connects. Returns the inter-communicators, server's then client's, by rank.
+     */
+    Pair connect(String service) {
+        Process serverRoot = server.get(0);
+        PortName port = Await.result(serverRoot.dynamic().openPort());
+        Await.result(serverRoot.dynamic().publishName(service, port));
+        List<Future<InterCommunicator>> accepting = new ArrayList<>();
+        for (Process process : server) {
+            accepting.add(process.dynamic().accept(process.rank() == 0 ? port : null, 0));
+        }
+        PortName found = Await.result(client.get(0).dynamic().lookupName(service));
+        List<Future<InterCommunicator>> connecting = new ArrayList<>();
+        for (Process process : client) {
+            connecting.add(process.dynamic().connect(process.rank() == 0 ? found : null, 0));
+        }
+        List<InterCommunicator> servers = accepting.stream().map(f -> Await.result(f, Duration.ofSeconds(90))).toList();
+        List<InterCommunicator> clients = connecting.stream().map(f -> Await.result(f, Duration.ofSeconds(90))).toList();
+        return new Pair(servers, clients);
+    }
+
+    record Pair(List<InterCommunicator> server, List<InterCommunicator> client) {
+        List<InterCommunicator> all() {
+            List<InterCommunicator> all = new ArrayList<>(server);
+            all.addAll(client);
+            return all;
+        }
+
+        void disconnect() {
+            all().stream().map(InterCommunicator::disconnect).toList()
+                    .forEach(done -> Await.result(done, Duration.ofSeconds(30)));
+        }
+    }
+
+    @Override
+    public void close() {
+        for (List<Process> job : List.of(server, client)) {
+            for (Process process : job) {
+                process.dynamic().close();
+                Blocking.await(process.node().close().otherwiseEmpty());
+            }
+        }
+        Blocking.await(vertx.close().otherwiseEmpty());
+        emulator.ifPresent(WanEmulator::close);
+        zooKeeper.close();
+    }
+}
