@@ -9,6 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 import java.util.Objects;
 
 /**
@@ -19,14 +22,18 @@ import java.util.Objects;
  *
  * @param zooKeeper the connect string, host:port,...
  * @param emulateWan whether the level file's WAN is emulated between the child job's processes
+ * @param properties system properties the entry sets before the program runs (a warm JVM cannot change its
+ *        environment): only {@code canopy.*} names, e.g. where the child's parents wait for it
  */
 public record ChildBinding(JobId job, int processIndex, Path levelFile, String zooKeeper, Path secretFile,
-        String program, List<String> arguments, boolean emulateWan) {
+        String program, List<String> arguments, boolean emulateWan, Map<String, String> properties) {
 
     /** Longest program argument accepted, and most arguments. */
     static final int MAX_ARGUMENT_CHARS = 4096;
     static final int MAX_ARGUMENTS = 256;
     private static final int MAX_PATH_CHARS = 4096;
+    private static final int MAX_PROPERTIES = 32;
+    private static final Pattern PROPERTY_NAME = Pattern.compile("canopy\\.[A-Za-z0-9._-]{1,64}");
 
     public ChildBinding {
         Objects.requireNonNull(job, "job");
@@ -38,6 +45,47 @@ public record ChildBinding(JobId job, int processIndex, Path levelFile, String z
             throw new IllegalArgumentException("process index must be >= 0, got " + processIndex);
         }
         arguments = List.copyOf(arguments);
+        properties = checkProperties(properties);
+    }
+
+    /**
+     * {@code properties}, checked: at most {@value #MAX_PROPERTIES}, names {@code canopy.*}, values up to
+     * {@link #MAX_ARGUMENT_CHARS} characters.
+     *
+     * @throws IllegalArgumentException naming the property that is wrong
+     */
+    static Map<String, String> checkProperties(Map<String, String> properties) {
+        if (properties.size() > MAX_PROPERTIES) {
+            throw new IllegalArgumentException(properties.size() + " system properties; at most " + MAX_PROPERTIES);
+        }
+        properties.forEach((name, value) -> {
+            if (!PROPERTY_NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("system property " + MalformedZnodeException.quote(name)
+                        + " is not a canopy.* name of letters, digits and . _ -");
+            }
+            if (value.length() > MAX_ARGUMENT_CHARS) {
+                throw new IllegalArgumentException("system property " + name + " is longer than " + MAX_ARGUMENT_CHARS
+                        + " characters");
+            }
+        });
+        return Map.copyOf(properties);
+    }
+
+    /** {@code given}, a JSON object of strings found at {@code where}, as checked properties. */
+    static Map<String, String> properties(ZnodeJson json, String field) {
+        ZnodeJson given = json.object(field);
+        Map<String, String> properties = new TreeMap<>();
+        for (String name : given.json().fieldNames()) {
+            if (!(given.json().getValue(name) instanceof String value)) {
+                throw new MalformedZnodeException(json.where(), "field \"" + field + "." + name + "\" is not a text");
+            }
+            properties.put(name, value);
+        }
+        try {
+            return checkProperties(properties);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedZnodeException(json.where(), "field \"" + field + "\": " + e.getMessage());
+        }
     }
 
     /** One line of JSON, without a line break. */
@@ -51,6 +99,7 @@ public record ChildBinding(JobId job, int processIndex, Path levelFile, String z
                 .put("program", program)
                 .put("arguments", new JsonArray(arguments))
                 .put("emulateWan", emulateWan)
+                .put("properties", new JsonObject(new TreeMap<String, Object>(properties)))
                 .encode();
     }
 
@@ -79,19 +128,20 @@ public record ChildBinding(JobId job, int processIndex, Path levelFile, String z
         }
         List<String> arguments = new ArrayList<>();
         for (int index = 0; index < given.size(); index++) {
-            arguments.add(argument(json, index, given.getValue(index)));
+            arguments.add(argument(json, "arguments[" + index + "]", given.getValue(index)));
         }
         Object emulate = json.json().getValue("emulateWan");
         if (!(emulate instanceof Boolean emulateWan)) {
             throw new MalformedZnodeException(json.where(), "field \"emulateWan\" is not true or false");
         }
-        return new ChildBinding(job, process, levelFile, zooKeeper, secretFile, program, arguments, emulateWan);
+        return new ChildBinding(job, process, levelFile, zooKeeper, secretFile, program, arguments, emulateWan,
+                properties(json, "properties"));
     }
 
     /** A program argument: any text up to {@link #MAX_ARGUMENT_CHARS} characters, empty included. */
-    private static String argument(ZnodeJson json, int index, Object value) {
+    static String argument(ZnodeJson json, String field, Object value) {
         if (!(value instanceof String text) || text.length() > MAX_ARGUMENT_CHARS) {
-            throw new MalformedZnodeException(json.where(), "field \"arguments[" + index + "]\" is "
+            throw new MalformedZnodeException(json.where(), "field \"" + field + "\" is "
                     + MalformedZnodeException.quote(value) + ", not a text of at most " + MAX_ARGUMENT_CHARS + " characters");
         }
         return text;

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * The main class of every child JVM a {@link ChildStarter} starts: {@code ChildMain ENTRY_CLASS}. It loads the
  * {@link ChildEntry}, warms it up, prints {@link #WARM_MARKER}, reads its {@link ChildBinding} as the first line
- * of standard input and runs it. A cold child gets that line at once; a warm one ({@link WarmPool}) waits for it.
+ * of standard input, sets the binding's system properties and runs it. A cold child gets that line at once; a warm one ({@link WarmPool}) waits for it.
  *
  * <p>Standard input stays a pipe from the starter, which writes nothing after the binding: when the starter dies,
  * however it dies, the pipe closes and the child exits with {@link #PARENT_GONE} (its shutdown hooks run, so a
@@ -61,6 +61,7 @@ public final class ChildMain {
             return;
         }
         watchParent(parent);
+        binding.properties().forEach(System::setProperty);
         System.exit(entry.run(binding));
     }
 

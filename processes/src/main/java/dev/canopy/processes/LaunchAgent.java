@@ -171,9 +171,11 @@ public final class LaunchAgent implements AutoCloseable {
         }
         List<StartedChild> children = new ArrayList<>();
         running.put(job.get(), new Request(children, levelFile));
-        for (int process : request.processes()) {
+        for (SpawnRequest.Process requested : request.processes()) {
+            int process = requested.index();
             ChildBinding binding = new ChildBinding(job.get(), process, levelFile, options.zooKeeper(),
-                    options.secretFile(), request.program(), request.arguments(), request.emulateWan());
+                    options.secretFile(), requested.program(), requested.arguments(), request.emulateWan(),
+                    request.properties());
             try {
                 StartedChild child = bindOrStart(binding);
                 children.add(child);

@@ -20,8 +20,7 @@ public final class Placer {
     }
 
     /**
-     * The agent of each of {@code count} children, in child order; children on one site come out next to each
-     * other (the child job's level file numbers them site by site).
+     * The agent of each of {@code count} children, in the order they were chosen.
      *
      * @throws IllegalArgumentException when no agent fits {@code placement}, naming those there are
      */
@@ -40,8 +39,6 @@ public final class Placer {
             given.merge(agent.agent(), 1, Integer::sum);
             chosen.add(agent);
         }
-        List<String> siteOrder = chosen.stream().map(AgentInfo::site).distinct().toList();
-        chosen.sort(Comparator.comparingInt(agent -> siteOrder.indexOf(agent.site())));
         return chosen;
     }
 

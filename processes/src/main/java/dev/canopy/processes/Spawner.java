@@ -10,6 +10,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,41 +92,67 @@ public final class Spawner {
         return agents;
     }
 
-    /** Places the children and writes the requests; returns the agent of each child. */
+    /** Places the children and writes the requests; returns the agent of each child, in process order. */
     private List<AgentInfo> request(SpawnOrder order) throws Exception {
-        List<AgentInfo> placed;
-        try {
-            placed = Placer.place(order.placement(), readAgents(), order.count(), order.latency());
-        } catch (IllegalArgumentException e) {
-            throw new SpawnFailedException("cannot place " + order.count() + " processes of " + order.childJob() + ": "
-                    + e.getMessage(), e);
-        }
-        Map<String, Integer> perSite = new LinkedHashMap<>();
-        Map<String, List<Integer>> perAgent = new LinkedHashMap<>();
-        for (int child = 0; child < placed.size(); child++) {
-            perSite.merge(placed.get(child).site(), 1, Integer::sum);
-            perAgent.computeIfAbsent(placed.get(child).agent(), agent -> new ArrayList<>()).add(child);
-        }
-        GridModel grid = ChildGrid.of(order.parentGrid(), order.childJob().name(), perSite);
+        List<Placed> placed = place(order, readAgents());
+        List<AgentInfo> agents = placed.stream().map(Placed::agent).toList();
+        GridModel grid = ChildGrid.of(order.parentGrid(), order.childJob().name(), perSite(agents));
         String levelText = GridConfigs.print(grid);
+        Map<String, List<SpawnRequest.Process>> perAgent = new LinkedHashMap<>();
+        for (int index = 0; index < placed.size(); index++) {
+            SpawnCommand command = placed.get(index).command();
+            perAgent.computeIfAbsent(placed.get(index).agent().agent(), agent -> new ArrayList<>())
+                    .add(new SpawnRequest.Process(index, command.program(), command.arguments()));
+        }
         try {
-            for (Map.Entry<String, List<Integer>> agent : perAgent.entrySet()) {
-                SpawnRequest request = new SpawnRequest(order.childJob(), levelText, order.program(), order.arguments(),
-                        agent.getValue(), order.emulateWan());
+            for (Map.Entry<String, List<SpawnRequest.Process>> agent : perAgent.entrySet()) {
+                SpawnRequest request = new SpawnRequest(order.childJob(), levelText, agent.getValue(), order.emulateWan(),
+                        order.properties());
                 client.create().withMode(CreateMode.EPHEMERAL).forPath(znodes.request(agent.getKey(), order.childJob()),
                         request.encode());
             }
         } catch (KeeperException.NodeExistsException e) {
-            withdrawNow(order.childJob(), placed);
+            withdrawNow(order.childJob(), agents);
             throw new SpawnFailedException("a spawn of job " + order.childJob() + " is already under way; give every"
                     + " spawn its own child job name", e);
         } catch (KeeperException.NoNodeException e) {
-            withdrawNow(order.childJob(), placed);
+            withdrawNow(order.childJob(), agents);
             throw new SpawnFailedException("an agent left the pool while " + order.childJob() + " was being requested ("
                     + e.getPath() + ")", e);
         }
-        LOG.info("spawning {} processes of {} on agents {}", order.count(), order.childJob(), perAgent);
-        return placed;
+        LOG.info("spawning {} processes of {} ({}) on agents {}", order.count(), order.childJob(), order.describe(),
+                perAgent.keySet());
+        return agents;
+    }
+
+    private record Placed(AgentInfo agent, SpawnCommand command) {
+    }
+
+    /**
+     * Each command's processes placed in turn, each seeing the load the earlier ones added; then numbered site by
+     * site (the child job's level file numbers its processes so).
+     */
+    private static List<Placed> place(SpawnOrder order, List<AgentInfo> registered) {
+        List<AgentInfo> agents = new ArrayList<>(registered);
+        List<Placed> placed = new ArrayList<>();
+        for (SpawnCommand command : order.commands()) {
+            List<AgentInfo> chosen;
+            try {
+                chosen = Placer.place(command.placement(), agents, command.count(), order.latency());
+            } catch (IllegalArgumentException e) {
+                throw new SpawnFailedException("cannot place " + command.count() + " processes of " + command.program()
+                        + " (job " + order.childJob() + "): " + e.getMessage(), e);
+            }
+            for (AgentInfo agent : chosen) {
+                placed.add(new Placed(agent, command));
+                agents.replaceAll(known -> known.agent().equals(agent.agent()) ? known.withLoad(known.load() + 1) : known);
+            }
+        }
+        List<String> siteOrder = placed.stream().map(one -> one.agent().site()).distinct().toList();
+        placed.sort(Comparator.comparingInt(one -> siteOrder.indexOf(one.agent().site())));
+        // Report each agent as it was registered, not with the load this spawn added.
+        return placed.stream().map(one -> new Placed(registered.stream().filter(r -> r.agent().equals(one.agent().agent()))
+                .findFirst().orElseThrow(), one.command())).toList();
     }
 
     private sealed interface Progress {
@@ -155,10 +182,10 @@ public final class Spawner {
                         perSite(placed)), placed, joined.members()));
             } else if (progress instanceof Failed failed) {
                 done.fail(new SpawnFailedException("spawn of " + order.count() + " processes of " + order.childJob()
-                        + " (" + order.program() + ") failed: " + failed.why()));
+                        + " (" + order.describe() + ") failed: " + failed.why()));
             } else if (System.nanoTime() > deadline) {
                 done.fail(new SpawnFailedException("spawn of " + order.count() + " processes of " + order.childJob() + " ("
-                        + order.program() + ") failed: not every child joined within " + order.timeout().toMillis()
+                        + order.describe() + ") failed: not every child joined within " + order.timeout().toMillis()
                         + " ms (" + states(order.childJob()) + "); the children were killed. Raise the spawn timeout if"
                         + " the hosts are slow to start JVMs"));
             } else {

@@ -60,9 +60,8 @@ final class AgentPool implements AutoCloseable {
     }
 
     SpawnOrder order(String job, Class<?> program, int count, Placement placement, List<String> arguments) {
-        return new SpawnOrder(JobId.of(job), program.getName(), arguments, count, placement, grid,
-                site -> site.equals("yonsei-a") ? 0 : grid.linkBetween("yonsei-a", site).rttMs(),
-                SpawnOrder.DEFAULT_TIMEOUT, false);
+        return SpawnOrder.of(JobId.of(job), new SpawnCommand(program.getName(), arguments, count, placement), grid,
+                site -> site.equals("yonsei-a") ? 0 : grid.linkBetween("yonsei-a", site).rttMs(), false);
     }
 
     @Override

@@ -48,8 +48,8 @@ class SpawnFailureTest {
         pool.agent("a", "kut-a", 0);
         assertThat(ChildProcesses.count(pool.label())).isZero();
 
-        SpawnOrder order = new SpawnOrder(JobId.of("kids-unknown"), "no.such.Program", List.of(), 2,
-                Placement.automatic(), pool.grid, site -> 0, SpawnOrder.DEFAULT_TIMEOUT, false);
+        SpawnOrder order = SpawnOrder.of(JobId.of("kids-unknown"), new SpawnCommand("no.such.Program", List.of(), 2,
+                Placement.automatic()), pool.grid, site -> 0, false);
         Throwable failure = Await.failure(pool.spawner.spawn(order), BOUND);
 
         assertThat(failure).isInstanceOf(SpawnFailedException.class)

@@ -31,11 +31,12 @@ class ZnodeCodecsTest {
         assertThat(ChildState.decode(state.encode(), "/x")).isEqualTo(state);
 
         String level = GridConfigs.print(ChildGrid.of(GridConfigs.defaultGrid(), "kids", Map.of("kut-a", 2)));
-        SpawnRequest request = new SpawnRequest(JobId.of("kids"), level, "demo.Worker", List.of("", "x y"), List.of(0, 1), true);
+        SpawnRequest request = new SpawnRequest(JobId.of("kids"), level, List.of(new SpawnRequest.Process(0, "demo.Worker",
+                List.of("", "x y")), new SpawnRequest.Process(1, "demo.Other", List.of())), true, Map.of("canopy.parent.port", "ns/p1"));
         assertThat(SpawnRequest.decode(request.encode(), "/x")).isEqualTo(request);
 
         ChildBinding binding = new ChildBinding(JobId.of("kids"), 1, Path.of("/tmp/kids.rsl"), "127.0.0.1:2181",
-                Path.of("/tmp/job.key"), "demo.Worker", List.of("", "--n", "3"), false);
+                Path.of("/tmp/job.key"), "demo.Worker", List.of("", "--n", "3"), false, Map.of("canopy.x", "1"));
         assertThat(ChildBinding.decode(binding.encode())).isEqualTo(binding);
     }
 
@@ -52,18 +53,24 @@ class ZnodeCodecsTest {
     @Test
     void hostileRequestsAreRefusedNamingTheField() {
         String level = GridConfigs.print(ChildGrid.of(GridConfigs.defaultGrid(), "kids", Map.of("kut-a", 1)));
-        assertThatThrownBy(() -> SpawnRequest.decode(bytes("{\"job\":\"kids\",\"level\":\"( &(count = x\",\"program\":\"p\","
-                + "\"arguments\":[],\"processes\":[0],\"emulateWan\":false}"), "/r"))
+        assertThatThrownBy(() -> SpawnRequest.decode(bytes("{\"job\":\"kids\",\"level\":\"( &(count = x\","
+                + "\"processes\":[],\"emulateWan\":false,\"properties\":{}}"), "/r"))
                 .isInstanceOf(MalformedZnodeException.class).hasMessageContaining("not a valid level file");
-        String prefix = "{\"job\":\"kids\",\"level\":" + Json.encode(level) + ",\"program\":\"p\",\"arguments\":[],";
-        assertThatThrownBy(() -> SpawnRequest.decode(bytes(prefix + "\"processes\":[],\"emulateWan\":false}"), "/r"))
+        String prefix = "{\"job\":\"kids\",\"level\":" + Json.encode(level) + ",";
+        String one = "\"processes\":[{\"process\":0,\"program\":\"p\",\"arguments\":[]}],";
+        assertThat(SpawnRequest.decode(bytes(prefix + one + "\"emulateWan\":false,\"properties\":{}}"), "/r").processes())
+                .hasSize(1);
+        assertThatThrownBy(() -> SpawnRequest.decode(bytes(prefix + "\"processes\":[],\"emulateWan\":false,\"properties\":{}}"), "/r"))
                 .isInstanceOf(MalformedZnodeException.class).hasMessageContaining("processes");
-        assertThatThrownBy(() -> SpawnRequest.decode(bytes(prefix + "\"processes\":[1.5],\"emulateWan\":false}"), "/r"))
-                .isInstanceOf(MalformedZnodeException.class).hasMessageContaining("processes[0]");
-        assertThatThrownBy(() -> SpawnRequest.decode(bytes(prefix + "\"processes\":[0],\"emulateWan\":\"yes\"}"), "/r"))
+        assertThatThrownBy(() -> SpawnRequest.decode(bytes(prefix + one.replace("\"process\":0", "\"process\":1")
+                + "\"emulateWan\":false,\"properties\":{}}"), "/r"))
+                .isInstanceOf(MalformedZnodeException.class).hasMessageContaining("process").hasMessageContaining("0..0");
+        assertThatThrownBy(() -> SpawnRequest.decode(bytes(prefix + one + "\"emulateWan\":\"yes\",\"properties\":{}}"), "/r"))
                 .isInstanceOf(MalformedZnodeException.class).hasMessageContaining("emulateWan");
-        assertThatThrownBy(() -> SpawnRequest.decode(bytes(prefix.replace("\"kids\"", "\"a/b\"") + "\"processes\":[0],"
-                + "\"emulateWan\":false}"), "/r")).isInstanceOf(MalformedZnodeException.class).hasMessageContaining("job");
+        assertThatThrownBy(() -> SpawnRequest.decode(bytes(prefix + one + "\"emulateWan\":false,\"properties\":{\"java.library.path\":\"/x\"}}"),
+                "/r")).isInstanceOf(MalformedZnodeException.class).hasMessageContaining("not a canopy.* name");
+        assertThatThrownBy(() -> SpawnRequest.decode(bytes(prefix.replace("\"kids\"", "\"a/b\"") + one
+                + "\"emulateWan\":false,\"properties\":{}}"), "/r")).isInstanceOf(MalformedZnodeException.class).hasMessageContaining("job");
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.processes.AgentOptions;
 import dev.canopy.processes.AgentZnodes;
+import dev.canopy.dynamic.spawn.SpawnedProgramEntry;
 import dev.canopy.processes.ChildStarter;
 import dev.canopy.processes.LaunchAgent;
 import java.io.File;
@@ -78,7 +79,7 @@ public final class AgentCommand implements Callable<Integer> {
             String ownClasspath = System.getProperty("java.class.path");
             ChildStarter starter = new ChildStarter(pool + "/" + agentName,
                     classpath == null ? ownClasspath : classpath + File.pathSeparator + ownClasspath,
-                    CanopyChildEntry.class.getName(), environment, line -> {
+                    SpawnedProgramEntry.class.getName(), environment, line -> {
                         synchronized (out) {
                             out.println(line);
                             out.flush();

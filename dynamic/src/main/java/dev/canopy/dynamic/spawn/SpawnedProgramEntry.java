@@ -1,5 +1,6 @@
-package dev.canopy.cli.agent;
+package dev.canopy.dynamic.spawn;
 
+import dev.canopy.collectives.run.CanopyProgram;
 import dev.canopy.collectives.run.FatalErrors;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LeaveOnShutdown;
@@ -8,6 +9,7 @@ import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.processes.ChildBinding;
 import dev.canopy.processes.ChildEntry;
+import dev.canopy.processes.ChildMain;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +19,11 @@ import java.util.Map;
  * ({@link ProgramMain}: a {@code CanopyProgram} joins its job, a class with {@code main} joins by itself), with the
  * options {@code canopy launch} would pass in the environment (job, process, level file, ZooKeeper, secret file,
  * WAN emulation) taken from the binding. Warming up loads the classes every program needs.
+ *
+ * <p>A spawned program must be a {@code CanopyProgram}: a class with {@code main} joins from its environment,
+ * which a warm JVM cannot be given. The binding's system properties tell {@link Parent} where the parents wait.
  */
-public final class CanopyChildEntry implements ChildEntry {
+public final class SpawnedProgramEntry implements ChildEntry {
 
     /** Initialised while warm: the runtime's heavy classes (Vert.x, ZooKeeper, Curator, the collectives). */
     private static final List<String> WARM_CLASSES = List.of("dev.canopy.collectives.run.Canopy",
@@ -30,7 +35,7 @@ public final class CanopyChildEntry implements ChildEntry {
         FatalErrors.install();
         for (String name : WARM_CLASSES) {
             try {
-                Class.forName(name, true, CanopyChildEntry.class.getClassLoader());
+                Class.forName(name, true, SpawnedProgramEntry.class.getClassLoader());
             } catch (ClassNotFoundException e) {
                 throw new IllegalStateException("Canopy's own class " + name + " is missing from the class path", e);
             }
@@ -41,6 +46,18 @@ public final class CanopyChildEntry implements ChildEntry {
 
     @Override
     public int run(ChildBinding binding) {
+        try {
+            Class<?> program = Class.forName(binding.program(), false, SpawnedProgramEntry.class.getClassLoader());
+            if (!CanopyProgram.class.isAssignableFrom(program)) {
+                System.err.println("spawned program " + binding.program() + " is not a " + CanopyProgram.class.getName()
+                        + ": a spawned process runs a CanopyProgram (a class with main cannot be given its job in a warm JVM)");
+                return ChildMain.CANNOT_RUN;
+            }
+        } catch (ClassNotFoundException e) {
+            // ProgramMain says so, as canopy launch does.
+        }
+        System.setProperty(Parent.ZOOKEEPER_PROPERTY, binding.zooKeeper());
+        System.setProperty(Parent.SECRET_FILE_PROPERTY, binding.secretFile().toString());
         FatalErrors.install();
         LeaveOnShutdown.install();
         Map<String, String> environment = new HashMap<>(System.getenv());
@@ -50,7 +67,7 @@ public final class CanopyChildEntry implements ChildEntry {
         environment.put(JoinOptions.ENV_ZOOKEEPER, binding.zooKeeper());
         environment.put(JoinOptions.ENV_SECRET_FILE, binding.secretFile().toString());
         environment.put(JoinOptions.ENV_EMULATE_WAN, binding.emulateWan() ? "1" : "0");
-        return ProgramMain.run(binding.program(), CanopyChildEntry.class.getClassLoader(),
+        return ProgramMain.run(binding.program(), SpawnedProgramEntry.class.getClassLoader(),
                 binding.arguments().toArray(String[]::new), () -> JoinOptions.fromEnvironment(environment));
     }
 }
