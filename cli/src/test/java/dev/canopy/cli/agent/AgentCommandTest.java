@@ -13,6 +13,7 @@ import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.processes.AgentZnodes;
 import dev.canopy.processes.Placement;
+import dev.canopy.processes.SpawnCommand;
 import dev.canopy.processes.SpawnOrder;
 import dev.canopy.processes.SpawnedChildren;
 import dev.canopy.processes.Spawner;
@@ -89,8 +90,8 @@ class AgentCommandTest {
     }
 
     private SpawnOrder order(String job, String program, int count) {
-        return new SpawnOrder(JobId.of(job), program, List.of(), count, Placement.atSites("kisti-b"),
-                GridConfigs.defaultGrid(), site -> 0, SpawnOrder.DEFAULT_TIMEOUT, true);
+        return SpawnOrder.of(JobId.of(job), new SpawnCommand(program, List.of(), count, Placement.atSites("kisti-b")),
+                GridConfigs.defaultGrid(), site -> 0, true).withTimeout(Duration.ofSeconds(90));
     }
 
     @Test
