@@ -195,6 +195,15 @@ public final class Spawner {
     }
 
     private Progress progress(SpawnOrder order, List<AgentInfo> placed) throws Exception {
+        // The start record first: once every child joined, a child that ended since is the program's business.
+        String start = JobMemberZnodes.startPath(order.childJob());
+        try {
+            List<Member> members = JobMemberZnodes.decodeStartRecord(client.getData().forPath(start), start);
+            return members.size() == order.count() ? new Joined(members)
+                    : new Failed("the child job's start record lists " + members.size() + " members, not " + order.count());
+        } catch (KeeperException.NoNodeException notYet) {
+            // Not every child has joined yet.
+        }
         for (ChildState state : readStates(order.childJob())) {
             if (state.state() != ChildState.State.RUNNING) {
                 return new Failed(state.detail());
@@ -206,18 +215,7 @@ public final class Spawner {
                         + " was stopped) before its children joined");
             }
         }
-        String start = JobMemberZnodes.startPath(order.childJob());
-        byte[] record;
-        try {
-            record = client.getData().forPath(start);
-        } catch (KeeperException.NoNodeException notYet) {
-            return new Pending();
-        }
-        List<Member> members = JobMemberZnodes.decodeStartRecord(record, start);
-        if (members.size() != order.count()) {
-            return new Failed("the child job's start record lists " + members.size() + " members, not " + order.count());
-        }
-        return new Joined(members);
+        return new Pending();
     }
 
     private List<ChildState> readStates(JobId job) throws Exception {

@@ -122,7 +122,9 @@ public final class DynamicSpawn implements AutoCloseable {
                 .otherwise(failure -> {
                     dynamic.closePort(port);
                     return new Started(port, Optional.empty(), Buffer.buffer(reason(failure)), () -> { });
-                }));
+                }))
+                // No port: the group still hears why, so no parent waits in the broadcast.
+                .otherwise(failure -> new Started(null, Optional.empty(), Buffer.buffer(reason(failure)), () -> { }));
     }
 
     private void release(Root root, SpawnedChildren children, PortName port) {
