@@ -21,6 +21,7 @@ import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -45,7 +47,7 @@ final class TwoJobs implements AutoCloseable {
     private static final AtomicLong JOBS = new AtomicLong();
 
     /** One process of one of the jobs. */
-    record Process(CanopyNode node, Collectives collectives, DynamicProcesses dynamic) {
+    record Process(int index, CanopyNode node, Collectives collectives, DynamicProcesses dynamic) {
         int rank() {
             return collectives.rank();
         }
@@ -85,7 +87,10 @@ final class TwoJobs implements AutoCloseable {
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
         Optional<WanEmulator> emulator = emulateWan ? Optional.of(WanEmulator.start(GridWanEmulation.of(grid)))
                 : Optional.empty();
-        Vertx vertx = CanopyVertx.create();
+        // A low limit, with stack traces, so that blocking an event loop shows up in the log.
+        Vertx vertx = CanopyVertx.create(new VertxOptions().setMaxEventLoopExecuteTime(300)
+                .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS).setWarningExceptionTime(300)
+                .setWarningExceptionTimeUnit(TimeUnit.MILLISECONDS));
         JobSecret secret = JobSecret.generate();
         String namespace = "test-" + JOBS.incrementAndGet();
         List<Process> server = new ArrayList<>();
@@ -124,7 +129,7 @@ final class TwoJobs implements AutoCloseable {
             joined.add(CanopyNode.start(vertx, options).compose(node -> node.join().map(world -> {
                 Collectives collectives = new Collectives(world, ConfiguredPlans.of(world.members(), grid),
                         CollectiveSettings.defaults());
-                return new Process(node, collectives, DynamicProcesses.over(collectives, grid, options(index, phase)));
+                return new Process(index, node, collectives, DynamicProcesses.over(collectives, grid, options(index, phase)));
             })));
         }
         return joined;
