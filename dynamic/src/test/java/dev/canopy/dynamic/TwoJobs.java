@@ -152,8 +152,13 @@ final class TwoJobs implements AutoCloseable {
      * both jobs then accepts or connects. Returns the inter-communicators, server's then client's, by rank.
      */
     Pair connect(String service) {
-        List<Future<InterCommunicator>> accepting = accept(publish(service));
-        List<Future<InterCommunicator>> connecting = connectHere(service);
+        return connect(service, Process::dynamic);
+    }
+
+    /** As {@link #connect(String)}, each process through {@code dynamics.apply(process)}. */
+    Pair connect(String service, java.util.function.Function<Process, DynamicProcesses> dynamics) {
+        List<Future<InterCommunicator>> accepting = accept(publish(service, dynamics), dynamics);
+        List<Future<InterCommunicator>> connecting = connectHere(service, dynamics);
         List<InterCommunicator> servers = accepting.stream().map(f -> Await.result(f, Duration.ofSeconds(90))).toList();
         List<InterCommunicator> clients = connecting.stream().map(f -> Await.result(f, Duration.ofSeconds(90))).toList();
         return new Pair(servers, clients);
@@ -161,27 +166,41 @@ final class TwoJobs implements AutoCloseable {
 
     /** Server rank 0 opens a port and publishes it as {@code service}. */
     PortName publish(String service) {
-        Process serverRoot = server.get(0);
-        PortName port = Await.result(serverRoot.dynamic().openPort());
-        Await.result(serverRoot.dynamic().publishName(service, port));
+        return publish(service, Process::dynamic);
+    }
+
+    private PortName publish(String service, java.util.function.Function<Process, DynamicProcesses> dynamics) {
+        DynamicProcesses serverRoot = dynamics.apply(server.get(0));
+        PortName port = Await.result(serverRoot.openPort());
+        Await.result(serverRoot.publishName(service, port));
         return port;
     }
 
     /** Every server process accepts on {@code port}. */
     List<Future<InterCommunicator>> accept(PortName port) {
+        return accept(port, Process::dynamic);
+    }
+
+    private List<Future<InterCommunicator>> accept(PortName port, java.util.function.Function<Process, DynamicProcesses> dynamics) {
         List<Future<InterCommunicator>> accepting = new ArrayList<>();
         for (Process process : server) {
-            accepting.add(process.dynamic().accept(process.rank() == 0 ? port : null, 0));
+            accepting.add(dynamics.apply(process).accept(process.rank() == 0 ? port : null, 0));
         }
         return accepting;
     }
 
     /** Every client process of this JVM connects to {@code service} (client rank 0 looks it up, wherever it runs). */
     List<Future<InterCommunicator>> connectHere(String service) {
+        return connectHere(service, Process::dynamic);
+    }
+
+    private List<Future<InterCommunicator>> connectHere(String service,
+            java.util.function.Function<Process, DynamicProcesses> dynamics) {
         List<Future<InterCommunicator>> connecting = new ArrayList<>();
         for (Process process : client) {
-            PortName found = process.rank() == 0 ? Await.result(process.dynamic().lookupName(service)) : null;
-            connecting.add(process.dynamic().connect(found, 0));
+            DynamicProcesses dynamic = dynamics.apply(process);
+            PortName found = process.rank() == 0 ? Await.result(dynamic.lookupName(service)) : null;
+            connecting.add(dynamic.connect(found, 0));
         }
         return connecting;
     }
