@@ -62,6 +62,9 @@ public record DynamicOptions(String zooKeeper, JobSecret secret, String namespac
         String zooKeeper = required(environment, JoinOptions.ENV_ZOOKEEPER);
         JobSecret secret = JobSecret.fromFile(Path.of(required(environment, JoinOptions.ENV_SECRET_FILE)));
         DynamicOptions options = of(zooKeeper, secret);
+        if ("1".equals(environment.get(JoinOptions.ENV_EMULATE_WAN))) {
+            options = options.withLayers(JoinOptions.fromEnvironment(environment).layers());
+        }
         String namespace = environment.get("CANOPY_NAMESPACE");
         return namespace == null ? options : options.withNamespace(namespace);
     }

@@ -39,7 +39,8 @@ final class InterCollectives {
 
     Future<Buffer> bcast(Buffer data, int root, int tag) {
         return switch (role(root)) {
-            case ROOT -> send(remoteNearMe(), tag, Outcome.ok(data)).map(data);
+            case ROOT -> data == null ? refuse(tag, new IllegalArgumentException("bcast: the root passed no data"))
+                    : send(remoteNearMe(), tag, Outcome.ok(data)).map(data);
             case IDLE -> Future.succeededFuture(Buffer.buffer());
             case RECEIVER -> {
                 int leader = mineNear(root);
@@ -55,9 +56,10 @@ final class InterCollectives {
         return switch (role(root)) {
             case ROOT -> {
                 long expected = (long) bytesPerRank * table.remoteSize();
-                if (bytesPerRank < 0 || data.length() != expected) {
-                    yield Future.failedFuture(new IllegalArgumentException("scatter: the root's data has " + data.length()
-                            + " bytes, not " + table.remoteSize() + " ranks x " + bytesPerRank + " bytes"));
+                if (data == null || bytesPerRank < 0 || data.length() != expected) {
+                    yield refuse(tag, new IllegalArgumentException("scatter: the root's data has "
+                            + (data == null ? "no" : String.valueOf(data.length())) + " bytes, not " + table.remoteSize()
+                            + " ranks x " + bytesPerRank + " bytes"));
                 }
                 yield send(remoteNearMe(), tag, Outcome.ok(data)).map(Buffer.buffer());
             }
@@ -167,6 +169,11 @@ final class InterCollectives {
             crossed = mine.transform(r -> Future.succeededFuture(null));
         }
         return crossed.compose(outcome -> local.bcast(outcome, leader)).map(outcome -> Outcome.open(outcome, what));
+    }
+
+    /** The root's bad input: the other group's leader is told why (so its group fails too), then the root fails. */
+    private <T> Future<T> refuse(int tag, IllegalArgumentException why) {
+        return send(remoteNearMe(), tag, Outcome.failed(why)).transform(told -> Future.failedFuture(why));
     }
 
     /** What {@code remoteRank} sent as it came, or the failure to get it as a FAILED outcome: never a failed future. */

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * What a group's leader passes on inside its group or to the other leader: one status byte, then the data
- * ({@link #OK}) or why the leader could not get it ({@link #FAILED}, UTF-8). So when the transfer between the
+ * ({@link #OK}) or why the leader could not get it ({@link #FAILED} or {@link #TIMED_OUT}, UTF-8). So when the transfer between the
  * groups fails, every member of the group still finishes the same intra-group collective and fails with the
  * leader's reason, and the group's collectives stay in step.
  */
@@ -15,6 +15,8 @@ final class Outcome {
 
     static final byte OK = 0;
     static final byte FAILED = 1;
+    /** Failed for a {@link DynamicTimeoutException}: every member fails with one too. */
+    static final byte TIMED_OUT = 2;
     private static final int MAX_REASON_BYTES = 4096;
 
     private Outcome() {
@@ -27,7 +29,7 @@ final class Outcome {
     static Buffer failed(Throwable cause) {
         String reason = String.valueOf(cause.getMessage());
         byte[] bytes = reason.getBytes(StandardCharsets.UTF_8);
-        Buffer out = Buffer.buffer().appendByte(FAILED);
+        Buffer out = Buffer.buffer().appendByte(cause instanceof DynamicTimeoutException ? TIMED_OUT : FAILED);
         return out.appendBytes(bytes, 0, Math.min(bytes.length, MAX_REASON_BYTES));
     }
 
@@ -45,9 +47,12 @@ final class Outcome {
         if (status == OK) {
             return outcome.slice(1, outcome.length());
         }
-        if (status == FAILED) {
-            String reason = outcome.getString(1, outcome.length(), StandardCharsets.UTF_8.name());
-            throw new InterCommunicatorException(what + " failed at the group's leader: " + Printable.of(reason, MAX_REASON_BYTES));
+        if (status == FAILED || status == TIMED_OUT) {
+            String reason = Printable.of(outcome.getString(1, outcome.length(), StandardCharsets.UTF_8.name()), MAX_REASON_BYTES);
+            if (status == TIMED_OUT) {
+                throw new DynamicTimeoutException(what + ": " + reason);
+            }
+            throw new InterCommunicatorException(what + " failed at the group's leader: " + reason);
         }
         throw new InterCommunicatorException(what + ": the group leader sent an outcome with unknown status " + status);
     }

@@ -21,6 +21,7 @@ import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -45,7 +47,7 @@ final class TwoJobs implements AutoCloseable {
     private static final AtomicLong JOBS = new AtomicLong();
 
     /** One process of one of the jobs. */
-    record Process(CanopyNode node, Collectives collectives, DynamicProcesses dynamic) {
+    record Process(int index, CanopyNode node, Collectives collectives, DynamicProcesses dynamic) {
         int rank() {
             return collectives.rank();
         }
@@ -59,6 +61,7 @@ final class TwoJobs implements AutoCloseable {
     final String namespace;
     final List<Process> server;
     final List<Process> client;
+    final JobId clientJob = JobId.of("client-" + JOBS.incrementAndGet());
 
     private TwoJobs(GridModel grid, EmbeddedZooKeeper zooKeeper, Optional<WanEmulator> emulator, Vertx vertx,
             JobSecret secret, String namespace, List<Process> server, List<Process> client) {
@@ -82,21 +85,36 @@ final class TwoJobs implements AutoCloseable {
 
     /** The server job at the file's processes {@code serverAt}, the client job at {@code clientAt}. */
     static TwoJobs start(GridModel grid, int[] serverAt, int[] clientAt, boolean emulateWan, InterPhase phase) {
+        return start(grid, serverAt, clientAt, clientAt.length, emulateWan, phase, jobs -> { });
+    }
+
+    /**
+     * As {@link #start(GridModel, int[], int[], boolean, InterPhase)}, with a client job of {@code clientJobSize}
+     * processes of which only those at {@code clientAt} run here: {@code beforeClients} starts the others (another
+     * JVM, say) once the server job has joined.
+     */
+    static TwoJobs start(GridModel grid, int[] serverAt, int[] clientAt, int clientJobSize, boolean emulateWan,
+            InterPhase phase, java.util.function.Consumer<TwoJobs> beforeClients) {
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
         Optional<WanEmulator> emulator = emulateWan ? Optional.of(WanEmulator.start(GridWanEmulation.of(grid)))
                 : Optional.empty();
-        Vertx vertx = CanopyVertx.create();
+        // A low limit, with stack traces, so that blocking an event loop shows up in the log.
+        Vertx vertx = CanopyVertx.create(new VertxOptions().setMaxEventLoopExecuteTime(300)
+                .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS).setWarningExceptionTime(300)
+                .setWarningExceptionTimeUnit(TimeUnit.MILLISECONDS));
         JobSecret secret = JobSecret.generate();
         String namespace = "test-" + JOBS.incrementAndGet();
         List<Process> server = new ArrayList<>();
         List<Process> client = new ArrayList<>();
         TwoJobs jobs = new TwoJobs(grid, zooKeeper, emulator, vertx, secret, namespace, server, client);
         try {
-            List<Future<Process>> serverJoin = jobs.join("server", serverAt, phase);
-            List<Future<Process>> clientJoin = jobs.join("client", clientAt, phase);
+            List<Future<Process>> serverJoin = jobs.join(JobId.of("server-" + JOBS.incrementAndGet()), serverAt,
+                    serverAt.length, phase);
             serverJoin.forEach(process -> server.add(Await.result(process, Duration.ofSeconds(60))));
-            clientJoin.forEach(process -> client.add(Await.result(process, Duration.ofSeconds(60))));
             server.sort(Comparator.comparingInt(Process::rank));
+            List<Future<Process>> clientJoin = jobs.join(jobs.clientJob, clientAt, clientJobSize, phase);
+            beforeClients.accept(jobs);
+            clientJoin.forEach(process -> client.add(Await.result(process, Duration.ofSeconds(90))));
             client.sort(Comparator.comparingInt(Process::rank));
             return jobs;
         } catch (RuntimeException | AssertionError e) {
@@ -115,16 +133,15 @@ final class TwoJobs implements AutoCloseable {
                 .orElse(TransportStack.none());
     }
 
-    private List<Future<Process>> join(String job, int[] at, InterPhase phase) {
-        JobId id = JobId.of(job + "-" + JOBS.incrementAndGet());
+    private List<Future<Process>> join(JobId id, int[] at, int size, InterPhase phase) {
         List<Future<Process>> joined = new ArrayList<>();
         for (int index : at) {
             NodeOptions options = NodeOptions.of(id, NodeId.of("p" + index), grid.processes().get(index).coordinates(),
-                    at.length, zooKeeper.connectString(), secret).withHeartbeat(LOADED_MACHINE).withLayers(layers(index));
+                    size, zooKeeper.connectString(), secret).withHeartbeat(LOADED_MACHINE).withLayers(layers(index));
             joined.add(CanopyNode.start(vertx, options).compose(node -> node.join().map(world -> {
                 Collectives collectives = new Collectives(world, ConfiguredPlans.of(world.members(), grid),
                         CollectiveSettings.defaults());
-                return new Process(node, collectives, DynamicProcesses.over(collectives, grid, options(index, phase)));
+                return new Process(index, node, collectives, DynamicProcesses.over(collectives, grid, options(index, phase)));
             })));
         }
         return joined;
@@ -135,21 +152,57 @@ final class TwoJobs implements AutoCloseable {
      * both jobs then accepts or connects. Returns the inter-communicators, server's then client's, by rank.
      */
     Pair connect(String service) {
-        Process serverRoot = server.get(0);
-        PortName port = Await.result(serverRoot.dynamic().openPort());
-        Await.result(serverRoot.dynamic().publishName(service, port));
-        List<Future<InterCommunicator>> accepting = new ArrayList<>();
-        for (Process process : server) {
-            accepting.add(process.dynamic().accept(process.rank() == 0 ? port : null, 0));
-        }
-        PortName found = Await.result(client.get(0).dynamic().lookupName(service));
-        List<Future<InterCommunicator>> connecting = new ArrayList<>();
-        for (Process process : client) {
-            connecting.add(process.dynamic().connect(process.rank() == 0 ? found : null, 0));
-        }
+        return connect(service, Process::dynamic);
+    }
+
+    /** As {@link #connect(String)}, each process through {@code dynamics.apply(process)}. */
+    Pair connect(String service, java.util.function.Function<Process, DynamicProcesses> dynamics) {
+        List<Future<InterCommunicator>> accepting = accept(publish(service, dynamics), dynamics);
+        List<Future<InterCommunicator>> connecting = connectHere(service, dynamics);
         List<InterCommunicator> servers = accepting.stream().map(f -> Await.result(f, Duration.ofSeconds(90))).toList();
         List<InterCommunicator> clients = connecting.stream().map(f -> Await.result(f, Duration.ofSeconds(90))).toList();
         return new Pair(servers, clients);
+    }
+
+    /** Server rank 0 opens a port and publishes it as {@code service}. */
+    PortName publish(String service) {
+        return publish(service, Process::dynamic);
+    }
+
+    private PortName publish(String service, java.util.function.Function<Process, DynamicProcesses> dynamics) {
+        DynamicProcesses serverRoot = dynamics.apply(server.get(0));
+        PortName port = Await.result(serverRoot.openPort());
+        Await.result(serverRoot.publishName(service, port));
+        return port;
+    }
+
+    /** Every server process accepts on {@code port}. */
+    List<Future<InterCommunicator>> accept(PortName port) {
+        return accept(port, Process::dynamic);
+    }
+
+    private List<Future<InterCommunicator>> accept(PortName port, java.util.function.Function<Process, DynamicProcesses> dynamics) {
+        List<Future<InterCommunicator>> accepting = new ArrayList<>();
+        for (Process process : server) {
+            accepting.add(dynamics.apply(process).accept(process.rank() == 0 ? port : null, 0));
+        }
+        return accepting;
+    }
+
+    /** Every client process of this JVM connects to {@code service} (client rank 0 looks it up, wherever it runs). */
+    List<Future<InterCommunicator>> connectHere(String service) {
+        return connectHere(service, Process::dynamic);
+    }
+
+    private List<Future<InterCommunicator>> connectHere(String service,
+            java.util.function.Function<Process, DynamicProcesses> dynamics) {
+        List<Future<InterCommunicator>> connecting = new ArrayList<>();
+        for (Process process : client) {
+            DynamicProcesses dynamic = dynamics.apply(process);
+            PortName found = process.rank() == 0 ? Await.result(dynamic.lookupName(service)) : null;
+            connecting.add(dynamic.connect(found, 0));
+        }
+        return connecting;
     }
 
     record Pair(List<InterCommunicator> server, List<InterCommunicator> client) {
