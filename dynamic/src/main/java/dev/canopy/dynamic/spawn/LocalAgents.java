@@ -18,7 +18,8 @@ import java.util.Optional;
  * Spawning on one machine without {@code canopy agent}s: one agent per site of the grid, in this JVM, each
  * starting its children as JVMs of this machine emulated at its site. The children run
  * {@link SpawnedProgramEntry} with this JVM's class path and get a copy of the secret in a file only its owner
- * may read, deleted on {@link #close()}, which also kills every child.
+ * may read, deleted on {@link #close()}, which also kills every child. The children's output lines go to this
+ * process's standard error, each prefixed with the child's job and process index.
  */
 public final class LocalAgents implements AutoCloseable {
 
@@ -45,7 +46,8 @@ public final class LocalAgents implements AutoCloseable {
         LocalAgents local = new LocalAgents(agents, secretFile);
         try {
             for (Site site : grid.sites()) {
-                ChildStarter starter = ChildStarter.sameClasspath(pool + "/" + site.name(), SpawnedProgramEntry.class.getName());
+                ChildStarter starter = new ChildStarter(pool + "/" + site.name(), System.getProperty("java.class.path"),
+                        SpawnedProgramEntry.class.getName(), System.getenv(), System.err::println);
                 agents.add(LaunchAgent.start(new AgentOptions(pool, site.name(), "localhost", site.name(), warm, starter,
                         options.zooKeeper(), Optional.empty(), secretFile, options.secret())));
             }
