@@ -23,8 +23,10 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -105,6 +107,11 @@ public final class LaunchAgent implements AutoCloseable {
         }
     }
 
+    /** The agent's ZooKeeper client, for tests that expire its session. */
+    CuratorFramework client() {
+        return client;
+    }
+
     /** How many warm processes wait, warmed up, for a binding. */
     public int warmReady() {
         return warm.ready();
@@ -133,6 +140,12 @@ public final class LaunchAgent implements AutoCloseable {
             throw new IllegalStateException("cannot register agent " + options.agent() + " in ZooKeeper at "
                     + options.zooKeeper() + ": " + e, e);
         }
+        // A new ZooKeeper session (after the old one expired) has lost the ephemeral znode: register again.
+        client.getConnectionStateListenable().addListener((curator, state) -> {
+            if (state == ConnectionState.RECONNECTED) {
+                owner.execute(this::reregister);
+            }
+        });
         requests = CuratorCache.build(client, znodes.requests(options.agent()));
         requests.listenable().addListener(CuratorCacheListener.builder()
                 .forCreates(node -> owner.execute(() -> started(node)))
@@ -141,6 +154,32 @@ public final class LaunchAgent implements AutoCloseable {
         requests.start();
         LOG.info("[{}/{}] agent {} serves pool {} (warm pool {})", options.site(), options.host(), options.agent(),
                 options.pool(), options.warm());
+    }
+
+    /**
+     * Registers again under the current session when the agent's znode is missing or still belongs to an expired
+     * session of this agent (the server removes that one only when it notices the expiry itself).
+     */
+    private void reregister() {
+        String path = znodes.host(options.agent());
+        try {
+            Stat stat = client.checkExists().forPath(path);
+            long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+            if (stat != null && stat.getEphemeralOwner() == session) {
+                return;
+            }
+            if (stat != null) {
+                try {
+                    client.delete().withVersion(stat.getVersion()).forPath(path);
+                } catch (KeeperException.NoNodeException expiredMeanwhile) {
+                    // The server removed it first.
+                }
+            }
+            client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(path, info().encode());
+            LOG.info("[{}] registered again in pool {} after a new ZooKeeper session", options.agent(), options.pool());
+        } catch (Exception e) {
+            LOG.warn("[{}] cannot register again in pool {}: {}", options.agent(), options.pool(), e.toString());
+        }
     }
 
     /** A request appeared: start its children. */
