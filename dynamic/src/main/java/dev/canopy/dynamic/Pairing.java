@@ -15,6 +15,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -109,6 +110,10 @@ final class Pairing {
         Communicator group = local.communicator();
         List<Member> decoded = new ArrayList<>(members.size());
         for (int r = 0; r < members.size(); r++) {
+            Optional<String> failed = Outcome.reason(members.get(r));
+            if (failed.isPresent()) {
+                throw new IllegalStateException(failed.get());
+            }
             Buffer member = Outcome.open(members.get(r), "rank " + r + "'s address");
             decoded.add(MemberCodec.fromJson(ZnodeJson.parse(member.getBytes(), "member " + r + " of the group")));
         }
