@@ -22,6 +22,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One process's end of an inter-communicator: a transport of its own (the existing {@link VertxTransport},
@@ -43,7 +44,7 @@ final class Bridge {
     private final HeartbeatSettings heartbeat;
     private CommunicatorRuntime runtime;
     private FailureMonitor monitor;
-    private boolean closed;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private Bridge(Transport transport, BridgeSourceCheck sources, JobId job, HeartbeatSettings heartbeat, String label) {
         this.transport = transport;
@@ -91,27 +92,21 @@ final class Bridge {
      * with {@code reason}) and closes the transport. Idempotent.
      */
     Future<Void> close(String reason) {
+        if (!closed.compareAndSet(false, true)) {
+            return Future.succeededFuture();
+        }
+        // runtime and monitor are set on the context; the steps below run there too.
         return Future.<Void>future(entered -> transport.context().runOnContext(v -> {
-            if (closed) {
-                entered.fail("closed");
-                return;
-            }
-            closed = true;
             sources.settle();
             entered.complete();
-        })).transform(first -> {
-            if (first.failed()) {
-                return Future.succeededFuture();
-            }
-            Future<Void> stopped = runtime == null ? Future.succeededFuture() : runtime.close(reason);
-            return stopped.transform(r -> monitor == null ? Future.<Void>succeededFuture() : monitor.goodbye(GOODBYE_TIMEOUT))
-                    .transform(r -> {
-                        if (monitor != null) {
-                            monitor.stop();
-                        }
-                        return transport.close();
-                    });
-        });
+        })).transform(entered -> runtime == null ? Future.<Void>succeededFuture() : runtime.close(reason))
+                .transform(stopped -> monitor == null ? Future.<Void>succeededFuture() : monitor.goodbye(GOODBYE_TIMEOUT))
+                .transform(saidGoodbye -> {
+                    if (monitor != null) {
+                        monitor.stop();
+                    }
+                    return transport.close();
+                });
     }
 
     /** As a node does: sends to a departed member fail at once, receives once its last frames are in. */

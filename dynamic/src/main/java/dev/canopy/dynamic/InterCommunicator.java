@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
@@ -210,7 +211,7 @@ public final class InterCommunicator {
         return table.unionOfRemote(remoteRank);
     }
 
-    private <T> Future<T> collective(String what, java.util.function.IntFunction<Future<T>> body) {
+    private <T> Future<T> collective(String what, IntFunction<Future<T>> body) {
         return operation(what, () -> body.apply(sequence.getAndIncrement()));
     }
 

@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
@@ -31,8 +32,8 @@ import org.slf4j.LoggerFactory;
  *   &lt;namespace&gt;                              the secret's credentials own it and everything below
  *     ports/&lt;port id&gt;                        ephemeral (the opener's session): the port is open
  *     services/&lt;service&gt;                      ephemeral (the publisher's session): {"service", "port"}
- *     pairings/&lt;port id&gt;-c&lt;seq&gt;               a connecting root's group record
- *     pairings/&lt;port id&gt;-c&lt;seq&gt;.reply         the accepting root's answer: its group record
+ *     pairings/&lt;port id&gt;-c&lt;seq&gt;               ephemeral (the connecting root's session): its group record
+ *     pairings/&lt;port id&gt;-c&lt;seq&gt;.reply         ephemeral (the accepting root's session): its group record
  * </pre>
  * Every znode's content is sealed with the secret ({@link ZnodeSeal}) and checked field by field before use;
  * a namespace made with another secret is refused, naming the fix. Blocking ZooKeeper calls run on worker
@@ -93,23 +94,23 @@ public final class NameService implements AutoCloseable {
 
     /** Closes {@code port}: connects to it fail from now on, and so does an accept waiting on it. */
     public Future<Void> closePort(PortName port) {
-        requireOwnNamespace(port);
-        return blocking(() -> {
+        return valid(() -> requireOwnNamespace(port)).compose(v -> blocking(() -> {
             try {
                 client.delete().forPath(portPath(port));
             } catch (KeeperException.NoNodeException e) {
                 throw new IllegalStateException("port " + port + " is not open (closed already, or never opened)", e);
             }
             return null;
-        }, "close port " + port);
+        }, "close port " + port));
     }
 
     /** Publishes {@code port} as {@code service} in this namespace until {@link #unpublishName} or this service closes. */
     public Future<Void> publishName(String service, PortName port) {
-        requireService(service);
-        requireOwnNamespace(port);
-        String path = servicePath(service);
-        return blocking(() -> {
+        return valid(() -> {
+            requireService(service);
+            requireOwnNamespace(port);
+        }).compose(v -> blocking(() -> {
+            String path = servicePath(service);
             try {
                 client.create().withMode(CreateMode.EPHEMERAL).forPath(path,
                         seal.seal(path, new JsonObject().put("service", service).put("port", port.toString())));
@@ -118,14 +119,13 @@ public final class NameService implements AutoCloseable {
                         + options.namespace() + "; unpublish it first, or choose another name", e);
             }
             return null;
-        }, "publish service '" + service + "'");
+        }, "publish service '" + service + "'"));
     }
 
     /** The port published as {@code service}; fails naming the service and namespace when none is. */
     public Future<PortName> lookupName(String service) {
-        requireService(service);
-        String path = servicePath(service);
-        return blocking(() -> {
+        return valid(() -> requireService(service)).compose(v -> blocking(() -> {
+            String path = servicePath(service);
             byte[] data;
             try {
                 data = client.getData().forPath(path);
@@ -143,13 +143,12 @@ public final class NameService implements AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new MalformedZnodeException(path, "holds a bad port: " + e.getMessage());
             }
-        }, "look up service '" + service + "'");
+        }, "look up service '" + service + "'"));
     }
 
     /** Withdraws {@code service}; fails when it is not published. */
     public Future<Void> unpublishName(String service) {
-        requireService(service);
-        return blocking(() -> {
+        return valid(() -> requireService(service)).compose(v -> blocking(() -> {
             try {
                 client.delete().forPath(servicePath(service));
             } catch (KeeperException.NoNodeException e) {
@@ -157,7 +156,7 @@ public final class NameService implements AutoCloseable {
                         + options.namespace(), e);
             }
             return null;
-        }, "unpublish service '" + service + "'");
+        }, "unpublish service '" + service + "'"));
     }
 
     /** Closes the ZooKeeper session: this process's ports and published names go with it. */
@@ -177,18 +176,17 @@ public final class NameService implements AutoCloseable {
      * request that failed is withdrawn.
      */
     Future<GroupRecord> offer(PortName port, GroupRecord mine) {
-        requireOwnNamespace(port);
         String portPath = portPath(port);
-        Future<String> requested = blocking(() -> {
+        Future<String> requested = valid(() -> requireOwnNamespace(port)).compose(v -> blocking(() -> {
             if (client.checkExists().forPath(portPath) == null) {
                 throw new IllegalStateException(notOpen(port));
             }
             String prefix = pairingsPath() + "/" + port.id() + "-c";
             // Sealed for the final path, which ZooKeeper's sequence number only fixes at create: create, then seal.
-            String path = client.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(prefix, new byte[0]);
+            String path = client.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(prefix, new byte[0]);
             client.setData().forPath(path, seal.seal(path, mine.toJson()));
             return path;
-        }, "ask port " + port + " to accept");
+        }, "ask port " + port + " to accept"));
         return requested.compose(request -> {
             String replyPath = request + REPLY;
             long deadline = deadline();
@@ -212,10 +210,9 @@ public final class NameService implements AutoCloseable {
      * not open, closes meanwhile, or no request comes within the timeout.
      */
     Future<GroupRecord> answer(PortName port, GroupRecord mine) {
-        requireOwnNamespace(port);
         String portPath = portPath(port);
         String prefix = port.id() + "-c";
-        return waitFor(deadline(), wake -> {
+        return valid(() -> requireOwnNamespace(port)).compose(v -> waitFor(deadline(), wake -> {
             if (client.checkExists().forPath(portPath) == null) {
                 throw new IllegalStateException(notOpen(port) + " (open it with openPort before accept; it closed"
                         + " if accept was waiting)");
@@ -233,7 +230,7 @@ public final class NameService implements AutoCloseable {
                 }
                 String reply = request + REPLY;
                 try {
-                    client.create().forPath(reply, seal.seal(reply, mine.toJson()));
+                    client.create().withMode(CreateMode.EPHEMERAL).forPath(reply, seal.seal(reply, mine.toJson()));
                     return remote;
                 } catch (KeeperException.NodeExistsException taken) {
                     // another accept on this port took it first
@@ -241,7 +238,7 @@ public final class NameService implements AutoCloseable {
             }
             return Optional.empty();
         }, () -> "no connect arrived at port " + port + " within " + options.timeout().toMillis()
-                + " ms (DynamicOptions.timeout)");
+                + " ms (DynamicOptions.timeout)"));
     }
 
     private Optional<GroupRecord> readRequest(String request) throws Exception {
@@ -283,18 +280,28 @@ public final class NameService implements AutoCloseable {
         }, "use namespace " + options.namespace());
     }
 
+    /** {@code check}'s refusal of bad input as a failed future. */
+    private static Future<Void> valid(Runnable check) {
+        try {
+            check.run();
+            return Future.succeededFuture();
+        } catch (IllegalArgumentException e) {
+            return Future.failedFuture(e);
+        }
+    }
+
     private <T> Future<T> blocking(Callable<T> action, String what) {
         return vertx.<T>executeBlocking(action).recover(e -> Future.failedFuture(explain(e, what)));
     }
 
     /** Runs {@code attempt} until it gives a value, again whenever its watch fires (or after a while), until the deadline. */
-    private <T> Future<T> waitFor(long deadline, Attempt<T> attempt, java.util.function.Supplier<String> timedOut) {
+    private <T> Future<T> waitFor(long deadline, Attempt<T> attempt, Supplier<String> timedOut) {
         Promise<T> result = Promise.promise();
         look(deadline, attempt, timedOut, result);
         return result.future();
     }
 
-    private <T> void look(long deadline, Attempt<T> attempt, java.util.function.Supplier<String> timedOut, Promise<T> result) {
+    private <T> void look(long deadline, Attempt<T> attempt, Supplier<String> timedOut, Promise<T> result) {
         Promise<Void> woken = Promise.promise();
         CuratorWatcher wake = event -> woken.tryComplete();
         vertx.executeBlocking(() -> attempt.look(wake)).onComplete(looked -> {

@@ -4,6 +4,7 @@ import dev.canopy.core.security.Printable;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * What a group's leader passes on inside its group or to the other leader: one status byte, then the data
@@ -36,6 +37,15 @@ final class Outcome {
     /** {@code data} wrapped as OK, or its failure wrapped as FAILED: never a failed future. */
     static Future<Buffer> of(Future<Buffer> data) {
         return data.map(Outcome::ok).otherwise(Outcome::failed);
+    }
+
+    /** Why a FAILED or TIMED_OUT outcome failed; empty for an OK one. */
+    static Optional<String> reason(Buffer outcome) {
+        if (outcome == null || outcome.length() == 0 || outcome.getByte(0) == OK) {
+            return Optional.empty();
+        }
+        return Optional.of(Printable.of(outcome.getString(1, outcome.length(), StandardCharsets.UTF_8.name()),
+                MAX_REASON_BYTES));
     }
 
     /** The data of an OK outcome; an {@link InterCommunicatorException} naming {@code what} for a FAILED or malformed one. */

@@ -7,12 +7,15 @@ import dev.canopy.core.membership.ZnodeJson;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.gridconfig.model.GridModel;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -54,24 +57,35 @@ final class Pairing {
         Future<InterCommunicator> made = local.bcast(announced, root)
                 .map(outcome -> PortName.parse(Outcome.open(outcome, verb(side)).toString()))
                 .compose(shared -> Bridge.bind(vertx, options, shared, label(side, group.rank()))
-                        .compose(bridge -> exchange(side, shared, root, bridge)
-                                .onFailure(e -> bridge.close("making the inter-communicator failed"))));
+                        .transform(bound -> exchange(side, shared, root, bound).onFailure(e -> {
+                            if (bound.succeeded()) {
+                                bound.result().close("making the inter-communicator failed");
+                            }
+                        })));
         return Deadline.bound(vertx, made, options.timeout().multipliedBy(2), verb(side) + " on port " + port);
     }
 
-    private Future<InterCommunicator> exchange(Side side, PortName port, int root, Bridge bridge) {
+    /**
+     * From the gather on. A member whose transport did not bind still takes part, with its reason instead of its
+     * address, so the root fails the whole group with it rather than leaving the others waiting.
+     */
+    private Future<InterCommunicator> exchange(Side side, PortName port, int root, AsyncResult<Bridge> bound) {
         Communicator group = local.communicator();
         int rank = group.rank();
-        Member me = new Member(NodeId.of(side.memberId(rank)), group.member(rank).coordinates(), bridge.address());
-        return local.gatherv(Buffer.buffer(MemberCodec.toJson(me).encode()), root)
+        Buffer mine = bound.failed() ? Outcome.failed(new IllegalStateException("rank " + rank + " could not start its"
+                + " inter-communicator transport: " + bound.cause().getMessage(), bound.cause()))
+                : Outcome.ok(Buffer.buffer(MemberCodec.toJson(new Member(NodeId.of(side.memberId(rank)),
+                        group.member(rank).coordinates(), bound.result().address())).encode()));
+        return local.gatherv(mine, root)
                 .compose(gathered -> rank != root ? Future.succeededFuture((Buffer) null)
                         : Outcome.of(Future.succeededFuture(gathered.orElseThrow()).map(this::record)
-                                .compose(mine -> pairAtRoot(side, port, mine))))
+                                .compose(record -> pairAtRoot(side, port, record))))
                 .compose(outcome -> local.bcast(outcome, root))
                 .compose(outcome -> {
                     ZnodeJson both = ZnodeJson.parse(Outcome.open(outcome, verb(side)).getBytes(), verb(side) + " record");
                     InterTable table = new InterTable(GroupRecord.fromJson(both.object("accept")),
                             GroupRecord.fromJson(both.object("connect")), side, rank);
+                    Bridge bridge = bound.result();
                     return bridge.join(table.union(), table.self(), label(side, rank))
                             .compose(union -> new LeaderSetup(table, union.collectiveChannel(), local, options.interPhase())
                                     .run()
@@ -91,17 +105,23 @@ final class Pairing {
                 });
     }
 
+    /** The group's record from every member's outcome: its address and coordinates, or why it has none. */
     private GroupRecord record(List<Buffer> members) {
         Communicator group = local.communicator();
         List<Member> decoded = new ArrayList<>(members.size());
         for (int r = 0; r < members.size(); r++) {
-            decoded.add(MemberCodec.fromJson(ZnodeJson.parse(members.get(r).getBytes(), "member " + r + " of the group")));
+            Optional<String> failed = Outcome.reason(members.get(r));
+            if (failed.isPresent()) {
+                throw new IllegalStateException(failed.get());
+            }
+            Buffer member = Outcome.open(members.get(r), "rank " + r + "'s address");
+            decoded.add(MemberCodec.fromJson(ZnodeJson.parse(member.getBytes(), "member " + r + " of the group")));
         }
         return new GroupRecord(group.member(0).id().value() + "/c" + group.contextId(), group.contextId(), decoded);
     }
 
     private static String label(Side side, int rank) {
-        return "ic-" + side.name().toLowerCase(java.util.Locale.ROOT) + "#" + rank;
+        return "ic-" + side.name().toLowerCase(Locale.ROOT) + "#" + rank;
     }
 
     private static String verb(Side side) {

@@ -2,6 +2,8 @@ package dev.canopy.dynamic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.canopy.collectives.ArrayType;
+import dev.canopy.collectives.reduce.BuiltInOp;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.comm.Message;
 import dev.canopy.core.testing.Await;
@@ -9,6 +11,7 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -101,6 +104,30 @@ class ConnectAcceptTest {
         Future<Message> received = inter.client().get(1).receive(Communicator.ANY_SOURCE, 9);
         Await.result(inter.server().get(2).send(1, 9, Buffer.buffer("hi")));
         assertThat(Await.result(received).source()).isEqualTo(2);
+    }
+
+    @Test
+    void theBlockingViewRunsMpiStyleOnPlainThreads() throws Exception {
+        List<CompletableFuture<int[]>> results = new ArrayList<>();
+        for (InterCommunicator member : inter.all()) {
+            BlockingInterCommunicator<int[]> blocking = member.blocking(ArrayType.INTS);
+            boolean server = inter.server().contains(member);
+            results.add(CompletableFuture.supplyAsync(() -> {
+                int[] sum = blocking.allreduce(new int[] {server ? 1 : 10, blocking.rank()}, BuiltInOp.SUM);
+                int[] root = blocking.bcast(server && blocking.rank() == 0 ? new int[] {42} : null,
+                        server ? (blocking.rank() == 0 ? InterCommunicator.ROOT : InterCommunicator.PROC_NULL) : 0);
+                blocking.barrier();
+                return new int[] {sum[0], sum[1], root.length == 0 ? -1 : root[0]};
+            }));
+        }
+        for (int i = 0; i < results.size(); i++) {
+            int[] got = results.get(i).get(60, TimeUnit.SECONDS);
+            if (i < 3) {
+                assertThat(got).containsExactly(20, 1, i == 0 ? 42 : -1);   // the clients' values; the root keeps its data
+            } else {
+                assertThat(got).containsExactly(3, 3, 42);                   // the servers' values; the root's data
+            }
+        }
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,7 @@ import java.util.function.BiFunction;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -102,7 +104,7 @@ abstract class InterCollectivesContract {
             List<Future<Buffer>> blocks = receivers.stream().map(m -> m.scatter(null, INTS.bytes(count), root)).toList();
             rooted.forEach(r -> Await.result(r, DEADLINE));
             for (int j = 0; j < receivers.size(); j++) {
-                int[] block = java.util.Arrays.copyOfRange(all, j * count, (j + 1) * count);
+                int[] block = Arrays.copyOfRange(all, j * count, (j + 1) * count);
                 assertThat(INTS.decode(Await.result(blocks.get(j), DEADLINE))).isEqualTo(block);
             }
         }
@@ -195,7 +197,7 @@ abstract class InterCollectivesContract {
         }
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void barrierCompletesEverywhereAndOperationsStayInStep() {
         List<Future<Void>> all = inter.all().stream().map(InterCommunicator::barrier).toList();
         all.forEach(b -> Await.result(b, DEADLINE));

@@ -11,6 +11,7 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.LoggerFactory;
 
 /**
  * merge of an inter-communicator between two separately joined jobs: the order the flags ask for, and the merged
@@ -95,6 +97,28 @@ class MergeTest {
         List<Future<Void>> barriers = merged.stream().map(m -> m.collectives().barrier()).toList();
         barriers.forEach(b -> Await.result(b, DEADLINE));
         merged.stream().map(m -> m.communicator().free()).toList().forEach(f -> Await.result(f, DEADLINE));
+    }
+
+    /** Merge latency beside an allgather of the same five members (logged, not asserted: timings are for benchmarks). */
+    @Test
+    void mergeLatencyIsLoggedBesideAnAllgather() {
+        double[] mergeMs = new double[5];
+        double[] allgatherMs = new double[5];
+        for (int run = 0; run < mergeMs.length; run++) {
+            long start = System.nanoTime();
+            List<InterCommunicator.Merged> merged = merge(MergeOrder.LOW, MergeOrder.HIGH);
+            mergeMs[run] = (System.nanoTime() - start) / 1e6;
+            start = System.nanoTime();
+            merged.stream().map(m -> m.collectives().allgather(Buffer.buffer(new byte[8]))).toList()
+                    .forEach(f -> Await.result(f, DEADLINE));
+            allgatherMs[run] = (System.nanoTime() - start) / 1e6;
+            merged.stream().map(m -> m.communicator().free()).toList().forEach(f -> Await.result(f, DEADLINE));
+        }
+        Arrays.sort(mergeMs);
+        Arrays.sort(allgatherMs);
+        LoggerFactory.getLogger(MergeTest.class).info("merge of 3 + 2 members: median {} ms; an 8-byte allgather on the"
+                + " merged communicator: median {} ms (5 runs, loopback)", String.format("%.1f", mergeMs[2]),
+                String.format("%.1f", allgatherMs[2]));
     }
 
     /** Servers pass {@code servers}, clients {@code clients}; the merged communicators by server rank, then client rank. */

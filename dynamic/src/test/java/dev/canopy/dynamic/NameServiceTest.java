@@ -154,6 +154,22 @@ class NameServiceTest {
     }
 
     @Test
+    void aMemberThatCannotBindFailsItsGroupAtOnce() {
+        // 192.0.2.1 (TEST-NET-1) is no address of this machine: the bind fails, nothing is sent anywhere.
+        DynamicProcesses unbindable = DynamicProcesses.over(jobs.server.get(0).collectives(), jobs.grid,
+                jobs.options(0, InterPhase.FLAT).withTimeout(Duration.ofSeconds(60)).withHost("192.0.2.1"));
+        try {
+            PortName port = Await.result(unbindable.openPort());
+            long start = System.nanoTime();
+            assertThat(Await.failure(unbindable.accept(port, 0), BOUND))
+                    .hasMessageContaining("rank 0 could not start its inter-communicator transport");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+        } finally {
+            unbindable.close();
+        }
+    }
+
+    @Test
     void badInputIsRefusedNamingTheFix() {
         assertThatThrownBy(() -> PortName.parse("tcp://127.0.0.1:5000")).hasMessageContaining("is not a port name");
         assertThatThrownBy(() -> PortName.parse("canopy-port:ns/../etc")).hasMessageContaining("is not a port name");

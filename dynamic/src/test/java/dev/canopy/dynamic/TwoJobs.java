@@ -32,6 +32,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Two separately joined jobs in this JVM (a server job and a client job, each with its own job name and
@@ -94,7 +96,7 @@ final class TwoJobs implements AutoCloseable {
      * JVM, say) once the server job has joined.
      */
     static TwoJobs start(GridModel grid, int[] serverAt, int[] clientAt, int clientJobSize, boolean emulateWan,
-            InterPhase phase, java.util.function.Consumer<TwoJobs> beforeClients) {
+            InterPhase phase, Consumer<TwoJobs> beforeClients) {
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
         Optional<WanEmulator> emulator = emulateWan ? Optional.of(WanEmulator.start(GridWanEmulation.of(grid)))
                 : Optional.empty();
@@ -156,7 +158,7 @@ final class TwoJobs implements AutoCloseable {
     }
 
     /** As {@link #connect(String)}, each process through {@code dynamics.apply(process)}. */
-    Pair connect(String service, java.util.function.Function<Process, DynamicProcesses> dynamics) {
+    Pair connect(String service, Function<Process, DynamicProcesses> dynamics) {
         List<Future<InterCommunicator>> accepting = accept(publish(service, dynamics), dynamics);
         List<Future<InterCommunicator>> connecting = connectHere(service, dynamics);
         List<InterCommunicator> servers = accepting.stream().map(f -> Await.result(f, Duration.ofSeconds(90))).toList();
@@ -169,7 +171,7 @@ final class TwoJobs implements AutoCloseable {
         return publish(service, Process::dynamic);
     }
 
-    private PortName publish(String service, java.util.function.Function<Process, DynamicProcesses> dynamics) {
+    private PortName publish(String service, Function<Process, DynamicProcesses> dynamics) {
         DynamicProcesses serverRoot = dynamics.apply(server.get(0));
         PortName port = Await.result(serverRoot.openPort());
         Await.result(serverRoot.publishName(service, port));
@@ -181,7 +183,7 @@ final class TwoJobs implements AutoCloseable {
         return accept(port, Process::dynamic);
     }
 
-    private List<Future<InterCommunicator>> accept(PortName port, java.util.function.Function<Process, DynamicProcesses> dynamics) {
+    private List<Future<InterCommunicator>> accept(PortName port, Function<Process, DynamicProcesses> dynamics) {
         List<Future<InterCommunicator>> accepting = new ArrayList<>();
         for (Process process : server) {
             accepting.add(dynamics.apply(process).accept(process.rank() == 0 ? port : null, 0));
@@ -195,7 +197,7 @@ final class TwoJobs implements AutoCloseable {
     }
 
     private List<Future<InterCommunicator>> connectHere(String service,
-            java.util.function.Function<Process, DynamicProcesses> dynamics) {
+            Function<Process, DynamicProcesses> dynamics) {
         List<Future<InterCommunicator>> connecting = new ArrayList<>();
         for (Process process : client) {
             DynamicProcesses dynamic = dynamics.apply(process);

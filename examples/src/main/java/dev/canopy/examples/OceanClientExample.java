@@ -1,6 +1,7 @@
 package dev.canopy.examples;
 
 import dev.canopy.collectives.ArrayType;
+import dev.canopy.collectives.reduce.BuiltInOp;
 import dev.canopy.collectives.run.CanopyProgram;
 import dev.canopy.collectives.run.CanopySession;
 import dev.canopy.dynamic.BlockingInterCommunicator;
@@ -36,7 +37,7 @@ public final class OceanClientExample implements CanopyProgram {
                             server.remoteSize(), mean);
                 }
             }
-            inter.reduce(new double[] {mean}, dev.canopy.collectives.reduce.BuiltInOp.SUM, 0);
+            inter.reduce(new double[] {mean}, BuiltInOp.SUM, 0);
             dynamic.await(server.disconnect());
         }
     }
