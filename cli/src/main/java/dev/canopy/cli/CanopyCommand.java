@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
             dev.canopy.cli.collectives.LaunchCommand.class,
             dev.canopy.cli.collectives.NodeCommand.class,
             dev.canopy.cli.launch.LaunchAgentCommand.class,
+            dev.canopy.cli.agent.AgentCommand.class,
             dev.canopy.cli.collectives.CalibrateCommand.class,
             dev.canopy.cli.dashboard.DashboardCommand.class,
             BenchCommand.class,

@@ -9,15 +9,15 @@ import java.time.temporal.ChronoUnit;
 import java.util.stream.Stream;
 
 /** Where and when a benchmark ran, for the README table. */
-record MachineInfo(String date, int cpus, String cpuModel, String java) {
+public record MachineInfo(String date, int cpus, String cpuModel, String java) {
 
-    static MachineInfo current() {
+    public static MachineInfo current() {
         return new MachineInfo(Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
                 Runtime.getRuntime().availableProcessors(), readCpuModel(),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
     }
 
-    JsonObject toJson() {
+    public JsonObject toJson() {
         return new JsonObject().put("date", date).put("nproc", cpus).put("cpu", cpuModel).put("java", java);
     }
 

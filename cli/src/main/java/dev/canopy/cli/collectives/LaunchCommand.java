@@ -11,16 +11,15 @@ import dev.canopy.collectives.run.LauncherWatch;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.membership.ZooKeeperTls;
-import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.gridconfig.hosts.SiteRule;
 import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.processes.JvmCommand;
 import java.io.File;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -204,29 +203,12 @@ public final class LaunchCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * Every process of the level file runs on this one machine, often many per core: the quick C1
-     * compiler and the serial collector keep each JVM from starting compiler and GC threads that would
-     * starve the others' event loops while they load classes. A JVM out of heap exits at once (status 3)
-     * rather than limp on. {@code CANOPY_JAVA_OPTS} adds more.
-     */
-    private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k",
-            "-XX:+ExitOnOutOfMemoryError", "-D" + CanopyVertx.DISABLE_DNS_CLIENT + "=true");
-
     private Process start(int index, String jobName, String connectString, Path secret) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String ownClasspath = System.getProperty("java.class.path");
         String fullClasspath = classpath == null ? ownClasspath : classpath + File.pathSeparator + ownClasspath;
-        List<String> command = new ArrayList<>();
-        command.add(java);
-        command.addAll(JVM_OPTIONS);
-        String extraOptions = System.getenv("CANOPY_JAVA_OPTS");
-        if (extraOptions != null && !extraOptions.isBlank()) {
-            command.addAll(List.of(extraOptions.trim().split("\\s+")));
-        }
         // The job and process in the command line, so that ps (and tests) can tell a job's processes.
-        command.addAll(List.of("-Dcanopy.job=" + jobName, "-Dcanopy.process=" + index));
-        command.addAll(List.of("-cp", fullClasspath, ProgramMain.class.getName(), programClass));
+        List<String> command = JvmCommand.of(System.getenv(), List.of("canopy.job=" + jobName, "canopy.process=" + index),
+                fullClasspath, ProgramMain.class.getName(), List.of(programClass));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         Map<String, String> environment = builder.environment();
         environment.put(JoinOptions.ENV_JOB, jobName);

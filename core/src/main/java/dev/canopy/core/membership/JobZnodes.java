@@ -30,6 +30,8 @@ public final class JobZnodes {
     private static final String CANOPY = "/canopy";
     /** Where grid-wide settings live ({@code canopy calibrate}); each grid's znodes below belong to their writer. */
     private static final String CONFIG = "/canopy/config";
+    /** Where the launcher agents of each pool register and take spawn requests (module processes); each pool belongs to its secret. */
+    public static final String AGENTS = "/canopy/agents";
 
     private final AsyncCuratorFramework zooKeeper;
     private final JobId job;
@@ -46,9 +48,9 @@ public final class JobZnodes {
         return JOBS + "/" + job.name();
     }
 
-    /** Whether {@code path} is one of the parents every job shares (they stay, with {@link JobAclProvider#SHARED_PARENT_ACL}). */
+    /** Whether {@code path} is one of the parents every job (and agent pool) shares (they stay, with {@link JobAclProvider#SHARED_PARENT_ACL}). */
     static boolean isSharedParent(String path) {
-        return CANOPY.equals(path) || JOBS.equals(path) || CONFIG.equals(path);
+        return CANOPY.equals(path) || JOBS.equals(path) || CONFIG.equals(path) || AGENTS.equals(path);
     }
 
     /**

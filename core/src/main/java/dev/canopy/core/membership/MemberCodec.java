@@ -18,9 +18,10 @@ import java.util.Set;
  * {"id":"n1","coordinates":{"wanGroup":..,"site":..,"lanId":..,"cluster":..,"host":..},
  *  "address":{"host":"127.0.0.1","tcpPort":40001,"udpPort":40002}}
  * </pre>
- * Decoding checks every field ({@link ZnodeJson}) and throws {@link MalformedZnodeException}.
+ * Decoding checks every field ({@link ZnodeJson}) and throws {@link MalformedZnodeException}. Public for the
+ * modules that store members elsewhere (the dynamic module's port records).
  */
-final class MemberCodec {
+public final class MemberCodec {
 
     /** More members than any job has; a start record beyond it is malformed. */
     static final int MAX_MEMBERS = 65_536;
@@ -61,7 +62,7 @@ final class MemberCodec {
         return members;
     }
 
-    private static JsonObject toJson(Member member) {
+    public static JsonObject toJson(Member member) {
         Coordinates c = member.coordinates();
         NodeAddress a = member.address();
         return new JsonObject()
@@ -76,7 +77,7 @@ final class MemberCodec {
      * Every field checked before use: names are 1 to 255 characters without control characters
      * (they end up in log lines), ports are integers in 1..65535, the id a valid {@link NodeId}.
      */
-    private static Member fromJson(ZnodeJson json) {
+    public static Member fromJson(ZnodeJson json) {
         ZnodeJson c = json.object("coordinates");
         ZnodeJson a = json.object("address");
         String id = json.name("id");

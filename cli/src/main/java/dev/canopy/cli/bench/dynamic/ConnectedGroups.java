@@ -1,0 +1,83 @@
+package dev.canopy.cli.bench.dynamic;
+
+import dev.canopy.collectives.Blocking;
+import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.node.CanopyVertx;
+import dev.canopy.core.node.JobId;
+import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.transport.emulation.GridWanEmulation;
+import dev.canopy.core.transport.emulation.WanEmulator;
+import dev.canopy.dynamic.InterCommunicator;
+import dev.canopy.dynamic.InterPhase;
+import dev.canopy.dynamic.PortName;
+import dev.canopy.gridconfig.model.GridModel;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Two jobs of the level file in this JVM, over its emulated WAN, joined by an inter-communicator: the "parents" at
+ * some processes, the "children" at others (connect/accept, the same inter-communicator a spawn makes). For the
+ * measurements that need no new JVMs: merge, point-to-point and inter-communicator collectives.
+ */
+final class ConnectedGroups implements AutoCloseable {
+
+    private final EmbeddedZooKeeper zooKeeper;
+    private final WanEmulator emulator;
+    private final Vertx vertx;
+    final JoinedGroup parents;
+    final JoinedGroup children;
+    final List<InterCommunicator> parentSide;
+    final List<InterCommunicator> childSide;
+
+    private ConnectedGroups(EmbeddedZooKeeper zooKeeper, WanEmulator emulator, Vertx vertx, JoinedGroup parents,
+            JoinedGroup children, List<InterCommunicator> parentSide, List<InterCommunicator> childSide) {
+        this.zooKeeper = zooKeeper;
+        this.emulator = emulator;
+        this.vertx = vertx;
+        this.parents = parents;
+        this.children = children;
+        this.parentSide = parentSide;
+        this.childSide = childSide;
+    }
+
+    /** Parents at the file's processes {@code parentsAt}, children at {@code childrenAt}; blocking. */
+    static ConnectedGroups start(GridModel grid, int[] parentsAt, int[] childrenAt, InterPhase phase) {
+        EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
+        WanEmulator emulator = WanEmulator.start(GridWanEmulation.of(grid));
+        Vertx vertx = CanopyVertx.create();
+        JobSecret secret = JobSecret.generate();
+        String namespace = "bench";
+        JoinedGroup parents = JoinedGroup.join(vertx, grid, zooKeeper.connectString(), secret, JobId.of("bench-parents"),
+                parentsAt, Optional.of(emulator), namespace, phase);
+        JoinedGroup children = JoinedGroup.join(vertx, grid, zooKeeper.connectString(), secret, JobId.of("bench-children"),
+                childrenAt, Optional.of(emulator), namespace, phase);
+        PortName port = Blocking.await(parents.processes().get(0).dynamic().openPort());
+        List<Future<InterCommunicator>> accepting = new ArrayList<>();
+        parents.processes().forEach(process -> accepting.add(process.dynamic().accept(process.rank() == 0 ? port : null, 0)));
+        List<Future<InterCommunicator>> connecting = new ArrayList<>();
+        children.processes().forEach(process -> connecting.add(process.dynamic().connect(process.rank() == 0 ? port : null, 0)));
+        List<InterCommunicator> parentSide = accepting.stream().map(Blocking::await).toList();
+        List<InterCommunicator> childSide = connecting.stream().map(Blocking::await).toList();
+        return new ConnectedGroups(zooKeeper, emulator, vertx, parents, children, parentSide, childSide);
+    }
+
+    /** Both sides, parents first. */
+    List<InterCommunicator> all() {
+        List<InterCommunicator> all = new ArrayList<>(parentSide);
+        all.addAll(childSide);
+        return all;
+    }
+
+    @Override
+    public void close() {
+        all().stream().map(InterCommunicator::disconnect).toList().forEach(done -> Blocking.await(done.otherwiseEmpty()));
+        children.close();
+        parents.close();
+        Blocking.await(vertx.close());
+        emulator.close();
+        zooKeeper.close();
+    }
+}

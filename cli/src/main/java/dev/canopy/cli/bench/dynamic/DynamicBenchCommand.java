@@ -1,0 +1,166 @@
+package dev.canopy.cli.bench.dynamic;
+
+import dev.canopy.cli.LevelFiles;
+import dev.canopy.cli.bench.MachineInfo;
+import dev.canopy.dynamic.InterPhase;
+import dev.canopy.gridconfig.GridConfigs;
+import dev.canopy.gridconfig.model.GridModel;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code canopy bench dynamic}: spawn latency (cold JVMs and warm pools) for parent x child group sizes, spawn
+ * rate, merge latency, inter- vs intra-group point-to-point, and inter-communicator collectives with the
+ * topology-aware vs the flat inter phase on the emulated grid (default: the bundled 8-site grid). {@code --quick}
+ * runs a reduced set of shapes; {@code --json} prints the issue's contract.
+ */
+@Command(name = "dynamic", mixinStandardHelpOptions = true,
+        description = "Spawn, merge and inter-communicator benchmarks on the emulated grid.")
+public final class DynamicBenchCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--config", description = "The level file (RSL); default: the bundled 8-site grid.")
+    private Path config;
+
+    @Option(names = "--quick", description = "A reduced set of shapes and runs (a few minutes on an idle machine).")
+    private boolean quick;
+
+    @Option(names = "--json", description = "Print JSON (the keys of the issue's contract) instead of tables.")
+    private boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        GridModel grid;
+        if (config == null) {
+            grid = GridConfigs.defaultGrid();
+        } else {
+            Optional<GridModel> loaded = LevelFiles.load(config, "bench dynamic", err);
+            if (loaded.isEmpty()) {
+                return 2;
+            }
+            grid = loaded.get();
+        }
+        if (grid.sites().stream().anyMatch(site -> site.processCount() < 2) || grid.sites().size() < 2) {
+            err.println("canopy bench dynamic: the grid needs at least 2 sites with 2 processes each (parents and"
+                    + " children share every site); " + grid.name() + " has " + grid.sites().size() + " sites");
+            return 2;
+        }
+        Plan plan = quick ? Plan.QUICK : Plan.FULL;
+        // Progress goes to stderr with --json, so standard output is the JSON alone.
+        PrintWriter progress = json ? err : spec.commandLine().getOut();
+        List<SpawnBench.Latency> spawns = new ArrayList<>();
+        List<SpawnBench.Rate> rates = new ArrayList<>();
+        new SpawnBench(grid, progress).run(plan.shapes(), plan.runs(), plan.rateSpawns(), spawns, rates);
+        InterBench inter = new InterBench(grid, progress);
+        List<InterBench.Merge> merges = new ArrayList<>();
+        for (int perSite : plan.mergePerSite()) {
+            merges.add(inter.merge(perSite, plan.mergeIterations()));
+        }
+        List<InterBench.P2p> p2p = inter.pointToPoint(plan.p2pSizes(), plan.p2pRounds());
+        List<InterBench.Collective> collectives = new ArrayList<>();
+        for (InterPhase phase : List.of(InterPhase.TOPOLOGY, InterPhase.FLAT)) {
+            collectives.addAll(inter.collectives(plan.collectivePerSite(), plan.collectiveSizes(), plan.collectiveIterations(),
+                    phase));
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(toJson(spawns, rates, merges, p2p, collectives).encodePrettily());
+        } else {
+            printTables(out, grid, spawns, rates, merges, p2p, collectives);
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** What one run measures. */
+    private record Plan(List<int[]> shapes, int runs, int rateSpawns, List<Integer> mergePerSite, int mergeIterations,
+            List<Integer> p2pSizes, int p2pRounds, int collectivePerSite, List<Integer> collectiveSizes,
+            int collectiveIterations) {
+
+        static final Plan QUICK = new Plan(List.of(new int[] {1, 1}, new int[] {2, 2}), 3, 3, List.of(1), 5,
+                List.of(8, 65536), 50, 1, List.of(8, 524288), 3);
+        static final Plan FULL = new Plan(shapes(List.of(1, 2, 4, 8, 16)), 20, 20, List.of(1, 2), 20,
+                List.of(8, 1024, 65536, 524288), 200, 2, List.of(8, 1024, 65536, 524288), 10);
+
+        private static List<int[]> shapes(List<Integer> sizes) {
+            List<int[]> shapes = new ArrayList<>();
+            sizes.forEach(parents -> sizes.forEach(children -> shapes.add(new int[] {parents, children})));
+            return shapes;
+        }
+    }
+
+    static JsonObject toJson(List<SpawnBench.Latency> spawns, List<SpawnBench.Rate> rates, List<InterBench.Merge> merges,
+            List<InterBench.P2p> p2p, List<InterBench.Collective> collectives) {
+        JsonArray spawn = new JsonArray();
+        spawns.forEach(row -> spawn.add(new JsonObject().put("parents", row.parents()).put("children", row.children())
+                .put("mode", row.mode().json()).put("mean_ms", row.meanMs())));
+        JsonArray rate = new JsonArray();
+        rates.forEach(row -> rate.add(new JsonObject().put("mode", row.mode().json()).put("spawns_per_s", row.spawnsPerSecond())));
+        JsonArray merge = new JsonArray();
+        merges.forEach(row -> merge.add(new JsonObject().put("size", row.size()).put("mean_ms", row.meanMs())));
+        JsonArray points = new JsonArray();
+        p2p.forEach(row -> points.add(new JsonObject().put("kind", row.kind()).put("bytes", row.bytes())
+                .put("median_us", row.medianUs())));
+        JsonArray inter = new JsonArray();
+        collectives.forEach(row -> inter.add(new JsonObject().put("op", row.op()).put("bytes", row.bytes())
+                .put("inter_phase", row.phase().name().toLowerCase(Locale.ROOT)).put("min_ms", row.minMs())
+                .put("avg_ms", row.avgMs()).put("max_ms", row.maxMs())));
+        return new JsonObject().put("spawn", spawn).put("spawn_rate", rate).put("merge", merge).put("p2p", points)
+                .put("intercomm", inter);
+    }
+
+    private static void printTables(PrintWriter out, GridModel grid, List<SpawnBench.Latency> spawns,
+            List<SpawnBench.Rate> rates, List<InterBench.Merge> merges, List<InterBench.P2p> p2p,
+            List<InterBench.Collective> collectives) {
+        out.println("canopy bench dynamic on " + grid.name() + "; " + MachineInfo.current());
+        out.println();
+        out.println("| parents | children | cold spawn ms | warm spawn ms | warm/cold |");
+        out.println("| ---: | ---: | ---: | ---: | ---: |");
+        for (SpawnBench.Latency cold : spawns.stream().filter(row -> row.mode() == SpawnBench.Mode.COLD).toList()) {
+            double warm = spawns.stream().filter(row -> row.mode() == SpawnBench.Mode.WARM && row.parents() == cold.parents()
+                    && row.children() == cold.children()).mapToDouble(SpawnBench.Latency::meanMs).findFirst().orElse(Double.NaN);
+            out.printf(Locale.ROOT, "| %d | %d | %.0f | %.0f | %.2f |%n", cold.parents(), cold.children(), cold.meanMs(), warm,
+                    warm / cold.meanMs());
+        }
+        out.println();
+        rates.forEach(rate -> out.printf(Locale.ROOT, "spawn rate (%s, 1 parent x 1 child, back to back): %.2f spawns/s%n",
+                rate.mode().json(), rate.spawnsPerSecond()));
+        out.println();
+        out.println("| merged size | merge ms | allgather of the merged group ms | merge/allgather |");
+        out.println("| ---: | ---: | ---: | ---: |");
+        merges.forEach(row -> out.printf(Locale.ROOT, "| %d | %.1f | %.1f | %.2f |%n", row.size(), row.meanMs(),
+                row.allgatherMs(), row.meanMs() / row.allgatherMs()));
+        out.println();
+        out.println("| bytes | intra round trip us | inter round trip us | inter/intra |");
+        out.println("| ---: | ---: | ---: | ---: |");
+        for (InterBench.P2p intra : p2p.stream().filter(row -> row.kind().equals("intra")).toList()) {
+            double inter = p2p.stream().filter(row -> row.kind().equals("inter") && row.bytes() == intra.bytes())
+                    .mapToDouble(InterBench.P2p::medianUs).findFirst().orElse(Double.NaN);
+            out.printf(Locale.ROOT, "| %d | %.0f | %.0f | %.2f |%n", intra.bytes(), intra.medianUs(), inter, inter / intra.medianUs());
+        }
+        out.println();
+        out.println("| op | bytes | topology min/avg/max ms | flat min/avg/max ms | topology/flat (avg) |");
+        out.println("| --- | ---: | ---: | ---: | ---: |");
+        for (InterBench.Collective topology : collectives.stream().filter(row -> row.phase() == InterPhase.TOPOLOGY).toList()) {
+            collectives.stream().filter(row -> row.phase() == InterPhase.FLAT && row.op().equals(topology.op())
+                    && row.bytes() == topology.bytes()).findFirst().ifPresent(flat -> out.printf(Locale.ROOT,
+                    "| %s | %d | %.1f / %.1f / %.1f | %.1f / %.1f / %.1f | %.2f |%n", topology.op(), topology.bytes(),
+                    topology.minMs(), topology.avgMs(), topology.maxMs(), flat.minMs(), flat.avgMs(), flat.maxMs(),
+                    topology.avgMs() / flat.avgMs()));
+        }
+    }
+}

@@ -1,0 +1,196 @@
+package dev.canopy.cli.bench.dynamic;
+
+import dev.canopy.collectives.Blocking;
+import dev.canopy.collectives.data.ElementType;
+import dev.canopy.collectives.reduce.BuiltInOp;
+import dev.canopy.core.comm.Communicator;
+import dev.canopy.dynamic.InterCommunicator;
+import dev.canopy.dynamic.InterPhase;
+import dev.canopy.dynamic.MergeOrder;
+import dev.canopy.gridconfig.model.GridModel;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The measurements over an inter-communicator of two jobs on the emulated grid ({@link ConnectedGroups}): merge
+ * latency (merge then free, merge timed, beside an allgather of the merged group), point-to-point round trips
+ * inter vs intra over the same site pair, and inter-communicator collectives with the topology-aware and the flat
+ * inter phase.
+ */
+final class InterBench {
+
+    record Merge(int size, double meanMs, double allgatherMs) {
+    }
+
+    record P2p(String kind, int bytes, double medianUs) {
+    }
+
+    record Collective(String op, int bytes, InterPhase phase, double minMs, double avgMs, double maxMs) {
+    }
+
+    static final List<String> OPS = List.of("bcast", "reduce", "allreduce", "allgather", "alltoall", "barrier");
+
+    private final GridModel grid;
+    private final PrintWriter progress;
+
+    InterBench(GridModel grid, PrintWriter progress) {
+        this.grid = grid;
+        this.progress = progress;
+    }
+
+    /** {@code perSite} processes of each group at every site: the group's first {@code perSite} there, then the next. */
+    int[][] groupsAt(int perSite) {
+        int sites = grid.sites().size();
+        int[] parents = new int[sites * perSite];
+        int[] children = new int[sites * perSite];
+        int site = 0;
+        int offset = 0;
+        for (var each : grid.sites()) {
+            for (int k = 0; k < perSite; k++) {
+                parents[site * perSite + k] = offset + k;
+                children[site * perSite + k] = offset + perSite + k;
+            }
+            offset += each.processCount();
+            site++;
+        }
+        return new int[][] {parents, children};
+    }
+
+    Merge merge(int perSite, int iterations) {
+        int[][] at = groupsAt(perSite);
+        try (ConnectedGroups groups = ConnectedGroups.start(grid, at[0], at[1], InterPhase.TOPOLOGY)) {
+            List<InterCommunicator> all = groups.all();
+            int parents = groups.parentSide.size();
+            double merges = 0;
+            double allgathers = 0;
+            for (int iteration = 0; iteration < iterations; iteration++) {
+                List<Future<InterCommunicator.Merged>> merging = new java.util.ArrayList<>();
+                double[] mergeMs = GroupTimer.time(all.size(), process -> {
+                    Future<InterCommunicator.Merged> merged = all.get(process).merge(process < parents ? MergeOrder.LOW
+                            : MergeOrder.HIGH);
+                    merging.add(merged);
+                    return merged;
+                });
+                List<InterCommunicator.Merged> merged = merging.stream().map(Blocking::await).toList();
+                double[] allgatherMs = GroupTimer.time(merged.size(),
+                        process -> merged.get(process).collectives().allgather(Buffer.buffer(new byte[8])));
+                merges += max(mergeMs);
+                allgathers += max(allgatherMs);
+                merged.stream().map(one -> one.communicator().free()).toList().forEach(Blocking::await);
+            }
+            Merge row = new Merge(all.size(), merges / iterations, allgathers / iterations);
+            progress.printf("merge of %d processes: %.1f ms (allgather of the merged group: %.1f ms)%n", row.size(),
+                    row.meanMs(), row.allgatherMs());
+            progress.flush();
+            return row;
+        }
+    }
+
+    /**
+     * Round trips between a parent at the first site and, intra, the parent at the second site, inter, the child
+     * there: the same site pair, so the difference is the inter-communicator's.
+     */
+    List<P2p> pointToPoint(List<Integer> sizes, int rounds) {
+        int[][] at = groupsAt(1);
+        try (ConnectedGroups groups = ConnectedGroups.start(grid, new int[] {at[0][0], at[0][1]},
+                new int[] {at[1][0], at[1][1]}, InterPhase.TOPOLOGY)) {
+            Communicator parentA = groups.parents.processes().get(0).collectives().communicator();
+            Communicator parentB = groups.parents.processes().get(1).collectives().communicator();
+            InterCommunicator fromParent = groups.parentSide.get(0);
+            InterCommunicator atChild = groups.childSide.get(1);
+            List<P2p> rows = new java.util.ArrayList<>();
+            for (int bytes : sizes) {
+                Buffer payload = Buffer.buffer(new byte[bytes]);
+                double[] intra = new double[rounds];
+                double[] inter = new double[rounds];
+                for (int round = 0; round < rounds; round++) {
+                    intra[round] = roundTrip(() -> parentA.send(1, 7, payload), () -> parentB.receive(0, 7)
+                            .compose(got -> parentB.send(0, 8, got.payload())), () -> parentA.receive(1, 8));
+                    inter[round] = roundTrip(() -> fromParent.send(1, 7, payload), () -> atChild.receive(0, 7)
+                            .compose(got -> atChild.send(0, 8, got.payload())), () -> fromParent.receive(1, 8));
+                }
+                rows.add(new P2p("intra", bytes, median(intra)));
+                rows.add(new P2p("inter", bytes, median(inter)));
+                progress.printf("round trip of %d bytes: intra %.0f us, inter %.0f us%n", bytes, median(intra), median(inter));
+                progress.flush();
+            }
+            return rows;
+        }
+    }
+
+    private static double roundTrip(java.util.function.Supplier<Future<Void>> send,
+            java.util.function.Supplier<Future<Void>> echo, java.util.function.Supplier<Future<?>> back) {
+        Future<Void> echoed = echo.get();
+        long started = System.nanoTime();
+        Future<?> returned = back.get();
+        Blocking.await(send.get());
+        Blocking.await(echoed);
+        Blocking.await(returned);
+        return (System.nanoTime() - started) / 1e3;
+    }
+
+    /** Every op at every size, {@code iterations} times each, with one inter phase; min/avg/max over processes. */
+    List<Collective> collectives(int perSite, List<Integer> sizes, int iterations, InterPhase phase) {
+        int[][] at = groupsAt(perSite);
+        try (ConnectedGroups groups = ConnectedGroups.start(grid, at[0], at[1], phase)) {
+            List<InterCommunicator> all = groups.all();
+            int parents = groups.parentSide.size();
+            List<Collective> rows = new java.util.ArrayList<>();
+            for (String op : OPS) {
+                for (int bytes : op.equals("barrier") ? List.of(0) : sizes) {
+                    double[] sum = new double[all.size()];
+                    for (int iteration = 0; iteration <= iterations; iteration++) {
+                        all.stream().map(InterCommunicator::barrier).toList().forEach(Blocking::await);
+                        double[] elapsed = GroupTimer.time(all.size(), process -> run(op, bytes, all.get(process), process,
+                                parents));
+                        if (iteration > 0) { // the first run warms up (connections on demand)
+                            for (int process = 0; process < sum.length; process++) {
+                                sum[process] += elapsed[process] / iterations;
+                            }
+                        }
+                    }
+                    Collective row = new Collective(op, bytes, phase, Arrays.stream(sum).min().orElse(0),
+                            Arrays.stream(sum).average().orElse(0), max(sum));
+                    rows.add(row);
+                    progress.printf("%-9s %7d B %-8s min %.1f avg %.1f max %.1f ms%n", op, bytes, phase, row.minMs(),
+                            row.avgMs(), row.maxMs());
+                    progress.flush();
+                }
+            }
+            return rows;
+        }
+    }
+
+    /** One operation at one process: rooted ones rooted at the parents' rank 0 (ROOT there, PROC_NULL at the other parents). */
+    private static Future<?> run(String op, int bytes, InterCommunicator inter, int process, int parents) {
+        boolean parent = process < parents;
+        int root = parent ? (process == 0 ? InterCommunicator.ROOT : InterCommunicator.PROC_NULL) : 0;
+        int longs = Math.max(1, bytes / Long.BYTES);
+        Buffer data = Buffer.buffer(new byte[longs * Long.BYTES]);
+        return switch (op) {
+            case "bcast" -> inter.bcast(process == 0 ? data : null, root);
+            case "reduce" -> inter.reduce(data, ElementType.LONG, BuiltInOp.SUM, root);
+            case "allreduce" -> inter.allreduce(data, ElementType.LONG, BuiltInOp.SUM);
+            case "allgather" -> inter.allgather(data);
+            case "alltoall" -> {
+                int perRank = Math.max(1, bytes / inter.remoteSize());
+                yield inter.alltoall(Buffer.buffer(new byte[perRank * inter.remoteSize()]), perRank);
+            }
+            case "barrier" -> inter.barrier();
+            default -> throw new IllegalArgumentException("no inter-communicator operation " + op);
+        };
+    }
+
+    private static double max(double[] values) {
+        return Arrays.stream(values).max().orElse(0);
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+}

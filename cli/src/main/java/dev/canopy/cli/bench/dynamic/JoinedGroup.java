@@ -1,0 +1,94 @@
+package dev.canopy.cli.bench.dynamic;
+
+import dev.canopy.collectives.Blocking;
+import dev.canopy.collectives.CollectiveSettings;
+import dev.canopy.collectives.Collectives;
+import dev.canopy.collectives.plan.ConfiguredPlans;
+import dev.canopy.collectives.run.GridEmulation;
+import dev.canopy.core.failure.HeartbeatSettings;
+import dev.canopy.core.node.CanopyNode;
+import dev.canopy.core.node.JobId;
+import dev.canopy.core.node.NodeId;
+import dev.canopy.core.node.NodeOptions;
+import dev.canopy.core.node.TransportStack;
+import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.transport.emulation.WanEmulator;
+import dev.canopy.dynamic.DynamicOptions;
+import dev.canopy.dynamic.DynamicProcesses;
+import dev.canopy.dynamic.InterPhase;
+import dev.canopy.gridconfig.model.GridModel;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One job of the benchmark in this JVM: nodes at some processes of the level file, joined through one ZooKeeper,
+ * the file's WAN emulated between sites when an emulator is given, each with its collectives and dynamic processes.
+ */
+final class JoinedGroup implements AutoCloseable {
+
+    /** A machine running the benchmark's many JVMs: heartbeats and sessions patient enough not to declare deaths. */
+    static final HeartbeatSettings PATIENT = new HeartbeatSettings(Duration.ofSeconds(1), Duration.ofSeconds(30),
+            HeartbeatSettings.DEFAULT_JITTER);
+    private static final Duration SESSION = Duration.ofSeconds(20);
+
+    record Process(CanopyNode node, Collectives collectives, DynamicProcesses dynamic) {
+        int rank() {
+            return collectives.rank();
+        }
+    }
+
+    private final List<Process> processes;
+
+    private JoinedGroup(List<Process> processes) {
+        this.processes = processes;
+    }
+
+    /** Joins job {@code job} at the file's processes {@code at} (blocking); ranked. */
+    static JoinedGroup join(Vertx vertx, GridModel grid, String zooKeeper, JobSecret secret, JobId job, int[] at,
+            Optional<WanEmulator> emulator, String namespace, InterPhase phase) {
+        List<Future<Process>> joining = new ArrayList<>();
+        for (int index : at) {
+            TransportStack layers = emulator.map(wan -> GridEmulation.layers(wan, grid.processes().get(index).coordinates(),
+                    index)).orElse(TransportStack.none());
+            NodeOptions options = NodeOptions.of(job, NodeId.of("p" + index), grid.processes().get(index).coordinates(),
+                    at.length, zooKeeper, secret).withHeartbeat(PATIENT).withSessionTimeout(SESSION).withLayers(layers);
+            DynamicOptions dynamic = DynamicOptions.of(zooKeeper, secret).withNamespace(namespace).withHeartbeat(PATIENT)
+                    .withLayers(layers).withInterPhase(phase).withTimeout(Duration.ofSeconds(120));
+            joining.add(CanopyNode.start(vertx, options).compose(node -> node.join().map(world -> {
+                Collectives collectives = new Collectives(world, ConfiguredPlans.of(world.members(), grid),
+                        CollectiveSettings.defaults());
+                return new Process(node, collectives, DynamicProcesses.over(collectives, grid, dynamic));
+            })));
+        }
+        List<Process> joined = new ArrayList<>();
+        try {
+            joining.forEach(process -> joined.add(Blocking.await(process)));
+        } catch (RuntimeException e) {
+            new JoinedGroup(joined).close();
+            throw e;
+        }
+        joined.sort(Comparator.comparingInt(Process::rank));
+        return new JoinedGroup(joined);
+    }
+
+    List<Process> processes() {
+        return processes;
+    }
+
+    int size() {
+        return processes.size();
+    }
+
+    @Override
+    public void close() {
+        for (Process process : processes) {
+            process.dynamic().close();
+            Blocking.await(process.node().close().otherwiseEmpty());
+        }
+    }
+}

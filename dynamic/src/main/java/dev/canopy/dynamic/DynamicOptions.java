@@ -1,0 +1,118 @@
+package dev.canopy.dynamic;
+
+import dev.canopy.collectives.run.JoinOptions;
+import dev.canopy.core.failure.HeartbeatSettings;
+import dev.canopy.core.node.TransportStack;
+import dev.canopy.core.security.JobSecret;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Settings of a process's dynamic-process calls.
+ *
+ * @param zooKeeper  the ensemble of the name service, {@code host:port,...} (the job's own, usually)
+ * @param secret     the secret every job that connects through the name service holds: it owns the namespace's
+ *                   znodes, seals their content and keys the handshake of every inter-communicator connection
+ * @param namespace  the name service's scope under {@code /canopy/names}: names published in one namespace are
+ *                   found only there (default: the user's login name)
+ * @param timeout    how long any call (lookup, accept, connect, an inter-communicator operation) may take before
+ *                   its future fails
+ * @param interPhase how inter-communicator collectives cross between the groups
+ * @param layers     the layers put over each inter-communicator's transport (the job's WAN emulation, say)
+ * @param host       the address each process's inter-communicator transport binds and advertises
+ * @param heartbeat  failure detection between the members of an inter-communicator (as a node's, NodeOptions)
+ */
+public record DynamicOptions(String zooKeeper, JobSecret secret, String namespace, Duration timeout,
+        InterPhase interPhase, TransportStack layers, String host, HeartbeatSettings heartbeat) {
+
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+    public DynamicOptions {
+        Objects.requireNonNull(zooKeeper, "zooKeeper");
+        Objects.requireNonNull(secret, "secret");
+        Objects.requireNonNull(interPhase, "interPhase");
+        Objects.requireNonNull(layers, "layers");
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(heartbeat, "heartbeat");
+        if (zooKeeper.isBlank()) {
+            throw new IllegalArgumentException("dynamic options: the ZooKeeper connect string is empty; give host:port,...");
+        }
+        requireNamespace(namespace);
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("dynamic options: timeout " + timeout + " must be positive, e.g. PT30S");
+        }
+    }
+
+    /** Namespace of the user's login name, 30 s timeout, topology-aware inter phase, no layers, loopback. */
+    public static DynamicOptions of(String zooKeeper, JobSecret secret) {
+        return new DynamicOptions(zooKeeper, secret, defaultNamespace(), DEFAULT_TIMEOUT, InterPhase.TOPOLOGY,
+                TransportStack.none(), "127.0.0.1", HeartbeatSettings.defaults());
+    }
+
+    /**
+     * The options of a process started by {@code canopy launch} or {@code canopy node}: ZooKeeper from
+     * {@code CANOPY_ZK}, the secret from {@code CANOPY_SECRET_FILE}, the namespace from {@code CANOPY_NAMESPACE}
+     * when set.
+     */
+    public static DynamicOptions fromEnvironment(Map<String, String> environment) {
+        String zooKeeper = required(environment, JoinOptions.ENV_ZOOKEEPER);
+        JobSecret secret = JobSecret.fromFile(Path.of(required(environment, JoinOptions.ENV_SECRET_FILE)));
+        DynamicOptions options = of(zooKeeper, secret);
+        if ("1".equals(environment.get(JoinOptions.ENV_EMULATE_WAN))) {
+            options = options.withLayers(JoinOptions.fromEnvironment(environment).layers());
+        }
+        String namespace = environment.get("CANOPY_NAMESPACE");
+        return namespace == null ? options : options.withNamespace(namespace);
+    }
+
+    public DynamicOptions withNamespace(String newNamespace) {
+        return new DynamicOptions(zooKeeper, secret, newNamespace, timeout, interPhase, layers, host, heartbeat);
+    }
+
+    public DynamicOptions withTimeout(Duration newTimeout) {
+        return new DynamicOptions(zooKeeper, secret, namespace, newTimeout, interPhase, layers, host, heartbeat);
+    }
+
+    public DynamicOptions withInterPhase(InterPhase newPhase) {
+        return new DynamicOptions(zooKeeper, secret, namespace, timeout, newPhase, layers, host, heartbeat);
+    }
+
+    public DynamicOptions withLayers(TransportStack newLayers) {
+        return new DynamicOptions(zooKeeper, secret, namespace, timeout, interPhase, newLayers, host, heartbeat);
+    }
+
+    public DynamicOptions withHost(String newHost) {
+        return new DynamicOptions(zooKeeper, secret, namespace, timeout, interPhase, layers, newHost, heartbeat);
+    }
+
+    public DynamicOptions withHeartbeat(HeartbeatSettings newHeartbeat) {
+        return new DynamicOptions(zooKeeper, secret, namespace, timeout, interPhase, layers, host, newHeartbeat);
+    }
+
+    static void requireNamespace(String namespace) {
+        if (namespace == null || !NAMESPACE.matcher(namespace).matches() || namespace.equals(".")
+                || namespace.equals("..")) {
+            throw new IllegalArgumentException("name-service namespace '" + namespace + "' must be 1 to 64 characters"
+                    + " of letters, digits and . _ - (and not . or ..); set it with DynamicOptions.withNamespace or"
+                    + " CANOPY_NAMESPACE");
+        }
+    }
+
+    private static String defaultNamespace() {
+        String user = System.getProperty("user.name", "canopy");
+        return NAMESPACE.matcher(user).matches() && !user.equals(".") && !user.equals("..") ? user : "canopy";
+    }
+
+    private static String required(Map<String, String> environment, String name) {
+        String value = environment.get(name);
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("environment variable " + name + " is not set; canopy launch and"
+                    + " canopy node set it, or build DynamicOptions.of(zooKeeper, secret) yourself");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,117 @@
+package dev.canopy.dynamic;
+
+import dev.canopy.collectives.Blocking;
+import dev.canopy.collectives.Collectives;
+import dev.canopy.collectives.run.CanopySession;
+import dev.canopy.gridconfig.model.GridModel;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.Objects;
+
+/**
+ * MPI-2 dynamic processes for one process of a group (a communicator and its collectives): ports and service
+ * names in ZooKeeper ({@link NameService}, opened on first use, only by the processes that call them), and
+ * {@link #accept} / {@link #connect}, collective over the group, which make an {@link InterCommunicator} with
+ * another running group.
+ *
+ * <pre>
+ * // server job, every process:
+ * DynamicProcesses dynamic = DynamicProcesses.of(session, DynamicOptions.fromEnvironment(System.getenv()));
+ * PortName port = session.rank() == 0 ? dynamic.await(dynamic.openPort()) : null;
+ * if (session.rank() == 0) dynamic.await(dynamic.publishName("ocean", port));
+ * InterCommunicator clients = dynamic.await(dynamic.accept(port, 0));
+ * // client job, every process:
+ * PortName port = session.rank() == 0 ? dynamic.await(dynamic.lookupName("ocean")) : null;
+ * InterCommunicator server = dynamic.await(dynamic.connect(port, 0));
+ * </pre>
+ *
+ * <p>Every method returns at once and may be called from any thread; every future completes or fails within
+ * the options' timeout. {@link #close()} ends the name-service session (this process's ports and names with it).
+ */
+public final class DynamicProcesses implements AutoCloseable {
+
+    private final Vertx vertx;
+    private final DynamicOptions options;
+    private final Pairing pairing;
+    private Future<NameService> names;
+
+    private DynamicProcesses(Collectives local, GridModel grid, DynamicOptions options) {
+        this.vertx = local.communicator().context().owner();
+        this.options = Objects.requireNonNull(options, "options");
+        this.pairing = new Pairing(vertx, options, local, grid, this::names);
+    }
+
+    /** Over WORLD of {@code session}, with its collectives and level file. */
+    public static DynamicProcesses of(CanopySession session, DynamicOptions options) {
+        return over(session.collectives(), session.grid(), options);
+    }
+
+    /** Over {@code local}'s communicator; {@code grid} plans the collectives of merged communicators. */
+    public static DynamicProcesses over(Collectives local, GridModel grid, DynamicOptions options) {
+        return new DynamicProcesses(Objects.requireNonNull(local, "local"), Objects.requireNonNull(grid, "grid"), options);
+    }
+
+    public DynamicOptions options() {
+        return options;
+    }
+
+    /** A new port, open until {@link #closePort} or until this process closes its name service or ends. */
+    public Future<PortName> openPort() {
+        return names().compose(NameService::openPort);
+    }
+
+    public Future<Void> closePort(PortName port) {
+        return names().compose(service -> service.closePort(port));
+    }
+
+    public Future<Void> publishName(String service, PortName port) {
+        return names().compose(names -> names.publishName(service, port));
+    }
+
+    /** The port published as {@code service} in the options' namespace; fails naming both when none is. */
+    public Future<PortName> lookupName(String service) {
+        return names().compose(names -> names.lookupName(service));
+    }
+
+    public Future<Void> unpublishName(String service) {
+        return names().compose(names -> names.unpublishName(service));
+    }
+
+    /**
+     * Collective over this group: waits at {@code port} (read at {@code root} only; others may pass null) for a
+     * group that connects, and returns the inter-communicator with it.
+     */
+    public Future<InterCommunicator> accept(PortName port, int root) {
+        return pairing.run(Side.ACCEPT, port, root);
+    }
+
+    /** Collective over this group: connects to the group accepting at {@code port} (read at {@code root} only). */
+    public Future<InterCommunicator> connect(PortName port, int root) {
+        return pairing.run(Side.CONNECT, port, root);
+    }
+
+    /** Waits for {@code future} on a plain thread (not an event loop), rethrowing its failure: for MPI-style code. */
+    public <T> T await(Future<T> future) {
+        return Blocking.await(future);
+    }
+
+    /** Ends the name-service session, if one was opened: this process's open ports and published names go. */
+    @Override
+    public void close() {
+        Future<NameService> opened;
+        synchronized (this) {
+            opened = names;
+            names = null;
+        }
+        if (opened != null) {
+            Blocking.await(opened.compose(NameService::closeAsync).otherwiseEmpty());
+        }
+    }
+
+    private synchronized Future<NameService> names() {
+        if (names == null || names.failed()) {
+            names = NameService.open(vertx, options);
+        }
+        return names;
+    }
+}

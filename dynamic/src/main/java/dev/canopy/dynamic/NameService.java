@@ -1,0 +1,396 @@
+package dev.canopy.dynamic;
+
+import dev.canopy.core.membership.MalformedZnodeException;
+import dev.canopy.core.membership.ZnodeJson;
+import dev.canopy.core.membership.ZooKeeperCredentials;
+import dev.canopy.core.membership.ZooKeeperSession;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorWatcher;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ports and service names in ZooKeeper, MPI-2 style, scoped to a namespace, and the exchange of group
+ * records between the roots of an accept and a connect:
+ * <pre>
+ * /canopy/names                              shared: anyone may read, add and remove an empty namespace
+ *   &lt;namespace&gt;                              the secret's credentials own it and everything below
+ *     ports/&lt;port id&gt;                        ephemeral (the opener's session): the port is open
+ *     services/&lt;service&gt;                      ephemeral (the publisher's session): {"service", "port"}
+ *     pairings/&lt;port id&gt;-c&lt;seq&gt;               ephemeral (the connecting root's session): its group record
+ *     pairings/&lt;port id&gt;-c&lt;seq&gt;.reply         ephemeral (the accepting root's session): its group record
+ * </pre>
+ * Every znode's content is sealed with the secret ({@link ZnodeSeal}) and checked field by field before use;
+ * a namespace made with another secret is refused, naming the fix. Blocking ZooKeeper calls run on worker
+ * threads ({@code executeBlocking}), never on an event loop; waits are watches with a deadline.
+ */
+public final class NameService implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NameService.class);
+    static final String ROOT = "/canopy/names";
+    private static final Pattern SERVICE = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
+    private static final List<ACL> SHARED_PARENT_ACL = Collections.singletonList(new ACL(
+            ZooDefs.Perms.READ | ZooDefs.Perms.CREATE | ZooDefs.Perms.DELETE, ZooDefs.Ids.ANYONE_ID_UNSAFE));
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(4);
+    /** Longest wait between two looks when no watch fires (a watch lost with a connection). */
+    private static final long RECHECK_MILLIS = 500;
+    private static final String REPLY = ".reply";
+
+    private final Vertx vertx;
+    private final ZooKeeperSession session;
+    private final CuratorFramework client;
+    private final ZnodeSeal seal;
+    private final DynamicOptions options;
+    private final String namespacePath;
+
+    private NameService(Vertx vertx, ZooKeeperSession session, DynamicOptions options) {
+        this.vertx = vertx;
+        this.session = session;
+        this.client = session.client();
+        this.seal = new ZnodeSeal(options.secret());
+        this.options = options;
+        this.namespacePath = ROOT + "/" + options.namespace();
+    }
+
+    /** Connects to {@code options.zooKeeper()} with the secret's credentials and claims the namespace. */
+    public static Future<NameService> open(Vertx vertx, DynamicOptions options) {
+        return ZooKeeperSession.open(vertx, options.zooKeeper(), SESSION_TIMEOUT, CONNECT_TIMEOUT,
+                        Optional.of(ZooKeeperCredentials.of(options.secret())))
+                .compose(session -> {
+                    NameService service = new NameService(vertx, session, options);
+                    return service.claim().map(service).onFailure(e -> session.close());
+                });
+    }
+
+    public String namespace() {
+        return options.namespace();
+    }
+
+    /** A new port, open until {@link #closePort} or until this service closes (or its process dies). */
+    public Future<PortName> openPort() {
+        PortName port = PortName.random(options.namespace());
+        String path = portPath(port);
+        return blocking(() -> {
+            client.create().withMode(CreateMode.EPHEMERAL).forPath(path, seal.seal(path, new JsonObject().put("port", port.id())));
+            return port;
+        }, "open a port");
+    }
+
+    /** Closes {@code port}: connects to it fail from now on, and so does an accept waiting on it. */
+    public Future<Void> closePort(PortName port) {
+        return valid(() -> requireOwnNamespace(port)).compose(v -> blocking(() -> {
+            try {
+                client.delete().forPath(portPath(port));
+            } catch (KeeperException.NoNodeException e) {
+                throw new IllegalStateException("port " + port + " is not open (closed already, or never opened)", e);
+            }
+            return null;
+        }, "close port " + port));
+    }
+
+    /** Publishes {@code port} as {@code service} in this namespace until {@link #unpublishName} or this service closes. */
+    public Future<Void> publishName(String service, PortName port) {
+        return valid(() -> {
+            requireService(service);
+            requireOwnNamespace(port);
+        }).compose(v -> blocking(() -> {
+            String path = servicePath(service);
+            try {
+                client.create().withMode(CreateMode.EPHEMERAL).forPath(path,
+                        seal.seal(path, new JsonObject().put("service", service).put("port", port.toString())));
+            } catch (KeeperException.NodeExistsException e) {
+                throw new IllegalStateException("service '" + service + "' is already published in namespace "
+                        + options.namespace() + "; unpublish it first, or choose another name", e);
+            }
+            return null;
+        }, "publish service '" + service + "'"));
+    }
+
+    /** The port published as {@code service}; fails naming the service and namespace when none is. */
+    public Future<PortName> lookupName(String service) {
+        return valid(() -> requireService(service)).compose(v -> blocking(() -> {
+            String path = servicePath(service);
+            byte[] data;
+            try {
+                data = client.getData().forPath(path);
+            } catch (KeeperException.NoNodeException e) {
+                throw new IllegalStateException("no service named '" + service + "' is published in namespace "
+                        + options.namespace() + " of ZooKeeper " + options.zooKeeper() + " (is the server job running"
+                        + " and did it publishName? are both jobs given the same namespace?)", e);
+            }
+            ZnodeJson record = seal.open(path, data);
+            if (!service.equals(record.name("service"))) {
+                throw new MalformedZnodeException(path, "names another service, " + record.name("service"));
+            }
+            try {
+                return PortName.parse(record.text("port", 200));
+            } catch (IllegalArgumentException e) {
+                throw new MalformedZnodeException(path, "holds a bad port: " + e.getMessage());
+            }
+        }, "look up service '" + service + "'"));
+    }
+
+    /** Withdraws {@code service}; fails when it is not published. */
+    public Future<Void> unpublishName(String service) {
+        return valid(() -> requireService(service)).compose(v -> blocking(() -> {
+            try {
+                client.delete().forPath(servicePath(service));
+            } catch (KeeperException.NoNodeException e) {
+                throw new IllegalStateException("service '" + service + "' is not published in namespace "
+                        + options.namespace(), e);
+            }
+            return null;
+        }, "unpublish service '" + service + "'"));
+    }
+
+    /** Closes the ZooKeeper session: this process's ports and published names go with it. */
+    @Override
+    public void close() {
+        session.close();
+    }
+
+    /** {@link #close()} as a future. */
+    public Future<Void> closeAsync() {
+        return session.close();
+    }
+
+    /**
+     * The connecting root's side of a pairing: leaves {@code mine} at the port and waits for the accepting root's
+     * group record. Fails when the port is not open, closes meanwhile, or nobody accepts within the timeout; a
+     * request that failed is withdrawn.
+     */
+    Future<GroupRecord> offer(PortName port, GroupRecord mine) {
+        String portPath = portPath(port);
+        Future<String> requested = valid(() -> requireOwnNamespace(port)).compose(v -> blocking(() -> {
+            if (client.checkExists().forPath(portPath) == null) {
+                throw new IllegalStateException(notOpen(port));
+            }
+            String prefix = pairingsPath() + "/" + port.id() + "-c";
+            // Sealed for the final path, which ZooKeeper's sequence number only fixes at create: create, then seal.
+            String path = client.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(prefix, new byte[0]);
+            client.setData().forPath(path, seal.seal(path, mine.toJson()));
+            return path;
+        }, "ask port " + port + " to accept"));
+        return requested.compose(request -> {
+            String replyPath = request + REPLY;
+            long deadline = deadline();
+            Future<GroupRecord> answered = waitFor(deadline, wake -> {
+                if (client.checkExists().usingWatcher(wake).forPath(replyPath) != null) {
+                    return Optional.of(GroupRecord.fromJson(seal.open(replyPath, client.getData().forPath(replyPath))));
+                }
+                if (client.checkExists().usingWatcher(wake).forPath(portPath) == null) {
+                    throw new IllegalStateException(notOpen(port) + ", or it closed while this connect waited");
+                }
+                return Optional.empty();
+            }, () -> "nobody accepted on port " + port + " within " + options.timeout().toMillis()
+                    + " ms (DynamicOptions.timeout); is the server calling accept?");
+            return answered.eventually(() -> deleteQuietly(replyPath).compose(v -> deleteQuietly(request)));
+        });
+    }
+
+    /**
+     * The accepting root's side: takes the oldest connect request waiting at {@code port} (claimed by creating
+     * its reply, so two accepts never take one request) and answers it with {@code mine}. Fails when the port is
+     * not open, closes meanwhile, or no request comes within the timeout.
+     */
+    Future<GroupRecord> answer(PortName port, GroupRecord mine) {
+        String portPath = portPath(port);
+        String prefix = port.id() + "-c";
+        return valid(() -> requireOwnNamespace(port)).compose(v -> waitFor(deadline(), wake -> {
+            if (client.checkExists().forPath(portPath) == null) {
+                throw new IllegalStateException(notOpen(port) + " (open it with openPort before accept; it closed"
+                        + " if accept was waiting)");
+            }
+            List<String> children = client.getChildren().usingWatcher(wake).forPath(pairingsPath()).stream()
+                    .filter(child -> child.startsWith(prefix)).sorted().toList();
+            for (String child : children) {
+                if (child.endsWith(REPLY) || children.contains(child + REPLY)) {
+                    continue;
+                }
+                String request = pairingsPath() + "/" + child;
+                Optional<GroupRecord> remote = readRequest(request);
+                if (remote.isEmpty()) {
+                    continue;
+                }
+                String reply = request + REPLY;
+                try {
+                    client.create().withMode(CreateMode.EPHEMERAL).forPath(reply, seal.seal(reply, mine.toJson()));
+                    return remote;
+                } catch (KeeperException.NodeExistsException taken) {
+                    // another accept on this port took it first
+                }
+            }
+            return Optional.empty();
+        }, () -> "no connect arrived at port " + port + " within " + options.timeout().toMillis()
+                + " ms (DynamicOptions.timeout)"));
+    }
+
+    private Optional<GroupRecord> readRequest(String request) throws Exception {
+        byte[] data;
+        try {
+            data = client.getData().forPath(request);
+        } catch (KeeperException.NoNodeException gone) {
+            return Optional.empty();
+        }
+        if (data.length == 0) {
+            return Optional.empty(); // created, not sealed yet: the next look sees it
+        }
+        try {
+            return Optional.of(GroupRecord.fromJson(seal.open(request, data)));
+        } catch (MalformedZnodeException e) {
+            LOG.warn("ignores a connect request: {}", e.getMessage());
+            deleteNow(request);
+            return Optional.empty();
+        }
+    }
+
+    private Future<Void> claim() {
+        return blocking(() -> {
+            if (client.checkExists().forPath(ROOT) == null) {
+                try {
+                    client.create().creatingParentsIfNeeded().withACL(SHARED_PARENT_ACL).forPath(ROOT);
+                } catch (KeeperException.NodeExistsException raced) {
+                    // made by another process meanwhile
+                }
+            }
+            for (String path : List.of(namespacePath, namespacePath + "/ports", namespacePath + "/services", pairingsPath())) {
+                try {
+                    client.create().forPath(path);
+                } catch (KeeperException.NodeExistsException exists) {
+                    client.getChildren().forPath(path); // NoAuth when another secret owns it
+                }
+            }
+            return null;
+        }, "use namespace " + options.namespace());
+    }
+
+    /** {@code check}'s refusal of bad input as a failed future. */
+    private static Future<Void> valid(Runnable check) {
+        try {
+            check.run();
+            return Future.succeededFuture();
+        } catch (IllegalArgumentException e) {
+            return Future.failedFuture(e);
+        }
+    }
+
+    private <T> Future<T> blocking(Callable<T> action, String what) {
+        return vertx.<T>executeBlocking(action).recover(e -> Future.failedFuture(explain(e, what)));
+    }
+
+    /** Runs {@code attempt} until it gives a value, again whenever its watch fires (or after a while), until the deadline. */
+    private <T> Future<T> waitFor(long deadline, Attempt<T> attempt, Supplier<String> timedOut) {
+        Promise<T> result = Promise.promise();
+        look(deadline, attempt, timedOut, result);
+        return result.future();
+    }
+
+    private <T> void look(long deadline, Attempt<T> attempt, Supplier<String> timedOut, Promise<T> result) {
+        Promise<Void> woken = Promise.promise();
+        CuratorWatcher wake = event -> woken.tryComplete();
+        vertx.executeBlocking(() -> attempt.look(wake)).onComplete(looked -> {
+            if (looked.failed()) {
+                result.fail(explain(looked.cause(), "use the port"));
+            } else if (looked.result().isPresent()) {
+                result.complete(looked.result().get());
+            } else {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    result.fail(new DynamicTimeoutException(timedOut.get()));
+                    return;
+                }
+                long timer = vertx.setTimer(Math.max(1, Math.min(RECHECK_MILLIS, left / 1_000_000)), id -> woken.tryComplete());
+                woken.future().onComplete(w -> {
+                    vertx.cancelTimer(timer);
+                    look(deadline, attempt, timedOut, result);
+                });
+            }
+        });
+    }
+
+    private Future<Void> deleteQuietly(String path) {
+        return vertx.<Void>executeBlocking(() -> {
+            deleteNow(path);
+            return null;
+        }).otherwiseEmpty();
+    }
+
+    private void deleteNow(String path) throws Exception {
+        try {
+            client.delete().forPath(path);
+        } catch (KeeperException.NoNodeException gone) {
+            // already deleted
+        }
+    }
+
+    private Throwable explain(Throwable e, String what) {
+        if (e instanceof KeeperException.NoAuthException) {
+            return new IllegalStateException("cannot " + what + ": namespace " + options.namespace()
+                    + " of the name service belongs to other ZooKeeper credentials (a job with another secret made it);"
+                    + " use the same --secret-file as the jobs you connect to, or another namespace"
+                    + " (DynamicOptions.withNamespace, CANOPY_NAMESPACE)", e);
+        }
+        if (e instanceof KeeperException keeper) {
+            return new IllegalStateException("cannot " + what + ": ZooKeeper at " + options.zooKeeper() + " answered "
+                    + keeper.code() + " for " + keeper.getPath(), e);
+        }
+        return e;
+    }
+
+    private long deadline() {
+        return System.nanoTime() + options.timeout().toNanos();
+    }
+
+    private String notOpen(PortName port) {
+        return "port " + port + " is not open (never opened, closed, or its server's process ended)";
+    }
+
+    private void requireOwnNamespace(PortName port) {
+        if (!port.namespace().equals(options.namespace())) {
+            throw new IllegalArgumentException("port " + port + " is in namespace " + port.namespace()
+                    + ", this name service in " + options.namespace() + "; use DynamicOptions.withNamespace("
+                    + port.namespace() + ")");
+        }
+    }
+
+    private static void requireService(String service) {
+        if (service == null || !SERVICE.matcher(service).matches()) {
+            throw new IllegalArgumentException("service name '" + service + "' must be 1 to 128 characters of letters,"
+                    + " digits and . _ : @ -");
+        }
+    }
+
+    private String portPath(PortName port) {
+        return namespacePath + "/ports/" + port.id();
+    }
+
+    private String servicePath(String service) {
+        return namespacePath + "/services/" + service;
+    }
+
+    private String pairingsPath() {
+        return namespacePath + "/pairings";
+    }
+
+    /** One look at ZooKeeper: a value, or empty after registering {@code wake} on what may change. */
+    @FunctionalInterface
+    private interface Attempt<T> {
+        Optional<T> look(CuratorWatcher wake) throws Exception;
+    }
+}

@@ -1,0 +1,130 @@
+package dev.canopy.dynamic;
+
+import dev.canopy.collectives.Collectives;
+import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.membership.MemberCodec;
+import dev.canopy.core.membership.ZnodeJson;
+import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeId;
+import dev.canopy.gridconfig.model.GridModel;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Makes an inter-communicator, collectively over one group (the accepting or the connecting one), as in the
+ * seed: the root shares the port; every member binds its inter-communicator transport and the root gathers their
+ * addresses; the roots exchange group id, size, context id and addresses through the port
+ * ({@link NameService#answer} / {@link NameService#offer}: ZooKeeper znodes only holders of the secret can read
+ * or write, sealed with it); each root broadcasts both records in its group; every member then starts the
+ * communicator over both groups, and {@link LeaderSetup} measures where collectives cross. A failure anywhere
+ * (at the root, or one member's bind) reaches every member of the group through the same collectives.
+ */
+final class Pairing {
+
+    private final Vertx vertx;
+    private final DynamicOptions options;
+    private final Collectives local;
+    private final GridModel grid;
+    private final Supplier<Future<NameService>> names;
+
+    Pairing(Vertx vertx, DynamicOptions options, Collectives local, GridModel grid, Supplier<Future<NameService>> names) {
+        this.vertx = vertx;
+        this.options = options;
+        this.local = local;
+        this.grid = grid;
+        this.names = names;
+    }
+
+    /** {@code port} is read at {@code root} only. */
+    Future<InterCommunicator> run(Side side, PortName port, int root) {
+        Communicator group = local.communicator();
+        if (root < 0 || root >= group.size()) {
+            return Future.failedFuture(new IllegalArgumentException(verb(side) + ": root " + root
+                    + " is not a rank of the group (0.." + (group.size() - 1) + ")"));
+        }
+        boolean isRoot = group.rank() == root;
+        Buffer announced = !isRoot ? null : port == null
+                ? Outcome.failed(new IllegalArgumentException(verb(side) + ": the root was given no port"))
+                : Outcome.ok(Buffer.buffer(port.toString()));
+        Future<InterCommunicator> made = local.bcast(announced, root)
+                .map(outcome -> PortName.parse(Outcome.open(outcome, verb(side)).toString()))
+                .compose(shared -> Bridge.bind(vertx, options, shared, label(side, group.rank()))
+                        .transform(bound -> exchange(side, shared, root, bound).onFailure(e -> {
+                            if (bound.succeeded()) {
+                                bound.result().close("making the inter-communicator failed");
+                            }
+                        })));
+        return Deadline.bound(vertx, made, options.timeout().multipliedBy(2), verb(side) + " on port " + port);
+    }
+
+    /**
+     * From the gather on. A member whose transport did not bind still takes part, with its reason instead of its
+     * address, so the root fails the whole group with it rather than leaving the others waiting.
+     */
+    private Future<InterCommunicator> exchange(Side side, PortName port, int root, AsyncResult<Bridge> bound) {
+        Communicator group = local.communicator();
+        int rank = group.rank();
+        Buffer mine = bound.failed() ? Outcome.failed(new IllegalStateException("rank " + rank + " could not start its"
+                + " inter-communicator transport: " + bound.cause().getMessage(), bound.cause()))
+                : Outcome.ok(Buffer.buffer(MemberCodec.toJson(new Member(NodeId.of(side.memberId(rank)),
+                        group.member(rank).coordinates(), bound.result().address())).encode()));
+        return local.gatherv(mine, root)
+                .compose(gathered -> rank != root ? Future.succeededFuture((Buffer) null)
+                        : Outcome.of(Future.succeededFuture(gathered.orElseThrow()).map(this::record)
+                                .compose(record -> pairAtRoot(side, port, record))))
+                .compose(outcome -> local.bcast(outcome, root))
+                .compose(outcome -> {
+                    ZnodeJson both = ZnodeJson.parse(Outcome.open(outcome, verb(side)).getBytes(), verb(side) + " record");
+                    InterTable table = new InterTable(GroupRecord.fromJson(both.object("accept")),
+                            GroupRecord.fromJson(both.object("connect")), side, rank);
+                    Bridge bridge = bound.result();
+                    return bridge.join(table.union(), table.self(), label(side, rank))
+                            .compose(union -> new LeaderSetup(table, union.collectiveChannel(), local, options.interPhase())
+                                    .run()
+                                    .map(leaders -> new InterCommunicator(vertx, options, table, leaders, union, bridge,
+                                            local, grid)));
+                });
+    }
+
+    /** The roots' exchange: this group's record out, the other's in; both records, accepting first. */
+    private Future<Buffer> pairAtRoot(Side side, PortName port, GroupRecord mine) {
+        return names.get()
+                .compose(service -> side == Side.ACCEPT ? service.answer(port, mine) : service.offer(port, mine))
+                .map(theirs -> {
+                    GroupRecord accepting = side == Side.ACCEPT ? mine : theirs;
+                    GroupRecord connecting = side == Side.ACCEPT ? theirs : mine;
+                    return new JsonObject().put("accept", accepting.toJson()).put("connect", connecting.toJson()).toBuffer();
+                });
+    }
+
+    /** The group's record from every member's outcome: its address and coordinates, or why it has none. */
+    private GroupRecord record(List<Buffer> members) {
+        Communicator group = local.communicator();
+        List<Member> decoded = new ArrayList<>(members.size());
+        for (int r = 0; r < members.size(); r++) {
+            Optional<String> failed = Outcome.reason(members.get(r));
+            if (failed.isPresent()) {
+                throw new IllegalStateException(failed.get());
+            }
+            Buffer member = Outcome.open(members.get(r), "rank " + r + "'s address");
+            decoded.add(MemberCodec.fromJson(ZnodeJson.parse(member.getBytes(), "member " + r + " of the group")));
+        }
+        return new GroupRecord(group.member(0).id().value() + "/c" + group.contextId(), group.contextId(), decoded);
+    }
+
+    private static String label(Side side, int rank) {
+        return "ic-" + side.name().toLowerCase(Locale.ROOT) + "#" + rank;
+    }
+
+    private static String verb(Side side) {
+        return side == Side.ACCEPT ? "accept" : "connect";
+    }
+}

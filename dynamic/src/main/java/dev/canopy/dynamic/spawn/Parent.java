@@ -1,0 +1,81 @@
+package dev.canopy.dynamic.spawn;
+
+import dev.canopy.collectives.run.CanopySession;
+import dev.canopy.core.security.JobSecret;
+import dev.canopy.dynamic.DynamicOptions;
+import dev.canopy.dynamic.DynamicProcesses;
+import dev.canopy.dynamic.InterCommunicator;
+import dev.canopy.dynamic.PortName;
+import io.vertx.core.Future;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * A spawned process's way to its parents ({@code MPI_Comm_get_parent}): {@link #connect} is collective over the
+ * children's WORLD and returns the same inter-communicator the parents' {@code spawn} returns. The spawn tells each
+ * child where its parents wait in system properties ({@link SpawnedProgramEntry}); a process that was not
+ * spawned has none ({@link #spawned()}).
+ */
+public final class Parent {
+
+    /** The port the parents accept at. */
+    static final String PORT_PROPERTY = "canopy.parent.port";
+    /** The ZooKeeper and secret file of the child's job, for the name service. */
+    static final String ZOOKEEPER_PROPERTY = "canopy.parent.zk";
+    static final String SECRET_FILE_PROPERTY = "canopy.parent.secret-file";
+
+    private Parent() {
+    }
+
+    /** Whether this process was started by a spawn. */
+    public static boolean spawned() {
+        return System.getProperty(PORT_PROPERTY) != null;
+    }
+
+    /**
+     * The options of the children's side (their job's ZooKeeper and secret, the parents' namespace), to adjust
+     * (timeout, inter phase) and pass to {@link #connect(CanopySession, DynamicProcesses)}.
+     *
+     * @throws IllegalStateException when this process was not spawned
+     */
+    public static DynamicOptions options() {
+        String zooKeeper = System.getProperty(ZOOKEEPER_PROPERTY);
+        String secretFile = System.getProperty(SECRET_FILE_PROPERTY);
+        if (zooKeeper == null || secretFile == null) {
+            throw notSpawned();
+        }
+        return DynamicOptions.of(zooKeeper, JobSecret.fromFile(Path.of(secretFile))).withNamespace(port().namespace());
+    }
+
+    /** Collective over {@code session}'s WORLD: the inter-communicator with the parents. */
+    public static Future<InterCommunicator> connect(CanopySession session) {
+        try {
+            return connect(session, DynamicProcesses.of(session, options()));
+        } catch (IllegalStateException e) {
+            return Future.failedFuture(e);
+        }
+    }
+
+    /** {@link #connect(CanopySession)} through {@code dynamic}, made with (adjusted) {@link #options()}. */
+    public static Future<InterCommunicator> connect(CanopySession session, DynamicProcesses dynamic) {
+        try {
+            return dynamic.connect(port(), 0);
+        } catch (IllegalStateException e) {
+            return Future.failedFuture(e);
+        }
+    }
+
+    private static PortName port() {
+        String port = Optional.ofNullable(System.getProperty(PORT_PROPERTY)).orElseThrow(Parent::notSpawned);
+        try {
+            return PortName.parse(port);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("the parents' port in " + PORT_PROPERTY + " is malformed: " + e.getMessage(), e);
+        }
+    }
+
+    private static IllegalStateException notSpawned() {
+        return new IllegalStateException("this process was not spawned: it has no parent (no " + PORT_PROPERTY
+                + " system property); only processes a spawn started have one");
+    }
+}

@@ -1,0 +1,73 @@
+package dev.canopy.dynamic.spawn;
+
+import dev.canopy.collectives.run.CanopyProgram;
+import dev.canopy.collectives.run.FatalErrors;
+import dev.canopy.collectives.run.JoinOptions;
+import dev.canopy.collectives.run.LeaveOnShutdown;
+import dev.canopy.collectives.run.ProgramMain;
+import dev.canopy.core.node.CanopyVertx;
+import dev.canopy.gridconfig.GridConfigs;
+import dev.canopy.processes.ChildBinding;
+import dev.canopy.processes.ChildEntry;
+import dev.canopy.processes.ChildMain;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The entry of every spawned Canopy process: runs the bound program exactly as {@code canopy launch} runs a rank
+ * ({@link ProgramMain}: a {@code CanopyProgram} joins its job, a class with {@code main} joins by itself), with the
+ * options {@code canopy launch} would pass in the environment (job, process, level file, ZooKeeper, secret file,
+ * WAN emulation) taken from the binding. Warming up loads the classes every program needs.
+ *
+ * <p>A spawned program must be a {@code CanopyProgram}: a class with {@code main} joins from its environment,
+ * which a warm JVM cannot be given. The binding's system properties tell {@link Parent} where the parents wait.
+ */
+public final class SpawnedProgramEntry implements ChildEntry {
+
+    /** Initialised while warm: the runtime's heavy classes (Vert.x, ZooKeeper, Curator, the collectives). */
+    private static final List<String> WARM_CLASSES = List.of("dev.canopy.collectives.run.Canopy",
+            "dev.canopy.collectives.Collectives", "dev.canopy.core.node.CanopyNode",
+            "org.apache.curator.framework.CuratorFrameworkFactory", "org.apache.zookeeper.ZooKeeper");
+
+    @Override
+    public void warmUp() {
+        FatalErrors.install();
+        for (String name : WARM_CLASSES) {
+            try {
+                Class.forName(name, true, SpawnedProgramEntry.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("Canopy's own class " + name + " is missing from the class path", e);
+            }
+        }
+        GridConfigs.defaultGrid();
+        CanopyVertx.create().close().toCompletionStage().toCompletableFuture().join();
+    }
+
+    @Override
+    public int run(ChildBinding binding) {
+        try {
+            Class<?> program = Class.forName(binding.program(), false, SpawnedProgramEntry.class.getClassLoader());
+            if (!CanopyProgram.class.isAssignableFrom(program)) {
+                System.err.println("spawned program " + binding.program() + " is not a " + CanopyProgram.class.getName()
+                        + ": a spawned process runs a CanopyProgram (a class with main cannot be given its job in a warm JVM)");
+                return ChildMain.CANNOT_RUN;
+            }
+        } catch (ClassNotFoundException e) {
+            // ProgramMain says so, as canopy launch does.
+        }
+        System.setProperty(Parent.ZOOKEEPER_PROPERTY, binding.zooKeeper());
+        System.setProperty(Parent.SECRET_FILE_PROPERTY, binding.secretFile().toString());
+        FatalErrors.install();
+        LeaveOnShutdown.install();
+        Map<String, String> environment = new HashMap<>(System.getenv());
+        environment.put(JoinOptions.ENV_JOB, binding.job().name());
+        environment.put(JoinOptions.ENV_PROCESS, Integer.toString(binding.processIndex()));
+        environment.put(JoinOptions.ENV_CONFIG, binding.levelFile().toString());
+        environment.put(JoinOptions.ENV_ZOOKEEPER, binding.zooKeeper());
+        environment.put(JoinOptions.ENV_SECRET_FILE, binding.secretFile().toString());
+        environment.put(JoinOptions.ENV_EMULATE_WAN, binding.emulateWan() ? "1" : "0");
+        return ProgramMain.run(binding.program(), SpawnedProgramEntry.class.getClassLoader(),
+                binding.arguments().toArray(String[]::new), () -> JoinOptions.fromEnvironment(environment));
+    }
+}

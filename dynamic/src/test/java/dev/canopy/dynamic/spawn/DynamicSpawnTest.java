@@ -1,0 +1,121 @@
+package dev.canopy.dynamic.spawn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.canopy.collectives.ArrayType;
+import dev.canopy.collectives.reduce.BuiltInOp;
+import dev.canopy.core.testing.Await;
+import dev.canopy.dynamic.InterCommunicator;
+import dev.canopy.processes.Placement;
+import dev.canopy.processes.SpawnCommand;
+import dev.canopy.processes.SpawnFailedException;
+import io.vertx.core.Future;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * spawn and spawnMultiple from a parent job of this JVM: the children are real JVMs started by local agents at
+ * the sites placement chose, join their own job, connect back, and take part in inter-communicator collectives.
+ */
+class DynamicSpawnTest {
+
+    private static final Duration BOUND = Duration.ofSeconds(240);
+
+    private ParentJob job;
+
+    @AfterEach
+    void stop() {
+        if (job != null) {
+            String pool = job.pool;
+            job.close();
+            Await.until(() -> ChildCount.of(pool) == 0, () -> "children of " + pool + " outlived the test");
+        }
+    }
+
+    private static List<InterCommunicator> results(List<Future<InterCommunicator>> futures) {
+        return futures.stream().map(future -> Await.result(future, BOUND)).toList();
+    }
+
+    /** Every parent's allreduce over the inter-communicator (1 each), returning what the parents saw. */
+    private static List<Long> parentsAllreduce(List<InterCommunicator> communicators) {
+        List<Long> seen = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (InterCommunicator communicator : communicators) {
+            Thread thread = new Thread(() -> {
+                long[] sum = communicator.blocking(ArrayType.LONGS).allreduce(new long[] {1}, BuiltInOp.SUM);
+                synchronized (seen) {
+                    seen.add(sum[0]);
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) {
+            try {
+                thread.join(BOUND.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return seen;
+    }
+
+    @Test
+    void spawnedChildrenAtARemoteSiteJoinTheParentsInterCommunicator() {
+        job = new ParentJob(new int[] {0, 4}, 0);
+
+        List<InterCommunicator> children = results(job.spawn(List.of(new SpawnCommand(Children.Ten.class.getName(), List.of(),
+                3, Placement.atSites("kisti-b")))));
+
+        assertThat(children).allSatisfy(inter -> {
+            assertThat(inter.size()).isEqualTo(2);
+            assertThat(inter.remoteSize()).isEqualTo(3);
+            assertThat(inter.remoteMember(0).coordinates().site()).isEqualTo("kisti-b");
+        });
+        assertThat(parentsAllreduce(children)).containsExactly(30L, 30L);
+        children.forEach(inter -> Await.result(inter.disconnect(), BOUND));
+    }
+
+    @Test
+    void spawnMultipleStartsEveryCommandAsOneChildGroup() {
+        job = new ParentJob(new int[] {0, 8}, 1);
+        Await.until(BOUND, () -> job.agents.warm(1), () -> "the local agents' warm JVMs are not ready");
+
+        List<InterCommunicator> children = results(job.spawn(List.of(
+                new SpawnCommand(Children.Ten.class.getName(), List.of(), 2, Placement.atSites("kut-a")),
+                new SpawnCommand(Children.Hundred.class.getName(), List.of(), 1, Placement.atSites("kisti-a")))));
+
+        assertThat(children).allSatisfy(inter -> assertThat(inter.remoteSize()).isEqualTo(3));
+        assertThat(parentsAllreduce(children)).containsExactly(120L, 120L);
+        children.forEach(inter -> Await.result(inter.disconnect(), BOUND));
+    }
+
+    @Test
+    void anUnknownProgramFailsEveryParentAndLeavesNoProcess() {
+        job = new ParentJob(new int[] {0, 4}, 0);
+        assertThat(job.children()).isZero();
+
+        List<Future<InterCommunicator>> spawns = job.spawn(List.of(new SpawnCommand("demo.NoSuchWorker", List.of(), 2,
+                Placement.automatic())));
+
+        for (Future<InterCommunicator> spawn : spawns) {
+            assertThat(Await.failure(spawn, BOUND)).isInstanceOf(SpawnFailedException.class)
+                    .hasMessageContaining("program class demo.NoSuchWorker is not on the classpath");
+        }
+        Await.until(() -> job.children() == 0, () -> "children left after the failed spawn: " + job.children());
+    }
+
+    @Test
+    void disconnectWorksAfterAChildDied() {
+        job = new ParentJob(new int[] {0, 4}, 0);
+
+        List<InterCommunicator> children = results(job.spawn(List.of(new SpawnCommand(
+                Children.DieAfterConnecting.class.getName(), List.of(), 2, Placement.atSites("ajou-b")))));
+        Await.until(BOUND, () -> job.children() == 0, () -> "the children did not die");
+
+        children.forEach(inter -> Await.result(inter.disconnect(), BOUND));
+    }
+}

@@ -1,0 +1,63 @@
+package dev.canopy.processes;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Starts child JVMs on this machine running {@link ChildMain} with one {@link ChildEntry}: cold ones, bound to
+ * their program at once, and warm ones, left waiting for a binding ({@link WarmPool}).
+ *
+ * @param label marks the children's command lines ({@code -Dcanopy.starter=label}), so ps (and tests) can tell whose
+ *        children they are
+ * @param classpath the children's class path (Canopy's own and the programs')
+ * @param entryClass the {@link ChildEntry} every child runs
+ * @param environment the environment the children inherit ({@value JvmCommand#ENV_JAVA_OPTS} is read from it)
+ * @param output where the children's output lines go, each prefixed with the child's job and process index
+ */
+public record ChildStarter(String label, String classpath, String entryClass, Map<String, String> environment,
+        Consumer<String> output) {
+
+    public ChildStarter {
+        Objects.requireNonNull(label, "label");
+        Objects.requireNonNull(classpath, "classpath");
+        Objects.requireNonNull(entryClass, "entryClass");
+        environment = Map.copyOf(environment);
+        Objects.requireNonNull(output, "output");
+    }
+
+    /** A starter for children with this JVM's own class path, environment and standard output. */
+    public static ChildStarter sameClasspath(String label, String entryClass) {
+        return new ChildStarter(label, System.getProperty("java.class.path"), entryClass, System.getenv(),
+                System.out::println);
+    }
+
+    /** Starts a child and binds it to {@code binding} at once. */
+    public StartedChild startCold(ChildBinding binding) {
+        StartedChild child = start(List.of("canopy.starter=" + label, "canopy.job=" + binding.job(),
+                "canopy.process=" + binding.processIndex()));
+        child.bind(binding);
+        return child;
+    }
+
+    /** Starts a child that warms up and waits for its binding. */
+    public StartedChild startWarm() {
+        return start(List.of("canopy.starter=" + label, "canopy.warm=true"));
+    }
+
+    private StartedChild start(List<String> properties) {
+        ProcessBuilder builder = new ProcessBuilder(JvmCommand.of(environment, properties, classpath,
+                ChildMain.class.getName(), List.of(entryClass))).redirectErrorStream(true);
+        builder.environment().clear();
+        builder.environment().putAll(environment);
+        try {
+            Process process = builder.redirectInput(ProcessBuilder.Redirect.PIPE).start();
+            return new StartedChild(process, "[child " + process.pid() + "] ", output);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start a child JVM (" + builder.command().get(0) + ")", e);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.canopy.processes;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
+
+/**
+ * Pre-started child JVMs that have loaded their entry and wait for a binding, so that a spawn only binds a
+ * process instead of paying a JVM's start-up. {@link #take()} hands out a warm child (one still warming up if
+ * none is ready yet) and starts a replacement at once. A child that dies while it waits is dropped.
+ * Thread-safe.
+ */
+public final class WarmPool implements AutoCloseable {
+
+    private final ChildStarter starter;
+    private final int size;
+    private final Deque<StartedChild> waiting = new ArrayDeque<>();
+    private boolean closed;
+
+    /** Starts {@code size} warm children. */
+    public WarmPool(ChildStarter starter, int size) {
+        if (size < 0) {
+            throw new IllegalArgumentException("a warm pool holds 0 or more processes, got " + size);
+        }
+        this.starter = starter;
+        this.size = size;
+        synchronized (this) {
+            refill();
+        }
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** A warm child, preferring one that has finished warming up; empty when the pool holds none. */
+    public synchronized Optional<StartedChild> take() {
+        waiting.removeIf(child -> !child.isAlive());
+        Optional<StartedChild> taken = waiting.stream().filter(child -> child.warm().isDone()
+                && !child.warm().isCompletedExceptionally()).findFirst().or(() -> Optional.ofNullable(waiting.peekFirst()));
+        taken.ifPresent(waiting::remove);
+        refill();
+        return taken;
+    }
+
+    /** How many children wait in the pool and are warm. */
+    public synchronized int ready() {
+        return (int) waiting.stream().filter(child -> child.isAlive() && child.warm().isDone()
+                && !child.warm().isCompletedExceptionally()).count();
+    }
+
+    private void refill() {
+        while (!closed && waiting.size() < size) {
+            StartedChild child = starter.startWarm();
+            waiting.addLast(child);
+            child.onExit().thenRun(() -> dropped(child));
+        }
+    }
+
+    private synchronized void dropped(StartedChild child) {
+        waiting.remove(child);
+    }
+
+    /** Kills every waiting child; those already taken belong to their taker. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        waiting.forEach(StartedChild::kill);
+        waiting.clear();
+    }
+}
