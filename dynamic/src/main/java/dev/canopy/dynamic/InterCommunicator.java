@@ -10,6 +10,7 @@ import dev.canopy.core.comm.Message;
 import dev.canopy.core.node.Member;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
@@ -31,7 +32,8 @@ import java.util.function.Supplier;
  * <p>Every method may be called from any thread and returns at once; every future completes or fails within
  * {@link DynamicOptions#timeout()} (a {@link DynamicTimeoutException} names what waited). A member of either
  * group that fails (its process is killed, say) fails the operations that need it with a message naming it.
- * Collectives must be called in the same order by every member of both groups, as in MPI.
+ * Collectives must be called in the same order by every member of both groups, as in MPI; several may be in
+ * flight, and each starts on a member once the one before it has completed there.
  */
 public final class InterCommunicator {
 
@@ -54,6 +56,13 @@ public final class InterCommunicator {
     /** The tag of the next collective on the channel between the groups: 0 is creation's. */
     private final AtomicInteger sequence = new AtomicInteger(LeaderSetup.SETUP_TAG + 1);
     private final Set<Future<?>> pending = ConcurrentHashMap.newKeySet();
+    /**
+     * The last collective started here. Each collective starts once the one before it has completed on this member:
+     * its two intra-group phases (before and after the crossing) become ready at different times on different
+     * members, so two collectives in flight at once could start their group collectives in different orders and
+     * take each other's sequence numbers.
+     */
+    private final AtomicReference<Future<?>> lastCollective = new AtomicReference<>(Future.succeededFuture());
     private final AtomicReference<State> state = new AtomicReference<>(State.OPEN);
 
     InterCommunicator(Vertx vertx, DynamicOptions options, InterTable table, Leaders leaders, Communicator union,
@@ -212,7 +221,21 @@ public final class InterCommunicator {
     }
 
     private <T> Future<T> collective(String what, IntFunction<Future<T>> body) {
-        return operation(what, () -> body.apply(sequence.getAndIncrement()));
+        return operation(what, () -> {
+            int tag = sequence.getAndIncrement();
+            Promise<T> done = Promise.promise();
+            Future<?> before = lastCollective.getAndSet(done.future());
+            before.onComplete(previous -> {
+                Future<T> started;
+                try {
+                    started = body.apply(tag);
+                } catch (RuntimeException e) {
+                    started = Future.failedFuture(e);
+                }
+                started.onComplete(done);
+            });
+            return done.future();
+        });
     }
 
     private <T> Future<T> operation(String what, Supplier<Future<T>> body) {
