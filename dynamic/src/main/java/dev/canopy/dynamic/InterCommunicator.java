@@ -51,6 +51,8 @@ public final class InterCommunicator {
     private final Communicator union;
     private final Bridge bridge;
     private final Collectives local;
+    /** The intra-group phases' collectives: over a copy of the local group's communicator. */
+    private final Collectives phases;
     private final GridModel grid;
     private final InterCollectives collectives;
     /** The tag of the next collective on the channel between the groups: 0 is creation's. */
@@ -66,7 +68,7 @@ public final class InterCommunicator {
     private final AtomicReference<State> state = new AtomicReference<>(State.OPEN);
 
     InterCommunicator(Vertx vertx, DynamicOptions options, InterTable table, Leaders leaders, Communicator union,
-            Bridge bridge, Collectives local, GridModel grid) {
+            Bridge bridge, Collectives local, Collectives phases, GridModel grid) {
         this.vertx = vertx;
         this.options = options;
         this.table = table;
@@ -74,8 +76,9 @@ public final class InterCommunicator {
         this.union = union;
         this.bridge = bridge;
         this.local = local;
+        this.phases = phases;
         this.grid = grid;
-        this.collectives = new InterCollectives(table, leaders, union.collectiveChannel(), local);
+        this.collectives = new InterCollectives(table, leaders, union.collectiveChannel(), phases);
     }
 
     /** This process's rank in the local group. */
@@ -192,8 +195,9 @@ public final class InterCommunicator {
     }
 
     /**
-     * Waits for this member's pending operations to finish (or fail), then says goodbye to both groups and frees
-     * the inter-communicator: later calls fail. Works after a member of either group died.
+     * Collective over the local group, as MPI's: waits for this member's pending operations to finish (or fail),
+     * frees the intra-group phases' communicator with the group's other live members, then says goodbye to both
+     * groups and frees the inter-communicator: later calls fail. Works after a member of either group died.
      */
     public Future<Void> disconnect() {
         if (!state.compareAndSet(State.OPEN, State.DISCONNECTING)) {
@@ -202,13 +206,14 @@ public final class InterCommunicator {
         List<Future<?>> waiting = new ArrayList<>(pending);
         return Future.join(waiting).transform(all -> {
             state.set(State.CLOSED);
-            return bridge.close("the inter-communicator was disconnected");
-        });
+            return Deadline.bound(vertx, phases.communicator().free(), options.timeout(), "disconnect");
+        }).transform(freed -> bridge.close("the inter-communicator was disconnected"));
     }
 
     /** Frees the inter-communicator at once: pending operations fail, later calls fail. */
     public Future<Void> free() {
         state.set(State.CLOSED);
+        phases.communicator().free();
         return bridge.close("the inter-communicator was freed");
     }
 
