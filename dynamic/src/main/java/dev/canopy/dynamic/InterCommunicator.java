@@ -10,6 +10,7 @@ import dev.canopy.core.comm.Message;
 import dev.canopy.core.node.Member;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
@@ -31,7 +32,8 @@ import java.util.function.Supplier;
  * <p>Every method may be called from any thread and returns at once; every future completes or fails within
  * {@link DynamicOptions#timeout()} (a {@link DynamicTimeoutException} names what waited). A member of either
  * group that fails (its process is killed, say) fails the operations that need it with a message naming it.
- * Collectives must be called in the same order by every member of both groups, as in MPI.
+ * Collectives must be called in the same order by every member of both groups, as in MPI; several may be in
+ * flight, and each starts on a member once the one before it has completed there.
  */
 public final class InterCommunicator {
 
@@ -49,15 +51,24 @@ public final class InterCommunicator {
     private final Communicator union;
     private final Bridge bridge;
     private final Collectives local;
+    /** The intra-group phases' collectives: over a copy of the local group's communicator. */
+    private final Collectives phases;
     private final GridModel grid;
     private final InterCollectives collectives;
     /** The tag of the next collective on the channel between the groups: 0 is creation's. */
     private final AtomicInteger sequence = new AtomicInteger(LeaderSetup.SETUP_TAG + 1);
     private final Set<Future<?>> pending = ConcurrentHashMap.newKeySet();
+    /**
+     * The last collective started here. Each collective starts once the one before it has completed on this member:
+     * its two intra-group phases (before and after the crossing) become ready at different times on different
+     * members, so two collectives in flight at once could start their group collectives in different orders and
+     * take each other's sequence numbers.
+     */
+    private final AtomicReference<Future<?>> lastCollective = new AtomicReference<>(Future.succeededFuture());
     private final AtomicReference<State> state = new AtomicReference<>(State.OPEN);
 
     InterCommunicator(Vertx vertx, DynamicOptions options, InterTable table, Leaders leaders, Communicator union,
-            Bridge bridge, Collectives local, GridModel grid) {
+            Bridge bridge, Collectives local, Collectives phases, GridModel grid) {
         this.vertx = vertx;
         this.options = options;
         this.table = table;
@@ -65,8 +76,9 @@ public final class InterCommunicator {
         this.union = union;
         this.bridge = bridge;
         this.local = local;
+        this.phases = phases;
         this.grid = grid;
-        this.collectives = new InterCollectives(table, leaders, union.collectiveChannel(), local);
+        this.collectives = new InterCollectives(table, leaders, union.collectiveChannel(), phases);
     }
 
     /** This process's rank in the local group. */
@@ -183,8 +195,9 @@ public final class InterCommunicator {
     }
 
     /**
-     * Waits for this member's pending operations to finish (or fail), then says goodbye to both groups and frees
-     * the inter-communicator: later calls fail. Works after a member of either group died.
+     * Collective over the local group, as MPI's: waits for this member's pending operations to finish (or fail),
+     * frees the intra-group phases' communicator with the group's other live members, then says goodbye to both
+     * groups and frees the inter-communicator: later calls fail. Works after a member of either group died.
      */
     public Future<Void> disconnect() {
         if (!state.compareAndSet(State.OPEN, State.DISCONNECTING)) {
@@ -193,13 +206,14 @@ public final class InterCommunicator {
         List<Future<?>> waiting = new ArrayList<>(pending);
         return Future.join(waiting).transform(all -> {
             state.set(State.CLOSED);
-            return bridge.close("the inter-communicator was disconnected");
-        });
+            return Deadline.bound(vertx, phases.communicator().free(), options.timeout(), "disconnect");
+        }).transform(freed -> bridge.close("the inter-communicator was disconnected"));
     }
 
     /** Frees the inter-communicator at once: pending operations fail, later calls fail. */
     public Future<Void> free() {
         state.set(State.CLOSED);
+        phases.communicator().free();
         return bridge.close("the inter-communicator was freed");
     }
 
@@ -212,7 +226,21 @@ public final class InterCommunicator {
     }
 
     private <T> Future<T> collective(String what, IntFunction<Future<T>> body) {
-        return operation(what, () -> body.apply(sequence.getAndIncrement()));
+        return operation(what, () -> {
+            int tag = sequence.getAndIncrement();
+            Promise<T> done = Promise.promise();
+            Future<?> before = lastCollective.getAndSet(done.future());
+            before.onComplete(previous -> {
+                Future<T> started;
+                try {
+                    started = body.apply(tag);
+                } catch (RuntimeException e) {
+                    started = Future.failedFuture(e);
+                }
+                started.onComplete(done);
+            });
+            return done.future();
+        });
     }
 
     private <T> Future<T> operation(String what, Supplier<Future<T>> body) {

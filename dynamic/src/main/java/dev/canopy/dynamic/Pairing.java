@@ -89,8 +89,11 @@ final class Pairing {
                     return bridge.join(table.union(), table.self(), label(side, rank))
                             .compose(union -> new LeaderSetup(table, union.collectiveChannel(), local, options.interPhase())
                                     .run()
-                                    .map(leaders -> new InterCommunicator(vertx, options, table, leaders, union, bridge,
-                                            local, grid)));
+                                    // The intra-group phases get a communicator of their own (same ranks and plan), so
+                                    // they never take sequence numbers from the program's collectives on the group.
+                                    .compose(leaders -> group.split(0, rank).map(phases -> new InterCommunicator(vertx,
+                                            options, table, leaders, union, bridge, local,
+                                            new Collectives(phases, local.plan(), local.settings()), grid))));
                 });
     }
 

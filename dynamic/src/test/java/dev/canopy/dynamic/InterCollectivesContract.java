@@ -201,15 +201,29 @@ abstract class InterCollectivesContract {
     void barrierCompletesEverywhereAndOperationsStayInStep() {
         List<Future<Void>> all = inter.all().stream().map(InterCommunicator::barrier).toList();
         all.forEach(b -> Await.result(b, DEADLINE));
-        // several collectives in flight at once keep their order
-        List<Future<Buffer>> first = inter.all().stream().map(m -> m.allgather(Buffer.buffer(new byte[] {1}))).toList();
-        List<Future<Buffer>> second = inter.all().stream().map(m -> m.allgather(Buffer.buffer(new byte[] {2}))).toList();
-        for (int i = 0; i < first.size(); i++) {
-            Buffer one = Await.result(first.get(i), DEADLINE);
-            Buffer two = Await.result(second.get(i), DEADLINE);
-            assertThat(one.getBytes()).containsOnly(1);
-            assertThat(two.getBytes()).containsOnly(2);
+        // several collectives in flight at once, large and small alternating (their phases become ready out of
+        // order), each get their own data
+        List<List<Future<Buffer>>> inFlight = new ArrayList<>();
+        for (int op = 0; op < 6; op++) {
+            int bytes = op % 2 == 0 ? 300_000 : 1;
+            byte value = (byte) (op + 1);
+            inFlight.add(inter.all().stream().map(m -> m.allgather(Buffer.buffer(filled(bytes, value)))).toList());
         }
+        for (int op = 0; op < inFlight.size(); op++) {
+            for (int i = 0; i < inter.all().size(); i++) {
+                Buffer got = Await.result(inFlight.get(op).get(i), DEADLINE);
+                int remote = i < 3 ? 2 : 3;
+                assertThat(got.length()).isEqualTo(remote * (op % 2 == 0 ? 300_000 : 1));
+                assertThat(got.getByte(0)).isEqualTo((byte) (op + 1));
+                assertThat(got.getByte(got.length() - 1)).isEqualTo((byte) (op + 1));
+            }
+        }
+    }
+
+    private static byte[] filled(int bytes, byte value) {
+        byte[] data = new byte[bytes];
+        Arrays.fill(data, value);
+        return data;
     }
 
     private static int[] blocks(boolean server, int rank, int remoteSize, int count) {
