@@ -56,7 +56,9 @@ public final class GroupCollectives implements AutoCloseable {
     private static final int CONTROL_TAG_MASK = 0x0FFF_FFFF;
     static final int CALIBRATION_SMALL_BYTES = 16;
     static final int CALIBRATION_LARGE_BYTES = 16_384;
-    static final int CALIBRATION_RUNS = 3;
+    static final int CALIBRATION_RUNS = 5;
+    /** Untimed runs of each step first: the first runs of a fresh JVM are the JIT's, not the policy's. */
+    static final int CALIBRATION_WARMUP = 2;
 
     private final Collectives collectives;
     private final Communicator communicator;
@@ -239,6 +241,11 @@ public final class GroupCollectives implements AutoCloseable {
 
     public Communicator communicator() {
         return communicator;
+    }
+
+    /** The communicator's collectives (its barrier, say), sharing its sequence with the groups' own set-up steps. */
+    public Collectives collectives() {
+        return collectives;
     }
 
     /** Leaves every group and releases the static group's lease (and any target group still open). */
@@ -503,7 +510,8 @@ public final class GroupCollectives implements AutoCloseable {
 
     /**
      * Rank 0 runs one-to-k scatters (k = min(5, n - 1)) by each policy at two sizes, each followed by a barrier, and
-     * barriers alone; the medians less the barrier's give the {@link PolicyCostModel}, which rank 0 then bcasts.
+     * barriers alone ({@link #CALIBRATION_WARMUP} untimed, then {@link #CALIBRATION_RUNS} timed each); the medians
+     * less the barrier's give the {@link PolicyCostModel}, which rank 0 then bcasts.
      * Every member takes part in every step.
      */
     private Future<PolicyCostModel> calibrate() {
@@ -517,10 +525,12 @@ public final class GroupCollectives implements AutoCloseable {
         List<long[]> samples = new ArrayList<>();
         Future<Void> chain = Future.succeededFuture();
         long[] barrier = new long[CALIBRATION_RUNS];
-        for (int run = 0; run < CALIBRATION_RUNS; run++) {
+        for (int run = -CALIBRATION_WARMUP; run < CALIBRATION_RUNS; run++) {
             int index = run;
             chain = chain.compose(ignored -> timed(collectives::barrier).map(nanos -> {
-                barrier[index] = nanos;
+                if (index >= 0) {
+                    barrier[index] = nanos;
+                }
                 return null;
             }));
         }
@@ -528,7 +538,7 @@ public final class GroupCollectives implements AutoCloseable {
             for (int bytes : new int[] {CALIBRATION_SMALL_BYTES, CALIBRATION_LARGE_BYTES}) {
                 long[] times = new long[CALIBRATION_RUNS];
                 samples.add(times);
-                for (int run = 0; run < CALIBRATION_RUNS; run++) {
+                for (int run = -CALIBRATION_WARMUP; run < CALIBRATION_RUNS; run++) {
                     int index = run;
                     chain = chain.compose(ignored -> timed(() -> {
                         List<Buffer> pieces = communicator.rank() == 0
@@ -536,7 +546,9 @@ public final class GroupCollectives implements AutoCloseable {
                         return call(operation -> oneToMany(operation, 0, targets, policy, pieces))
                                 .compose(done -> collectives.barrier());
                     }).map(nanos -> {
-                        times[index] = nanos;
+                        if (index >= 0) {
+                            times[index] = nanos;
+                        }
                         return null;
                     }));
                 }
