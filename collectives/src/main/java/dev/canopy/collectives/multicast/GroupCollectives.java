@@ -49,6 +49,8 @@ import java.util.stream.IntStream;
  */
 public final class GroupCollectives implements AutoCloseable {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GroupCollectives.class);
+
     /** The static group's instance on the communicator's {@link GroupLinks}; target groups take 2 and up. */
     static final int STATIC_INSTANCE = 1;
     /** Point-to-point words of an operation (READY, DONE, PIECE): one tag per operation, above the collectives' tags. */
@@ -510,8 +512,9 @@ public final class GroupCollectives implements AutoCloseable {
 
     /**
      * Rank 0 runs one-to-k scatters (k = min(5, n - 1)) by each policy at two sizes, each followed by a barrier, and
-     * barriers alone ({@link #CALIBRATION_WARMUP} untimed, then {@link #CALIBRATION_RUNS} timed each); the medians
-     * less the barrier's give the {@link PolicyCostModel}, which rank 0 then bcasts.
+     * barriers alone ({@link #CALIBRATION_WARMUP} untimed, then {@link #CALIBRATION_RUNS} timed each); the fastest
+     * run of each less the fastest barrier gives the {@link PolicyCostModel}, which rank 0 then bcasts. The fastest,
+     * not the median: on a shared machine a run can only be slowed down by others, never sped up.
      * Every member takes part in every step.
      */
     private Future<PolicyCostModel> calibrate() {
@@ -557,15 +560,18 @@ public final class GroupCollectives implements AutoCloseable {
         return chain.compose(measured -> {
             Buffer model = null;
             if (communicator.rank() == 0) {
-                double barrierMicros = median(barrier) / 1e3;
+                double barrierMicros = fastest(barrier) / 1e3;
                 java.util.Map<GroupPolicy, PolicyCostModel.Line> lines = new java.util.EnumMap<>(GroupPolicy.class);
                 for (int i = 0; i < PolicyCostModel.PER_CALL.length; i++) {
-                    double small = Math.max(0, median(samples.get(2 * i)) / 1e3 - barrierMicros);
-                    double large = Math.max(0, median(samples.get(2 * i + 1)) / 1e3 - barrierMicros);
+                    double small = Math.max(0, fastest(samples.get(2 * i)) / 1e3 - barrierMicros);
+                    double large = Math.max(0, fastest(samples.get(2 * i + 1)) / 1e3 - barrierMicros);
                     lines.put(PolicyCostModel.PER_CALL[i], PolicyCostModel.through((long) k * CALIBRATION_SMALL_BYTES,
                             small, (long) k * CALIBRATION_LARGE_BYTES, large));
                 }
-                model = ValueCodec.encode(new PolicyCostModel(k, lines).encode());
+                PolicyCostModel measuredModel = new PolicyCostModel(k, lines);
+                LOG.info("groups of context {}: barrier {} us, one-to-{} fastest runs (ns) {}; {}", communicator.contextId(),
+                        Math.round(barrierMicros), k, samples.stream().map(GroupCollectives::fastest).toList(), measuredModel);
+                model = ValueCodec.encode(measuredModel.encode());
             }
             return collectives.bcast(model, 0).map(bytes -> PolicyCostModel.decode(ValueCodec.doubles(bytes)));
         });
@@ -576,11 +582,8 @@ public final class GroupCollectives implements AutoCloseable {
         return step.get().map(done -> System.nanoTime() - start);
     }
 
-    private static double median(long[] values) {
-        long[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
-                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2.0;
+    private static long fastest(long[] values) {
+        return Arrays.stream(values).min().orElse(0);
     }
 
     // ---- helpers ----
