@@ -39,8 +39,8 @@ public final class TwoJobsUdpMain {
             GroupLease bSender = Await.result(fixture.allocator(b, range).open(key));
             GroupLease aReceiver = Await.result(fixture.allocator(a, range).open(key));
             GroupLease bReceiver = Await.result(fixture.allocator(b, range).open(key));
-            System.out.println("LEASES a=" + aSender.address() + "/" + aReceiver.address() + " b=" + bSender.address()
-                    + "/" + bReceiver.address());
+            System.out.println("LEASES a=" + text(aSender) + "/" + text(aReceiver) + " b=" + text(bSender) + "/"
+                    + text(bReceiver));
             System.out.println("LEASED " + exchange(fixture, local, aSender.group(1), bSender.group(1)));
             System.out.println("UNLEASED " + exchange(fixture, local, new MulticastGroup(1), new MulticastGroup(1)));
         }
@@ -100,6 +100,10 @@ public final class TwoJobsUdpMain {
             endpoint.postReceive(ByteBuffer.allocate(endpoint.mtu()));
         }
         endpoint.join(group);
+    }
+
+    private static String text(GroupLease lease) {
+        return lease.address().getAddress().getHostAddress() + ":" + lease.address().getPort();
     }
 
     private static ByteBuffer datagram(char job, int sequence) {

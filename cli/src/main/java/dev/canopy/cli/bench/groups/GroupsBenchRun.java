@@ -6,6 +6,7 @@ import dev.canopy.collectives.multicast.GroupCollectives;
 import dev.canopy.collectives.multicast.GroupEndpoints;
 import dev.canopy.collectives.multicast.GroupRequest;
 import dev.canopy.collectives.run.EmulatedGrid;
+import dev.canopy.core.failure.HeartbeatSettings;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.multicast.groups.GroupPolicy;
@@ -15,6 +16,7 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,6 +38,10 @@ final class GroupsBenchRun {
     static final List<GroupPolicy> POLICIES = List.of(GroupPolicy.DYNAMIC, GroupPolicy.STATIC, GroupPolicy.PERSISTENT,
             GroupPolicy.TREE, GroupPolicy.AUTO);
     static final List<String> OPERATIONS = List.of("scatter-1-to-5", "scatter", "scatterv", "bcast");
+
+    /** As the demo's: the members share one JVM and cannot fail alone; a loaded machine starves them for seconds. */
+    private static final HeartbeatSettings IN_ONE_JVM = new HeartbeatSettings(Duration.ofSeconds(1),
+            Duration.ofSeconds(30), HeartbeatSettings.DEFAULT_JITTER);
 
     private final int members;
     private final List<Integer> sizes;
@@ -59,7 +65,8 @@ final class GroupsBenchRun {
                 ( &(type = subjob) (label = "lan") (count = %d) )
                 """.formatted(members), "bench-groups.rsl").orElseThrow();
         ManagementTimes times = new ManagementTimes();
-        try (EmulatedGrid job = EmulatedGrid.start(grid, "bench-groups-" + ProcessHandle.current().pid(), seed)) {
+        try (EmulatedGrid job = EmulatedGrid.start(grid, "bench-groups-" + ProcessHandle.current().pid(), seed,
+                IN_ONE_JVM)) {
             List<GroupCollectives> group = EmulatedGroups.open(job, grid, endpoints, options, GroupPolicy.AUTO, times);
             try {
                 JsonArray results = new JsonArray();
