@@ -34,7 +34,8 @@ import java.util.stream.IntStream;
  *   <li>{@code dynamic}: per operation, the root leases a temporary group, announces it with the target set on
  *       the static group, the targets look it up and join (each says READY), the data moves, the targets say
  *       DONE, and the group is dropped and released.</li>
- *   <li>{@code persistent}: the same set-up once, at {@link #scatterInit} or {@link #bcastInit}; each
+ *   <li>{@code persistent}: the same set-up once, at {@link #scatterInit}, {@link #scattervInit} or
+ *       {@link #bcastInit}; each
  *       {@link GroupRequest#start} is one multicast on the request's group; {@link GroupRequest#close} drops
  *       it. {@link #allgatherInit} uses the static group, its sizes agreed once.</li>
  *   <li>{@code tree}: no group: the root sends each target its piece point-to-point.</li>
@@ -180,16 +181,30 @@ public final class GroupCollectives implements AutoCloseable {
     }
 
     /**
-     * A persistent one-to-many scatter: the group of the root and the targets is set up now (leased, announced,
-     * joined), and each {@link GroupRequest#start} is one multicast of the targets' pieces ({@code counts}, one
-     * per target, fixed here). {@code policy}: {@code persistent}, {@code tree} (each start point-to-point), or
-     * {@code auto} (persistent unless the model finds the point-to-point sends cheaper at these sizes).
+     * A persistent one-to-many scatter of {@code bytesPerTarget} to each target: the group of the root and the
+     * targets is set up now (leased, announced, joined), and each {@link GroupRequest#start} is one multicast of the
+     * targets' pieces. {@code policy}: {@code persistent}, {@code tree} (each start point-to-point), or {@code auto}
+     * (persistent unless the model finds the point-to-point sends cheaper at this size).
      */
-    public Future<GroupRequest> scatterInit(int root, int[] targets, int[] counts, GroupPolicy policy) {
+    public Future<GroupRequest> scatterInit(int root, int[] targets, int bytesPerTarget, GroupPolicy policy) {
+        checkTargets(root, targets);
+        if (bytesPerTarget < 0) {
+            throw new IllegalArgumentException("scatterInit of " + bytesPerTarget + " bytes per target");
+        }
+        int[] counts = new int[targets.length];
+        Arrays.fill(counts, bytesPerTarget);
+        return init(root, targets, counts, false, policy);
+    }
+
+    /**
+     * A persistent one-to-many scatterv: {@code counts} (one per target) are fixed here, once, so each start is one
+     * multicast of the data, not two; as {@link #scatterInit}.
+     */
+    public Future<GroupRequest> scattervInit(int root, int[] targets, int[] counts, GroupPolicy policy) {
         checkTargets(root, targets);
         if (counts == null || counts.length != targets.length || Arrays.stream(counts).anyMatch(count -> count < 0)) {
-            throw new IllegalArgumentException("scatterInit needs one count >= 0 per target (" + targets.length + "), got "
-                    + Arrays.toString(counts));
+            throw new IllegalArgumentException("scattervInit needs one count >= 0 per target (" + targets.length
+                    + "), got " + Arrays.toString(counts));
         }
         return init(root, targets, counts.clone(), false, policy);
     }

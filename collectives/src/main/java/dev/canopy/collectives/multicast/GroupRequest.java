@@ -11,7 +11,8 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A persistent one-to-many scatter or bcast of {@link GroupCollectives} ({@code scatterInit}, {@code bcastInit}) in
+ * A persistent one-to-many scatter, scatterv or bcast of {@link GroupCollectives} ({@code scatterInit},
+ * {@code scattervInit}, {@code bcastInit}) in
  * MPI-4 form: its group of the root and the targets was set up once at init (leased, announced, joined), and each
  * {@link #start} is one multicast on it of the targets' pieces (sizes fixed at init), or, when the request runs
  * point-to-point ({@code tree}), one send per target. {@link #close} is collective too: the targets tell the root

@@ -2,7 +2,6 @@ package dev.canopy.collectives.run;
 
 import dev.canopy.collectives.Blocking;
 import dev.canopy.core.comm.Communicator;
-import dev.canopy.core.failure.HeartbeatSettings;
 import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
@@ -57,13 +56,13 @@ public final class EmulatedGrid implements AutoCloseable {
     }
 
     /**
-     * As {@link #start(GridModel, String, long)} with other failure detection: many nodes of one JVM on a loaded
-     * machine miss the default 5 s heartbeat timeout although none can fail alone (the demo's 30 s, say).
+     * As {@link #start(GridModel, String, long)} with each node's options adjusted, e.g. slower failure detection:
+     * many nodes of one JVM on a loaded machine miss the default 5 s heartbeat and 4 s ZooKeeper session timeouts
+     * although none can fail alone.
      */
-    public static EmulatedGrid start(GridModel grid, String job, long seed, HeartbeatSettings heartbeat) {
+    public static EmulatedGrid start(GridModel grid, String job, long seed, UnaryOperator<NodeOptions> nodeOptions) {
         return start(grid, job, (emulator, index) ->
-                GridEmulation.layers(emulator, grid.processes().get(index).coordinates(), seed + index),
-                options -> options.withHeartbeat(heartbeat));
+                GridEmulation.layers(emulator, grid.processes().get(index).coordinates(), seed + index), nodeOptions);
     }
 
     /** As {@link #start(GridModel, String, long)}, with the layers of each process given (fault injection over the WAN). */

@@ -98,7 +98,7 @@ class GroupCollectivesTest {
             int size = members.size();
             int[] targets = {1, 2, 4, 5, 6};
             int[] counts = {3, 0, 900, 17, 64};
-            List<GroupRequest> scatters = all(members, member -> member.scatterInit(3, targets, counts,
+            List<GroupRequest> scatters = all(members, member -> member.scattervInit(3, targets, counts,
                     GroupPolicy.PERSISTENT));
             List<GroupRequest> bcasts = all(members, member -> member.bcastInit(0, new int[] {6}, 2000, GroupPolicy.AUTO));
             List<AllgatherRequest> allgathers = all(members, member -> member.allgatherInit(40, GroupPolicy.PERSISTENT));
@@ -146,7 +146,7 @@ class GroupCollectivesTest {
             CuratorFramework observer = observer(job);
             closing.add(observer);
             assertThat(observer.getChildren().forPath("/canopy/multicast/slots")).as("the static group").hasSize(1);
-            List<GroupRequest> requests = all(members, member -> member.scatterInit(0, new int[] {1, 2}, new int[] {1, 1},
+            List<GroupRequest> requests = all(members, member -> member.scatterInit(0, new int[] {1, 2}, 1,
                     GroupPolicy.PERSISTENT));
             assertThat(observer.getChildren().forPath("/canopy/multicast/slots")).as("and a persistent one").hasSize(2);
             requests.stream().map(GroupRequest::closeAsync).toList().forEach(Blocking::await);

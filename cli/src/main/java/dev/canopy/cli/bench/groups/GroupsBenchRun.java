@@ -39,9 +39,13 @@ final class GroupsBenchRun {
             GroupPolicy.TREE, GroupPolicy.AUTO);
     static final List<String> OPERATIONS = List.of("scatter-1-to-5", "scatter", "scatterv", "bcast");
 
-    /** As the demo's: the members share one JVM and cannot fail alone; a loaded machine starves them for seconds. */
+    /**
+     * The members share one JVM and cannot fail alone, and a loaded machine starves them for seconds: the demo's
+     * 30 s heartbeat timeout, and a 20 s ZooKeeper session (the embedded server allows up to 1 min).
+     */
     private static final HeartbeatSettings IN_ONE_JVM = new HeartbeatSettings(Duration.ofSeconds(1),
             Duration.ofSeconds(30), HeartbeatSettings.DEFAULT_JITTER);
+    private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(20);
 
     private final int members;
     private final List<Integer> sizes;
@@ -66,7 +70,7 @@ final class GroupsBenchRun {
                 """.formatted(members), "bench-groups.rsl").orElseThrow();
         ManagementTimes times = new ManagementTimes();
         try (EmulatedGrid job = EmulatedGrid.start(grid, "bench-groups-" + ProcessHandle.current().pid(), seed,
-                IN_ONE_JVM)) {
+                node -> node.withHeartbeat(IN_ONE_JVM).withSessionTimeout(SESSION_TIMEOUT))) {
             List<GroupCollectives> group = EmulatedGroups.open(job, grid, endpoints, options, GroupPolicy.AUTO, times);
             try {
                 JsonArray results = new JsonArray();
@@ -143,8 +147,8 @@ final class GroupsBenchRun {
     private static Future<GroupRequest> init(GroupCollectives member, String operation, int[] targets, int bytes) {
         return switch (operation) {
             case "bcast" -> member.bcastInit(0, targets, bytes, GroupPolicy.PERSISTENT);
-            case "scatterv" -> member.scatterInit(0, targets, unevenCounts(targets.length, bytes), GroupPolicy.PERSISTENT);
-            default -> member.scatterInit(0, targets, filled(targets.length, bytes), GroupPolicy.PERSISTENT);
+            case "scatterv" -> member.scattervInit(0, targets, unevenCounts(targets.length, bytes), GroupPolicy.PERSISTENT);
+            default -> member.scatterInit(0, targets, bytes, GroupPolicy.PERSISTENT);
         };
     }
 
@@ -201,12 +205,6 @@ final class GroupsBenchRun {
     static int[] unevenCounts(int count, int bytes) {
         return IntStream.range(0, count).map(i -> count == 1 ? bytes : bytes / 2 + (int) ((long) bytes * i / (count - 1)))
                 .toArray();
-    }
-
-    private static int[] filled(int count, int value) {
-        int[] values = new int[count];
-        Arrays.fill(values, value);
-        return values;
     }
 
     private static double median(List<double[]> samples, int column) {
