@@ -5,12 +5,12 @@ import dev.canopy.multicast.link.ReliableLink;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -36,7 +36,6 @@ final class GroupLinks {
     private final Map<Integer, Channel> open = new HashMap<>();
     private final Map<Integer, ArrayDeque<Pending>> waiting = new HashMap<>();
     private final Set<Integer> closed = new LinkedHashSet<>();
-    private final List<Consumer<Throwable>> failureListeners = new ArrayList<>();
     private int waitingCount;
     private Throwable failure;
 
@@ -52,20 +51,20 @@ final class GroupLinks {
         link.handler(this::received);
     }
 
-    /** Told once when a member of the communicator fails (or it closes); at once if that happened already. */
-    void onFailure(Consumer<Throwable> listener) {
-        if (failure != null) {
-            listener.accept(failure);
-        } else {
-            failureListeners.add(listener);
-        }
-    }
-
-    /** The reliable path of group {@code instance} among {@code ranks} (communicator ranks, ascending, holding this one). */
-    ReliableLink open(int instance, int[] ranks) {
-        Channel channel = new Channel(instance, ranks.clone());
+    /**
+     * The reliable path of group {@code instance} among {@code ranks} (communicator ranks, ascending, holding this
+     * one); {@code failures} is told once when a member of the communicator fails, until the group is
+     * {@link #close(int) closed} (one that failed already: {@link #failure()}).
+     */
+    ReliableLink open(int instance, int[] ranks, Consumer<Throwable> failures) {
+        Channel channel = new Channel(instance, ranks.clone(), failures);
         open.put(instance, channel);
         return channel;
+    }
+
+    /** The failure the communicator reported, if one did. */
+    Optional<Throwable> failure() {
+        return Optional.ofNullable(failure);
     }
 
     /** Stops delivering to {@code instance}; later messages for it are dropped. */
@@ -108,9 +107,7 @@ final class GroupLinks {
 
     private void failed(Throwable cause) {
         failure = cause;
-        List<Consumer<Throwable>> listeners = new ArrayList<>(failureListeners);
-        failureListeners.clear();
-        listeners.forEach(listener -> listener.accept(cause));
+        List.copyOf(open.values()).forEach(channel -> channel.failures.accept(cause));
     }
 
     /** One group's link: group-local ranks are indexes into its ranks. */
@@ -119,11 +116,13 @@ final class GroupLinks {
         private final int instance;
         private final int[] ranks;
         private final int rank;
+        private final Consumer<Throwable> failures;
         private LinkHandler handler;
 
-        Channel(int instance, int[] ranks) {
+        Channel(int instance, int[] ranks, Consumer<Throwable> failures) {
             this.instance = instance;
             this.ranks = ranks;
+            this.failures = failures;
             this.rank = Arrays.binarySearch(ranks, communicator.rank());
             if (rank < 0) {
                 throw new IllegalArgumentException("rank " + communicator.rank() + " is not in multicast group "

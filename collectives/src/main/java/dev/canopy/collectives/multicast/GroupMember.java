@@ -36,9 +36,8 @@ final class GroupMember {
         this.links = links;
         this.substrate = ReliableMulticast.create(
                 new CommunicatorId(MulticastPath.jobKey(communicator.members()), communicator.contextId()),
-                lease.group(instance), endpoint, links.open(instance, ranks),
+                lease.group(instance), endpoint, links.open(instance, ranks, this::failed),
                 new VertxOwnerLoop(communicator.context().owner(), communicator.context()), options);
-        links.onFailure(this::failed);
     }
 
     /**
@@ -50,6 +49,7 @@ final class GroupMember {
             Future<Fabric> endpoint, GroupLinks links, MulticastOptions options) {
         return endpoint.compose(fabric -> {
             GroupMember member = new GroupMember(communicator, instance, ranks, lease, fabric, links, options);
+            links.failure().ifPresent(member::failed);
             member.substrate.start();
             // start() posts the buffers with a task on the context: this one runs after it.
             return Future.<GroupMember>future(promise -> communicator.context().runOnContext(
