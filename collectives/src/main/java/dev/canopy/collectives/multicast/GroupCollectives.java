@@ -527,7 +527,7 @@ public final class GroupCollectives implements AutoCloseable {
 
     /**
      * Rank 0 runs one-to-k scatters (k = min(5, n - 1)) by each policy at two sizes, each followed by a barrier, and
-     * barriers alone ({@link #CALIBRATION_WARMUP} untimed, then {@link #CALIBRATION_RUNS} timed each); the fastest
+     * a barrier alone after each ({@link #CALIBRATION_WARMUP} untimed rounds, then {@link #CALIBRATION_RUNS} timed); the fastest
      * run of each less the fastest barrier gives the {@link PolicyCostModel}, which rank 0 then bcasts. The fastest,
      * not the median: on a shared machine a run can only be slowed down by others, never sped up.
      * Every member takes part in every step.
@@ -540,36 +540,29 @@ public final class GroupCollectives implements AutoCloseable {
                     GroupPolicy.TREE, new PolicyCostModel.Line(0, 0))));
         }
         int[] targets = IntStream.rangeClosed(1, k).toArray();
-        List<long[]> samples = new ArrayList<>();
+        int steps = PolicyCostModel.PER_CALL.length * 2;
+        long[][] samples = new long[steps][CALIBRATION_RUNS];
+        // A barrier alone after every step, so that the barrier subtracted ran in the same conditions as the steps.
+        long[] barrier = new long[steps * CALIBRATION_RUNS];
         Future<Void> chain = Future.succeededFuture();
-        long[] barrier = new long[CALIBRATION_RUNS];
         for (int run = -CALIBRATION_WARMUP; run < CALIBRATION_RUNS; run++) {
-            int index = run;
-            chain = chain.compose(ignored -> timed(collectives::barrier).map(nanos -> {
-                if (index >= 0) {
-                    barrier[index] = nanos;
-                }
-                return null;
-            }));
-        }
-        for (GroupPolicy policy : PolicyCostModel.PER_CALL) {
-            for (int bytes : new int[] {CALIBRATION_SMALL_BYTES, CALIBRATION_LARGE_BYTES}) {
-                long[] times = new long[CALIBRATION_RUNS];
-                samples.add(times);
-                for (int run = -CALIBRATION_WARMUP; run < CALIBRATION_RUNS; run++) {
-                    int index = run;
-                    chain = chain.compose(ignored -> timed(() -> {
-                        List<Buffer> pieces = communicator.rank() == 0
-                                ? Collections.nCopies(k, Buffer.buffer(new byte[bytes])) : null;
-                        return call(operation -> oneToMany(operation, 0, targets, policy, pieces))
-                                .compose(done -> collectives.barrier());
-                    }).map(nanos -> {
-                        if (index >= 0) {
-                            times[index] = nanos;
-                        }
-                        return null;
-                    }));
-                }
+            for (int step = 0; step < steps; step++) {
+                GroupPolicy policy = PolicyCostModel.PER_CALL[step / 2];
+                int bytes = step % 2 == 0 ? CALIBRATION_SMALL_BYTES : CALIBRATION_LARGE_BYTES;
+                int index = run;
+                int which = step;
+                chain = chain.compose(ignored -> timed(() -> {
+                    List<Buffer> pieces = communicator.rank() == 0
+                            ? Collections.nCopies(k, Buffer.buffer(new byte[bytes])) : null;
+                    return call(operation -> oneToMany(operation, 0, targets, policy, pieces))
+                            .compose(done -> collectives.barrier());
+                })).compose(nanos -> timed(collectives::barrier).map(barrierNanos -> {
+                    if (index >= 0) {
+                        samples[which][index] = nanos;
+                        barrier[which * CALIBRATION_RUNS + index] = barrierNanos;
+                    }
+                    return null;
+                }));
             }
         }
         return chain.compose(measured -> {
@@ -578,14 +571,15 @@ public final class GroupCollectives implements AutoCloseable {
                 double barrierMicros = fastest(barrier) / 1e3;
                 java.util.Map<GroupPolicy, PolicyCostModel.Line> lines = new java.util.EnumMap<>(GroupPolicy.class);
                 for (int i = 0; i < PolicyCostModel.PER_CALL.length; i++) {
-                    double small = Math.max(0, fastest(samples.get(2 * i)) / 1e3 - barrierMicros);
-                    double large = Math.max(0, fastest(samples.get(2 * i + 1)) / 1e3 - barrierMicros);
+                    double small = Math.max(0, fastest(samples[2 * i]) / 1e3 - barrierMicros);
+                    double large = Math.max(0, fastest(samples[2 * i + 1]) / 1e3 - barrierMicros);
                     lines.put(PolicyCostModel.PER_CALL[i], PolicyCostModel.through((long) k * CALIBRATION_SMALL_BYTES,
                             small, (long) k * CALIBRATION_LARGE_BYTES, large));
                 }
                 PolicyCostModel measuredModel = new PolicyCostModel(k, lines);
                 LOG.info("groups of context {}: barrier {} us, one-to-{} fastest runs (ns) {}; {}", communicator.contextId(),
-                        Math.round(barrierMicros), k, samples.stream().map(GroupCollectives::fastest).toList(), measuredModel);
+                        Math.round(barrierMicros), k, Arrays.stream(samples).map(GroupCollectives::fastest).toList(),
+                        measuredModel);
                 model = ValueCodec.encode(measuredModel.encode());
             }
             return collectives.bcast(model, 0).map(bytes -> PolicyCostModel.decode(ValueCodec.doubles(bytes)));

@@ -59,16 +59,17 @@ class GroupCollectivesTest {
                     int root = random.nextInt(size);
                     int[] targets = targets(random, size, root, 1 + random.nextInt(size - 1));
                     List<Buffer> pieces = pieces(random, targets.length, bytes, bytes);
-                    assertScattered(members, root, targets, pieces, all(members, member -> member.scatter(root, targets,
-                            bytes, member.communicator().rank() == root ? concatenate(pieces) : null, policy)),
+                    assertPieces(all(members, member -> member.scatter(root, targets, bytes,
+                            member.communicator().rank() == root ? concatenate(pieces) : null, policy)), targets, pieces,
                             "scatter " + what);
                     Buffer message = random(random, bytes);
-                    assertScattered(members, root, targets, java.util.Collections.nCopies(targets.length, message),
-                            all(members, member -> member.bcast(root, targets, bytes,
-                                    member.communicator().rank() == root ? message : null, policy)), "bcast " + what);
+                    assertPieces(all(members, member -> member.bcast(root, targets, bytes,
+                            member.communicator().rank() == root ? message : null, policy)), targets,
+                            java.util.Collections.nCopies(targets.length, message), "bcast " + what);
                     List<Buffer> uneven = pieces(random, targets.length, 0, bytes);
-                    assertScattered(members, root, targets, uneven, all(members, member -> member.scatterv(root, targets,
-                            member.communicator().rank() == root ? uneven : null, policy)), "scatterv " + what);
+                    assertPieces(all(members, member -> member.scatterv(root, targets,
+                            member.communicator().rank() == root ? uneven : null, policy)), targets, uneven,
+                            "scatterv " + what);
                 }
             }
             for (GroupPolicy policy : new GroupPolicy[] {GroupPolicy.STATIC, GroupPolicy.TREE, GroupPolicy.AUTO}) {
@@ -109,9 +110,9 @@ class GroupCollectivesTest {
                     pieces.add(random(random, count));
                 }
                 List<Optional<Buffer>> got = startEverywhere(scatters, 3, concatenate(pieces));
-                assertPieces(got, 3, targets, pieces, "persistent scatter start " + start + ", seed " + seed);
+                assertPieces(got, targets, pieces, "persistent scatter start " + start + ", seed " + seed);
                 Buffer message = random(random, 2000);
-                assertPieces(startEverywhere(bcasts, 0, message), 0, new int[] {6}, List.of(message), "persistent bcast");
+                assertPieces(startEverywhere(bcasts, 0, message), new int[] {6}, List.of(message), "persistent bcast");
                 List<Buffer> mine = pieces(random, size, 40, 40);
                 List<Future<List<Buffer>>> gathering = new ArrayList<>();
                 for (int rank = 0; rank < size; rank++) {
@@ -202,13 +203,8 @@ class GroupCollectivesTest {
         return calls.stream().map(Blocking::await).toList();
     }
 
-    private static void assertScattered(List<GroupCollectives> members, int root, int[] targets, List<Buffer> pieces,
-            List<Optional<Buffer>> got, String what) {
-        assertPieces(got, root, targets, pieces, what);
-    }
-
     /** Target i got pieces[i]; everyone else (the root too) got nothing. */
-    private static void assertPieces(List<Optional<Buffer>> got, int root, int[] targets, List<Buffer> pieces, String what) {
+    private static void assertPieces(List<Optional<Buffer>> got, int[] targets, List<Buffer> pieces, String what) {
         for (int rank = 0; rank < got.size(); rank++) {
             int index = java.util.Arrays.binarySearch(targets, rank);
             if (index >= 0) {

@@ -72,22 +72,21 @@ final class GroupsBenchRun {
         try (EmulatedGrid job = EmulatedGrid.start(grid, "bench-groups-" + ProcessHandle.current().pid(), seed,
                 node -> node.withHeartbeat(IN_ONE_JVM).withSessionTimeout(SESSION_TIMEOUT))) {
             List<GroupCollectives> group = EmulatedGroups.open(job, grid, endpoints, options, GroupPolicy.AUTO, times);
+            JsonArray results = new JsonArray();
+            String model = group.get(0).costModel().toString();
             try {
-                JsonArray results = new JsonArray();
                 for (String operation : operations) {
                     int[] targets = targetsOf(operation);
                     for (int bytes : sizes) {
-                        for (JsonObject row : measure(group, operation, targets, bytes)) {
-                            results.add(row);
-                        }
+                        measure(group, operation, targets, bytes).forEach(results::add);
                     }
                 }
-                return new JsonObject().put("members", members).put("results", results)
-                        .put("management", management(times))
-                        .put("auto_model", group.get(0).costModel().toString());
             } finally {
                 EmulatedGroups.close(group);
             }
+            // After the close: the static groups' destruction is in too.
+            return new JsonObject().put("members", members).put("results", results).put("management", management(times))
+                    .put("auto_model", model);
         }
     }
 
