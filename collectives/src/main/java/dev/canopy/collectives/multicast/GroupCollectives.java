@@ -1,5 +1,6 @@
 package dev.canopy.collectives.multicast;
 
+import dev.canopy.collectives.CollectiveMismatchException;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.data.MalformedMessageException;
 import dev.canopy.collectives.data.ValueCodec;
@@ -18,10 +19,17 @@ import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One-to-many collectives over multicast groups managed by a policy (design note group-management.md, issue 14),
@@ -50,7 +58,7 @@ import java.util.stream.IntStream;
  */
 public final class GroupCollectives implements AutoCloseable {
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GroupCollectives.class);
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCollectives.class);
 
     /** The static group's instance on the communicator's {@link GroupLinks}; target groups take 2 and up. */
     static final int STATIC_INSTANCE = 1;
@@ -72,6 +80,7 @@ public final class GroupCollectives implements AutoCloseable {
     private final GroupPolicy defaultPolicy;
     private final GroupLinks links; // context only
     private GroupMember whole; // the static group; context only
+    private final Set<GroupMember> requestGroups = new HashSet<>(); // persistent ones; context only
     private PolicyCostModel costs; // set at open, the same on every member
     private long operations; // context only
 
@@ -233,7 +242,7 @@ public final class GroupCollectives implements AutoCloseable {
             for (int rank = 0; rank < all.size(); rank++) {
                 Buffer theirs = all.get(rank);
                 if (theirs.length() != 4 || theirs.getInt(0) != bytesPerRank) {
-                    throw new dev.canopy.collectives.CollectiveMismatchException("allgatherInit: rank " + rank
+                    throw new CollectiveMismatchException("allgatherInit: rank " + rank
                             + " called it with " + (theirs.length() == 4 ? theirs.getInt(0) + " bytes per rank"
                             : "a malformed size") + ", this rank (" + communicator.rank() + ") with " + bytesPerRank);
                 }
@@ -279,6 +288,9 @@ public final class GroupCollectives implements AutoCloseable {
                 whole.close();
                 whole = null;
             }
+            // Requests not closed by the program: leave their groups too (the leases go with groups.close()).
+            requestGroups.forEach(GroupMember::close);
+            requestGroups.clear();
             links.close();
             here(groups.close()).onComplete(closed);
         });
@@ -472,8 +484,10 @@ public final class GroupCollectives implements AutoCloseable {
                                     List.of()))
                             .compose(announced -> GroupMember.join(communicator, instance, ranks, lease,
                                     endpoints.open(communicator), links, options))
-                            .compose(member -> words(operation, targets, GroupMessage.READY).map(ready ->
-                                    Optional.of(member)))
+                            .compose(member -> words(operation, targets, GroupMessage.READY).map(ready -> {
+                                requestGroups.add(member);
+                                return Optional.of(member);
+                            }))
                             .onFailure(e -> here(groups.drop(lease))));
         }
         return whole.receive(root).compose(message -> {
@@ -484,7 +498,10 @@ public final class GroupCollectives implements AutoCloseable {
             return here(groups.joinTargetGroup(GroupPolicy.PERSISTENT, operation)).compose(lease ->
                     GroupMember.join(communicator, instance, ranks, lease, endpoints.open(communicator), links, options)
                             .compose(member -> send(root, operation, GroupMessage.word(GroupMessage.READY, operation))
-                                    .map(ready -> Optional.of(member))));
+                                    .map(ready -> {
+                                        requestGroups.add(member);
+                                        return Optional.of(member);
+                                    })));
         });
     }
 
@@ -494,6 +511,7 @@ public final class GroupCollectives implements AutoCloseable {
             Future<Void> agreed = communicator.rank() == root ? words(operation, targets, GroupMessage.DONE)
                     : send(root, operation, GroupMessage.word(GroupMessage.DONE, operation));
             return agreed.eventually(() -> {
+                requestGroups.remove(member);
                 member.close();
                 return here(groups.drop(member.lease()));
             });
@@ -501,7 +519,7 @@ public final class GroupCollectives implements AutoCloseable {
     }
 
     /** Runs {@code body} on the context (for requests). */
-    <T> Future<T> onContext(java.util.function.Supplier<Future<T>> body) {
+    <T> Future<T> onContext(Supplier<Future<T>> body) {
         Promise<T> result = Promise.promise();
         context.runOnContext(ignored -> {
             try {
@@ -535,7 +553,7 @@ public final class GroupCollectives implements AutoCloseable {
     private Future<PolicyCostModel> calibrate() {
         int k = Math.min(5, communicator.size() - 1);
         if (k < 1) {
-            return Future.succeededFuture(new PolicyCostModel(0, java.util.Map.of(GroupPolicy.STATIC,
+            return Future.succeededFuture(new PolicyCostModel(0, Map.of(GroupPolicy.STATIC,
                     new PolicyCostModel.Line(0, 0), GroupPolicy.DYNAMIC, new PolicyCostModel.Line(0, 0),
                     GroupPolicy.TREE, new PolicyCostModel.Line(0, 0))));
         }
@@ -569,7 +587,7 @@ public final class GroupCollectives implements AutoCloseable {
             Buffer model = null;
             if (communicator.rank() == 0) {
                 double barrierMicros = fastest(barrier) / 1e3;
-                java.util.Map<GroupPolicy, PolicyCostModel.Line> lines = new java.util.EnumMap<>(GroupPolicy.class);
+                Map<GroupPolicy, PolicyCostModel.Line> lines = new EnumMap<>(GroupPolicy.class);
                 for (int i = 0; i < PolicyCostModel.PER_CALL.length; i++) {
                     double small = Math.max(0, fastest(samples[2 * i]) / 1e3 - barrierMicros);
                     double large = Math.max(0, fastest(samples[2 * i + 1]) / 1e3 - barrierMicros);
@@ -586,7 +604,7 @@ public final class GroupCollectives implements AutoCloseable {
         });
     }
 
-    private <T> Future<Long> timed(java.util.function.Supplier<Future<T>> step) {
+    private <T> Future<Long> timed(Supplier<Future<T>> step) {
         long start = System.nanoTime();
         return step.get().map(done -> System.nanoTime() - start);
     }

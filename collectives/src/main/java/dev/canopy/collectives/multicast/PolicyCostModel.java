@@ -1,5 +1,6 @@
 package dev.canopy.collectives.multicast;
 
+import dev.canopy.collectives.data.MalformedMessageException;
 import dev.canopy.multicast.groups.GroupPolicy;
 import java.util.EnumMap;
 import java.util.Locale;
@@ -83,13 +84,13 @@ public record PolicyCostModel(int measuredTargets, Map<GroupPolicy, Line> lines)
     /** The model rank 0 broadcast, checked: the right count of finite, non-negative numbers. */
     static PolicyCostModel decode(double[] values) {
         if (values.length != 1 + 2 * PER_CALL.length) {
-            throw new dev.canopy.collectives.data.MalformedMessageException("policy cost model of " + values.length
+            throw new MalformedMessageException("policy cost model of " + values.length
                     + " numbers, expected " + (1 + 2 * PER_CALL.length));
         }
         Map<GroupPolicy, Line> lines = new EnumMap<>(GroupPolicy.class);
         for (double value : values) {
             if (!(value >= 0) || Double.isInfinite(value)) {
-                throw new dev.canopy.collectives.data.MalformedMessageException("policy cost model holds " + value
+                throw new MalformedMessageException("policy cost model holds " + value
                         + ", not a finite cost >= 0");
             }
         }
