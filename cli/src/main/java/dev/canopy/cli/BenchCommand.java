@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
             dev.canopy.cli.collectives.CollectivesBenchCommand.class,
             dev.canopy.cli.bench.multicast.MulticastBenchCommand.class,
             dev.canopy.cli.bench.dynamic.DynamicBenchCommand.class,
+            dev.canopy.cli.bench.groups.GroupsBenchCommand.class,
         })
 public final class BenchCommand implements Runnable {
 

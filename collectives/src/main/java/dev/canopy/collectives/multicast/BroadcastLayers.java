@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>what every member can tell alike from the membership (no cluster fabric here, a loopback or IPv6
  *       address, groups of one) rules a level out at once, with no message exchanged;</li>
- *   <li>otherwise every member probes its group through the fabric ({@link FabricAttempt}, after a barrier),
+ *   <li>otherwise every member leases its group's address through ZooKeeper where the process has an allocator
+ *       ({@link LeafGroupAddress}: always in a real job), probes the group through the fabric ({@link FabricAttempt}, after a barrier),
  *       each group's first member measures the fabric's round trip ({@link FabricEcho}, for {@code auto}'s
  *       {@link BroadcastCostModel} with the plan's one-way latency inside the groups), and the members agree
  *       (an allreduce); the first level every member can use carries bcast.</li>
@@ -83,14 +84,20 @@ public final class BroadcastLayers {
             reasons.add(level + ": " + unavailable.get());
             return tryLevel(collectives, fabrics, options, asked, index + 1, reasons);
         }
-        return collectives.barrier()
-                .compose(ignored -> attempt.probe())
+        return LeafGroupAddress.of(communicator, groups, level.level().configName(), fabrics.leases())
+                .transform(leased -> collectives.barrier().compose(ignored -> leased.succeeded()
+                        ? attempt.probe(leased.result().group())
+                        : Future.succeededFuture(new FabricAttempt.Outcome(Optional.of("no multicast group could be"
+                                + " leased: " + leased.cause().getMessage()), OptionalDouble.empty())))
                 .compose(local -> agree(collectives, local).compose(agreed -> {
                     if (agreed.firstFailing() == Integer.MAX_VALUE) {
-                        return openEverywhere(collectives, attempt, level, groups, agreed.roundTripMicros(), options,
-                                reasons)
+                        return openEverywhere(collectives, attempt, level, groups, leased.result(),
+                                agreed.roundTripMicros(), options, reasons)
                                 .compose(opened -> opened.isPresent() ? Future.succeededFuture(opened.get())
                                         : tryLevel(collectives, fabrics, options, asked, index + 1, reasons));
+                    }
+                    if (leased.succeeded()) {
+                        leased.result().release();
                     }
                     String reason = local.failure()
                             .orElse("rank " + agreed.firstFailing() + " cannot use it (its log says why)");
@@ -99,7 +106,7 @@ public final class BroadcastLayers {
                     }
                     reasons.add(level + ": " + reason);
                     return tryLevel(collectives, fabrics, options, asked, index + 1, reasons);
-                }));
+                })));
     }
 
     /**
@@ -108,8 +115,8 @@ public final class BroadcastLayers {
      * multicasting to it. Empty when one failed (that member logs why; {@code reasons} names it).
      */
     private static Future<Optional<BroadcastPath>> openEverywhere(Collectives collectives, FabricAttempt attempt,
-            LevelChoices.MulticastLevel level, LeafGroups groups, OptionalDouble roundTripMicros,
-            MulticastOptions options, List<String> reasons) {
+            LevelChoices.MulticastLevel level, LeafGroups groups, LeafGroupAddress address,
+            OptionalDouble roundTripMicros, MulticastOptions options, List<String> reasons) {
         Communicator communicator = collectives.communicator();
         return attempt.openEndpoint().transform(opened -> {
             if (opened.failed()) {
@@ -121,12 +128,13 @@ public final class BroadcastLayers {
                     .map(reduced -> {
                         int firstFailing = ValueCodec.ints(reduced)[0];
                         if (firstFailing == Integer.MAX_VALUE) {
-                            return Optional.of(open(collectives, level, groups, opened.result(), roundTripMicros,
-                                    options));
+                            return Optional.of(open(collectives, level, groups, address, opened.result(),
+                                    roundTripMicros, options));
                         }
                         if (opened.succeeded()) {
                             opened.result().close();
                         }
+                        address.release();
                         reasons.add(level + ": rank " + firstFailing + " could not open its " + attempt.fabricName()
                                 + " endpoint (its log says why)");
                         return Optional.<BroadcastPath>empty();
@@ -135,7 +143,7 @@ public final class BroadcastLayers {
     }
 
     private static BroadcastPath open(Collectives collectives, LevelChoices.MulticastLevel level, LeafGroups groups,
-            Fabric endpoint, OptionalDouble roundTripMicros, MulticastOptions options) {
+            LeafGroupAddress address, Fabric endpoint, OptionalDouble roundTripMicros, MulticastOptions options) {
         Communicator communicator = collectives.communicator();
         double flightMicros = roundTripMicros.isPresent() ? roundTripMicros.getAsDouble() / 2
                 : BroadcastCostModel.JVM_SUBSTRATE.multicastMicros();
@@ -151,7 +159,7 @@ public final class BroadcastLayers {
         if (communicator.rank() == 0) {
             LOG.info("bcast: {} ({})", description, level);
         }
-        return MulticastPath.open(communicator, groups, endpoint, options, auto, description);
+        return MulticastPath.open(communicator, groups, address, endpoint, options, auto, description);
     }
 
     private static BroadcastPath fallBack(Communicator communicator, List<LevelChoices.MulticastLevel> asked,

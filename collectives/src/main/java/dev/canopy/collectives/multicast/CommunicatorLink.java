@@ -26,12 +26,15 @@ final class CommunicatorLink implements ReliableLink {
 
     /** Multicast traffic of the collectives: above every sequence tag, below ANY_TAG's sign bit. */
     static final int TAG = 0x4000_0001;
+    /** The links of the policy-managed groups ({@link GroupLinks}), one tag for all of them. */
+    static final int GROUPS_TAG = 0x4000_0005;
     /** Never sent on: a receive here completes only when a member fails. */
     static final int WATCH_TAG = 0x4000_0003;
 
     private static final Logger LOG = LoggerFactory.getLogger(CommunicatorLink.class);
 
     private final PointToPoint channel;
+    private final int tag;
     private final int[] ranks;
     private final int[] localOf;
     private final int rank;
@@ -45,7 +48,13 @@ final class CommunicatorLink implements ReliableLink {
      * @param failures told once when the receive loop fails (a member failed, or the communicator closed)
      */
     CommunicatorLink(PointToPoint channel, int[] ranks, Consumer<Throwable> failures) {
+        this(channel, ranks, failures, TAG);
+    }
+
+    /** The same on another reserved {@code tag} ({@link #GROUPS_TAG}). */
+    CommunicatorLink(PointToPoint channel, int[] ranks, Consumer<Throwable> failures, int tag) {
         this.channel = channel;
+        this.tag = tag;
         this.ranks = ranks.clone();
         this.localOf = new int[channel.size()];
         java.util.Arrays.fill(localOf, -1);
@@ -76,7 +85,7 @@ final class CommunicatorLink implements ReliableLink {
             return Future.failedFuture(new IllegalArgumentException("multicast link destination " + destination
                     + " is not a rank of the " + ranks.length + "-member group"));
         }
-        return channel.send(ranks[destination], TAG, payload);
+        return channel.send(ranks[destination], tag, payload);
     }
 
     /** Sets the handler and starts the receive loop; call on the communicator's context. */
@@ -105,7 +114,7 @@ final class CommunicatorLink implements ReliableLink {
         if (closed || failed) {
             return;
         }
-        channel.receive(Communicator.ANY_SOURCE, TAG).onComplete(received -> {
+        channel.receive(Communicator.ANY_SOURCE, tag).onComplete(received -> {
             if (closed) {
                 return;
             }

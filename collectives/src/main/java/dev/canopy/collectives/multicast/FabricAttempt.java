@@ -103,12 +103,11 @@ final class FabricAttempt {
     record Outcome(Optional<String> failure, OptionalDouble roundTripMicros) {
     }
 
-    /** Probes the group, then measures the fabric's round trip on the same endpoint. */
-    Future<Outcome> probe() {
+    /** Probes {@code multicastGroup} (this member's leaf group's), then measures the fabric's round trip on the same endpoint. */
+    Future<Outcome> probe(MulticastGroup multicastGroup) {
         if (ranks.length < 2) {
             return Future.succeededFuture(new Outcome(Optional.empty(), OptionalDouble.empty()));
         }
-        MulticastGroup multicastGroup = MulticastPath.groupOf(communicator, group);
         long job = MulticastPath.jobKey(communicator.members());
         return openEndpoint().compose(endpoint -> MulticastProbe.run(endpoint, multicastGroup, job, localRank,
                         ranks.length, loop, PROBE_TIME, PROBE_SENDS)

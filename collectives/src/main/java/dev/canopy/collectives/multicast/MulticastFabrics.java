@@ -2,6 +2,7 @@ package dev.canopy.collectives.multicast;
 
 import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.multicast.fabric.emulated.EmulatedUdSwitch;
+import dev.canopy.multicast.groups.GroupAllocator;
 import java.util.Optional;
 
 /**
@@ -14,17 +15,20 @@ import java.util.Optional;
  *
  * @param cluster the switch serving {@code fabric-multicast}; empty: none here
  * @param ip      a switch standing in for IP multicast; empty: real IP multicast ({@code udp})
+ * @param leases  where the leaf groups' addresses are leased ({@link LeafGroupAddress}); empty: unleased numbers
+ *                (in-process switches only: real IP multicast of a job should always lease)
  */
-public record MulticastFabrics(Optional<EmulatedUdSwitch> cluster, Optional<EmulatedUdSwitch> ip) {
+public record MulticastFabrics(Optional<EmulatedUdSwitch> cluster, Optional<EmulatedUdSwitch> ip,
+                               Optional<GroupAllocator> leases) {
 
-    /** A process of a real job: IP multicast only. */
-    public static MulticastFabrics ipOnly() {
-        return new MulticastFabrics(Optional.empty(), Optional.empty());
+    /** A process of a real job: IP multicast only, every group's address and port leased through {@code leases}. */
+    public static MulticastFabrics ipOnly(GroupAllocator leases) {
+        return new MulticastFabrics(Optional.empty(), Optional.empty(), Optional.of(leases));
     }
 
     /** Members in this JVM sharing {@code emulatedSwitch} as their cluster fabric; IP multicast stays real. */
     public static MulticastFabrics inProcess(EmulatedUdSwitch emulatedSwitch) {
-        return new MulticastFabrics(Optional.of(emulatedSwitch), Optional.empty());
+        return new MulticastFabrics(Optional.of(emulatedSwitch), Optional.empty(), Optional.empty());
     }
 
     /**
@@ -32,7 +36,7 @@ public record MulticastFabrics(Optional<EmulatedUdSwitch> cluster, Optional<Emul
      * stands in for IP multicast at the LAN level, which cannot leave loopback here.
      */
     public static MulticastFabrics emulated(EmulatedUdSwitch emulatedSwitch) {
-        return new MulticastFabrics(Optional.of(emulatedSwitch), Optional.of(emulatedSwitch));
+        return new MulticastFabrics(Optional.of(emulatedSwitch), Optional.of(emulatedSwitch), Optional.empty());
     }
 
     /** The in-process switch for {@code kind}, if one serves it. */

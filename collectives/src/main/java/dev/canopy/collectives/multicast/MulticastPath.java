@@ -76,6 +76,7 @@ public final class MulticastPath implements BroadcastPath {
     private final Fabric fabric;
     private final CommunicatorLink link;
     private final ReliableMulticast member; // null in a group of one
+    private final LeafGroupAddress address;
     private final Optional<BroadcastCostModel> auto;
     private final int maxMessageBytes; // the substrate's limit, envelope included
     private final String description;
@@ -86,8 +87,8 @@ public final class MulticastPath implements BroadcastPath {
     private volatile RankFailedException failure;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private MulticastPath(Communicator communicator, LeafGroups groups, Fabric fabric, MulticastOptions options,
-            Optional<BroadcastCostModel> auto, String description) {
+    private MulticastPath(Communicator communicator, LeafGroups groups, LeafGroupAddress address, Fabric fabric,
+            MulticastOptions options, Optional<BroadcastCostModel> auto, String description) {
         this.communicator = communicator;
         this.context = communicator.context();
         this.groups = groups;
@@ -99,31 +100,35 @@ public final class MulticastPath implements BroadcastPath {
             localOf[groupRanks[local]] = local;
         }
         this.fabric = fabric;
+        this.address = address;
         this.auto = auto;
         this.description = description;
         this.maxMessageBytes = options.maxMessageBytes();
         this.windowSize = options.window();
         this.link = new CommunicatorLink(communicator.collectiveChannel(), groupRanks, this::linkFailed);
         this.member = groupRanks.length < 2 ? null : ReliableMulticast.create(
-                new CommunicatorId(jobKey(communicator.members()), communicator.contextId()), groupOf(communicator, group),
+                new CommunicatorId(jobKey(communicator.members()), communicator.contextId()), address.group(),
                 fabric, link, new VertxOwnerLoop(context.owner(), context), options);
     }
 
     /**
-     * This member's side of multicast bcast over {@code groups}; {@code fabric} is its own endpoint (closed with
-     * the path). {@code auto} empty: every bcast multicasts; present: the model picks per size. Every member of
+     * This member's side of multicast bcast over {@code groups}, in its leaf group's {@code address} (released
+     * with the path); {@code fabric} is its own endpoint (closed with the path). {@code auto} empty: every bcast multicasts; present: the model picks per size. Every member of
      * the communicator must open it, with the same groups and choice.
      */
-    static MulticastPath open(Communicator communicator, LeafGroups groups, Fabric fabric, MulticastOptions options,
-            Optional<BroadcastCostModel> auto, String description) {
-        MulticastPath path = new MulticastPath(communicator, groups, fabric, options, auto, description);
+    static MulticastPath open(Communicator communicator, LeafGroups groups, LeafGroupAddress address, Fabric fabric,
+            MulticastOptions options, Optional<BroadcastCostModel> auto, String description) {
+        MulticastPath path = new MulticastPath(communicator, groups, address, fabric, options, auto, description);
         if (path.member != null) {
             path.member.start();
         }
         return path;
     }
 
-    /** The multicast group of leaf group {@code group} of this communicator (the udp fabric maps it into 239.192/16). */
+    /**
+     * The unleased multicast group of leaf group {@code group} of this communicator, for in-process switches (the udp
+     * fabric would map it into 239.192/16; real jobs lease their groups, {@link LeafGroupAddress}).
+     */
     static MulticastGroup groupOf(Communicator communicator, int group) {
         return new MulticastGroup(Math.floorMod(communicator.contextId() * 131 + group, 1 << 16));
     }
@@ -269,6 +274,7 @@ public final class MulticastPath implements BroadcastPath {
             member.close();
         }
         context.runOnContext(ignored -> fabric.close());
+        address.release();
     }
 
     private void linkFailed(Throwable cause) {

@@ -12,6 +12,7 @@ import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
+import dev.canopy.multicast.groups.GroupAllocator;
 import dev.canopy.multicast.reliable.MulticastOptions;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.tree.LogGpParameters;
@@ -49,9 +50,12 @@ public final class Canopy {
                             LevelAlgorithms algorithms = LevelChoices.of(options.grid().levels());
                             Collectives configured = new Collectives(world,
                                     ConfiguredPlans.of(world.members(), options.grid(), algorithms, 0, loggp), settings);
-                            // bcast multicasts where the level file asks for it and every member can (collective).
-                            return BroadcastLayers.plugInto(configured, options.grid().levels(), MulticastFabrics.ipOnly(),
-                                            MulticastOptions.DEFAULTS)
+                            // bcast multicasts where the level file asks for it and every member can (collective),
+                            // in groups leased through this node's ZooKeeper session from the grid's range.
+                            GroupAllocator leases = new GroupAllocator(node.zooKeeperSession(), node.job(),
+                                    options.grid().multicast(), world.context(), System.nanoTime());
+                            return BroadcastLayers.plugInto(configured, options.grid().levels(),
+                                            MulticastFabrics.ipOnly(leases), MulticastOptions.DEFAULTS)
                                     .compose(collectives -> livePlans(vertx, node, world, algorithms, loggp, options)
                                             .map(live -> new CanopySession(vertx, node, world, options.grid(), collectives,
                                                     live)));

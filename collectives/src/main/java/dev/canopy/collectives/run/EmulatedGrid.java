@@ -6,6 +6,7 @@ import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
+import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.node.TransportStack;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.emulation.GridWanEmulation;
@@ -16,6 +17,7 @@ import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Every process of a level file as a real node in this JVM: an embedded ZooKeeper, TCP on
@@ -53,8 +55,23 @@ public final class EmulatedGrid implements AutoCloseable {
                 GridEmulation.layers(emulator, grid.processes().get(index).coordinates(), seed + index));
     }
 
+    /**
+     * As {@link #start(GridModel, String, long)} with each node's options adjusted, e.g. slower failure detection:
+     * many nodes of one JVM on a loaded machine miss the default 5 s heartbeat and 4 s ZooKeeper session timeouts
+     * although none can fail alone.
+     */
+    public static EmulatedGrid start(GridModel grid, String job, long seed, UnaryOperator<NodeOptions> nodeOptions) {
+        return start(grid, job, (emulator, index) ->
+                GridEmulation.layers(emulator, grid.processes().get(index).coordinates(), seed + index), nodeOptions);
+    }
+
     /** As {@link #start(GridModel, String, long)}, with the layers of each process given (fault injection over the WAN). */
     public static EmulatedGrid start(GridModel grid, String job, ProcessLayers layers) {
+        return start(grid, job, layers, UnaryOperator.identity());
+    }
+
+    private static EmulatedGrid start(GridModel grid, String job, ProcessLayers layers,
+            UnaryOperator<NodeOptions> nodeOptions) {
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
         WanEmulator emulator = WanEmulator.start(GridWanEmulation.of(grid));
         Vertx vertx = CanopyVertx.create();
@@ -65,7 +82,7 @@ public final class EmulatedGrid implements AutoCloseable {
             for (int index = 0; index < grid.processCount(); index++) {
                 JoinOptions options = new JoinOptions(JobId.of(job), index, grid, zooKeeper.connectString(),
                         layers.layers(emulator, index), secret);
-                starting.add(CanopyNode.start(vertx, options.nodeOptions()));
+                starting.add(CanopyNode.start(vertx, nodeOptions.apply(options.nodeOptions())));
             }
             for (Future<CanopyNode> node : starting) {
                 nodes.add(Blocking.await(node));

@@ -8,12 +8,14 @@ import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.run.EmulatedGrid;
 import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.transport.emulation.NanoClock;
 import dev.canopy.core.transport.emulation.ThreadDelayScheduler;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.multicast.fabric.emulated.EmulatedUdOptions;
 import dev.canopy.multicast.fabric.emulated.EmulatedUdSwitch;
+import dev.canopy.multicast.groups.GroupAllocator;
 import dev.canopy.multicast.reliable.MulticastOptions;
 import dev.canopy.multicast.reliable.MulticastStats;
 import io.vertx.core.Future;
@@ -86,7 +88,10 @@ class MulticastBroadcastTest {
     void ipMulticastOnLoopbackFallsBackToThePointToPointTreesAndSaysWhy() {
         GridModel grid = GridConfigs.parse(TWO_SITES.formatted("(lan multicast)"), "mcast-two.rsl").orElseThrow();
         try (EmulatedGrid job = EmulatedGrid.start(grid, "mcast-lan", 1)) {
-            List<BroadcastLayer> layers = open(job.world(), grid, MulticastFabrics.ipOnly());
+            // The level is ruled out (loopback) before any member leases a group, so one allocator serves them all.
+            CanopyNode node = job.nodes().get(0);
+            List<BroadcastLayer> layers = open(job.world(), grid, MulticastFabrics.ipOnly(new GroupAllocator(
+                    node.zooKeeperSession(), node.job(), grid.multicast(), node.context(), 1)));
             for (BroadcastLayer layer : layers) {
                 assertThat(layer.description()).isEqualTo("point-to-point trees");
                 assertThat(layer.fallback()).hasValueSatisfying(reason -> assertThat(reason)

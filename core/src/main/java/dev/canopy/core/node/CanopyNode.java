@@ -246,8 +246,11 @@ public final class CanopyNode {
         return zooKeeper.client();
     }
 
-    /** The ZooKeeper session (tests expire it to see how the node reacts). */
-    ZooKeeperSession zooKeeperSession() {
+    /**
+     * The ZooKeeper session (tests expire it to see how the node reacts; multicast group leases belong to it, so a
+     * dead process's groups go with its session). The node owns it: do not close it.
+     */
+    public ZooKeeperSession zooKeeperSession() {
         return zooKeeper;
     }
 

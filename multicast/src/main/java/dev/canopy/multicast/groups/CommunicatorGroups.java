@@ -125,7 +125,8 @@ public final class CommunicatorGroups {
         if (policy != GroupPolicy.DYNAMIC && policy != GroupPolicy.PERSISTENT) {
             return Future.failedFuture(new IllegalArgumentException("target groups are for the dynamic and persistent"
                     + " policies, not " + policy.configName() + (policy == GroupPolicy.AUTO
-                    ? " (resolve auto with the cost model first)" : " (use communicatorGroup())")));
+                    ? " (resolve auto with the cost model first)" : policy == GroupPolicy.STATIC ? " (use communicatorGroup())"
+                    : " (it needs no group)")));
         }
         if (state.get() == State.CLOSED) {
             return closed();

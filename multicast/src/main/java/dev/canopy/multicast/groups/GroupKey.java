@@ -25,6 +25,14 @@ public record GroupKey(String name) {
     }
 
     /**
+     * The group of leaf group {@code group} (a LAN or cluster) at level {@code level} of the communicator with
+     * {@code context}, which its bcast layer multicasts in.
+     */
+    public static GroupKey leaf(int context, String level, int group) {
+        return new GroupKey("c" + Integer.toUnsignedString(context) + "-" + level + "-" + group);
+    }
+
+    /**
      * The group of a target set of the communicator with {@code context}: of operation {@code id} (dynamic)
      * or of persistent request {@code id} (persistent).
      */

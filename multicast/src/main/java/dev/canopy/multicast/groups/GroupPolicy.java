@@ -14,10 +14,12 @@ public enum GroupPolicy {
     DYNAMIC,
     /** The group is set up once when a persistent request is initialised and kept until the request closes. */
     PERSISTENT,
+    /** No group: the root sends each target its piece point-to-point (the baseline every scheme must beat). */
+    TREE,
     /** The cost model chooses, from management costs measured on the deployment. */
     AUTO;
 
-    /** {@code static}, {@code dynamic}, {@code persistent}, {@code auto}. */
+    /** {@code static}, {@code dynamic}, {@code persistent}, {@code tree}, {@code auto}. */
     public String configName() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -16,6 +16,7 @@ import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.transport.TransportOptions;
+import dev.canopy.multicast.groups.GroupAllocator;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.tree.TreeAlgorithm;
 import io.vertx.core.Vertx;
@@ -74,7 +75,8 @@ public final class MulticastBenchMember {
             Collectives binomial = new Collectives(world, ConfiguredPlans.of(world.members(), options.grid(),
                     LevelAlgorithms.everywhere(TreeAlgorithm.BINOMIAL)),
                     CollectiveSettings.defaults().withPipeline(PipelineSegmenter.wholeMessages()));
-            BroadcastLayer layer = openLayer(world, binomial, options, parameters);
+            BroadcastLayer layer = openLayer(world, binomial, options, parameters, new GroupAllocator(
+                    node.zooKeeperSession(), node.job(), options.grid().multicast(), world.context(), System.nanoTime()));
             if (world.rank() == 0) {
                 print(LAYER_LINE + new JsonObject().put("description", layer.description())
                         .put("fallback", layer.fallback().orElse(null)).encode());
@@ -103,10 +105,10 @@ public final class MulticastBenchMember {
      * outcome (the members agree on it), so they retry together.
      */
     private static BroadcastLayer openLayer(Communicator world, Collectives binomial, JoinOptions options,
-            DistributedRuns.Parameters parameters) {
+            DistributedRuns.Parameters parameters, GroupAllocator leases) {
         for (int attempt = 1; ; attempt++) {
             BroadcastLayer layer = Blocking.await(BroadcastLayers.open(world, binomial, options.grid().levels(),
-                    MulticastFabrics.ipOnly(), parameters.multicastOptions()));
+                    MulticastFabrics.ipOnly(leases), parameters.multicastOptions()));
             if (layer.fallback().isEmpty() || attempt == PROBE_ATTEMPTS) {
                 return layer;
             }

@@ -3,6 +3,7 @@ package dev.canopy.multicast.fabric.udp;
 import dev.canopy.multicast.fabric.MulticastGroup;
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.Objects;
 
@@ -45,7 +46,15 @@ public record UdpFabricOptions(InetAddress interfaceAddress, int port, int ttl, 
         return new UdpFabricOptions(interfaceAddress, DEFAULT_PORT, 1, DEFAULT_MTU, address(239, 192, 0, 0));
     }
 
-    /** The IPv4 address of {@code group}: {@code groupBase + id}, checked to stay in 239.0.0.0/8. */
+    /**
+     * Where {@code group}'s datagrams go and are received: its leased address and port when it has one (no other
+     * group of any job holds them meanwhile), else {@link #addressOf} at {@link #port()}.
+     */
+    public InetSocketAddress socketAddressOf(MulticastGroup group) {
+        return group.address().orElseGet(() -> new InetSocketAddress(addressOf(group), port));
+    }
+
+    /** The IPv4 address of an unleased {@code group}: {@code groupBase + id}, checked to stay in 239.0.0.0/8. */
     public InetAddress addressOf(MulticastGroup group) {
         byte[] base = groupBase.getAddress();
         long value = ((base[0] & 0xFFL) << 24 | (base[1] & 0xFFL) << 16 | (base[2] & 0xFFL) << 8 | (base[3] & 0xFFL))

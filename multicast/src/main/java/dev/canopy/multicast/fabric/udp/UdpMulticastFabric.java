@@ -23,7 +23,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code udp} fabric: real IPv4 multicast with {@link DatagramChannel}s on one network interface.
+ * The {@code udp} fabric: real IPv4 multicast with {@link DatagramChannel}s on one network interface. A group
+ * leased through ZooKeeper ({@code dev.canopy.multicast.groups}) is sent to and received on its leased address
+ * and port, so two jobs on one LAN never share one; an unleased group maps into the options' block at their port.
  * One channel sends (bound to the interface address and an ephemeral port, multicast TTL and interface
  * set, loopback on so that members on one host hear each other); each joined group has a receiving
  * channel bound to the group address and port, joined on the interface, read by its own thread (never
@@ -99,7 +101,7 @@ public final class UdpMulticastFabric implements Fabric {
         if (closed || joined.containsKey(group)) {
             return;
         }
-        InetSocketAddress address = new InetSocketAddress(options.addressOf(group), options.port());
+        InetSocketAddress address = options.socketAddressOf(group);
         try {
             DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
             channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
@@ -136,7 +138,7 @@ public final class UdpMulticastFabric implements Fabric {
             return SendOutcome.NOT_JOINED;
         }
         try {
-            if (sender.send(datagram, new InetSocketAddress(options.addressOf(group), options.port())) == 0) {
+            if (sender.send(datagram, options.socketAddressOf(group)) == 0) {
                 sendsDropped.incrementAndGet(); // the socket's send buffer is full: a lost datagram, as on the wire
             }
             return SendOutcome.SENT;
