@@ -6,6 +6,7 @@ import dev.canopy.topology.graph.LatencySource;
 import dev.canopy.topology.tree.CostModel;
 import dev.canopy.topology.tree.PlanningResult;
 import dev.canopy.topology.tree.Tree;
+import dev.canopy.topology.tree.TreeAlgorithm;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -47,6 +48,7 @@ public final class HierarchicalPlanner {
         coordinatorOfGroup.put(levelKey(Level.HEAVY_WAN, hierarchy.coordinates(root).groupKey(Level.HEAVY_WAN)), root);
         PlanArrivals arrivals = new PlanArrivals(cost, root);
         List<GroupTree> trees = new ArrayList<>();
+        List<Tree> heavyWanCandidates = List.of();
         for (Level level : Level.values()) {
             CostModel levelCost = costAt(hierarchy, level);
             for (Map.Entry<String, List<String>> group : hierarchy.groupsByKey(level).entrySet()) {
@@ -64,18 +66,72 @@ public final class HierarchicalPlanner {
                             + " in group '" + group.getKey() + "': " + unreachable.reason());
                 }
                 trees.add(new GroupTree(level, group.getKey(), tree.orElseThrow()));
+                if (level == Level.HEAVY_WAN && cost.simulates() && algorithms.at(level) == TreeAlgorithm.AUTO) {
+                    heavyWanCandidates = candidates(matrix, matrix.indexOf(coordinator), levelCost, tree.orElseThrow());
+                }
                 if (!cost.simulates()) {
                     arrivals.add(tree.orElseThrow(), matrix);
                 }
             }
         }
         if (cost.simulates()) {
-            Map<String, Double> replayed = FlattenedArrivals.of(root, trees, latencies, cost);
-            return PlanningResult.planned(new HierarchicalPlan(epoch, root, cost, trees, replayed,
-                    replayed.values().stream().mapToDouble(Double::doubleValue).max().orElse(0)));
+            return PlanningResult.planned(fastestReplay(epoch, root, trees, heavyWanCandidates, latencies));
         }
         return PlanningResult.planned(new HierarchicalPlan(epoch, root, cost, trees, arrivals.arrivalMs(),
                 arrivals.completionMs()));
+    }
+
+    /**
+     * The heavy-WAN trees worth replaying: {@code auto} weighs the heavy-WAN group on its own, but with
+     * bandwidth the group's coordinators go on to feed their sites over the same uplinks, which only the
+     * replay of the whole flattened plan sees. So every fixed algorithm's distinct tree (the heavy-WAN group
+     * has a handful of units, so these are few and cheap to build) is a candidate beside auto's own choice.
+     */
+    private static List<Tree> candidates(LatencyMatrix matrix, int coordinator, CostModel levelCost, Tree chosen) {
+        Map<List<Tree.Edge>, Tree> distinct = new LinkedHashMap<>();
+        distinct.put(chosen.edges(), chosen);
+        for (TreeAlgorithm fixed : TreeAlgorithm.values()) {
+            if (fixed != TreeAlgorithm.AUTO) {
+                if (fixed.builder().build(matrix, coordinator, levelCost) instanceof PlanningResult.Planned<Tree> planned) {
+                    distinct.putIfAbsent(planned.value().edges(), planned.value());
+                }
+            }
+        }
+        return List.copyOf(distinct.values());
+    }
+
+    /**
+     * The plan with the heavy-WAN candidate whose replay completes first. Candidates are ranked by a replay of
+     * the wide-area part alone (the trees down to the LAN level: every send that crosses an uplink, a few
+     * hundred coordinators even for 10,000 processes), then only the winner's whole plan is replayed, so
+     * choosing costs little beside the one full replay every plan needs.
+     */
+    private HierarchicalPlan fastestReplay(long epoch, String root, List<GroupTree> trees, List<Tree> heavyWanCandidates,
+            LatencySource latencies) {
+        List<GroupTree> best = trees;
+        if (heavyWanCandidates.size() > 1) {
+            double bestWideArea = Double.POSITIVE_INFINITY;
+            for (Tree candidate : heavyWanCandidates) {
+                List<GroupTree> withCandidate = new ArrayList<>(trees);
+                GroupTree heavyWan = withCandidate.get(0);
+                withCandidate.set(0, new GroupTree(heavyWan.level(), heavyWan.groupKey(), candidate));
+                List<GroupTree> wideArea = withCandidate.stream()
+                        .filter(group -> group.level().ordinal() <= Level.LAN.ordinal()).toList();
+                double completion = FlattenedArrivals.of(root, wideArea, latencies, cost).values().stream()
+                        .mapToDouble(Double::doubleValue).max().orElse(0);
+                if (completion < bestWideArea) {
+                    bestWideArea = completion;
+                    best = withCandidate;
+                }
+            }
+        }
+        return replayed(epoch, root, best, latencies);
+    }
+
+    private HierarchicalPlan replayed(long epoch, String root, List<GroupTree> trees, LatencySource latencies) {
+        Map<String, Double> replayed = FlattenedArrivals.of(root, trees, latencies, cost);
+        return new HierarchicalPlan(epoch, root, cost, trees, replayed,
+                replayed.values().stream().mapToDouble(Double::doubleValue).max().orElse(0));
     }
 
     /**
