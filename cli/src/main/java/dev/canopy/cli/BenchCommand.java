@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
             dev.canopy.cli.topology.TopologyBenchCommand.class,
             dev.canopy.cli.collectives.CollectivesBenchCommand.class,
             dev.canopy.cli.bench.multicast.MulticastBenchCommand.class,
+            dev.canopy.cli.bench.segmentation.SegmentationBenchCommand.class,
         })
 public final class BenchCommand implements Runnable {
 

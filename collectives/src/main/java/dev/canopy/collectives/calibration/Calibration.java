@@ -49,6 +49,11 @@ public final class Calibration {
                 gather.add(new TimingSample(bytes, time(members, root, (member, isRoot) -> member.gather(mine, root))));
             }
         }
+        return detect(scatter, gather);
+    }
+
+    /** The curves of native scatter and gather samples and the thresholds detected in them. */
+    public static Result detect(List<TimingSample> scatter, List<TimingSample> gather) {
         SizeTimeCurve scatterCurve = SizeTimeCurve.of(scatter);
         SizeTimeCurve gatherCurve = SizeTimeCurve.of(gather);
         return new Result(scatterCurve, gatherCurve,
