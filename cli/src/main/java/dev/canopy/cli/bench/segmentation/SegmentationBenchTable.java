@@ -1,5 +1,7 @@
 package dev.canopy.cli.bench.segmentation;
 
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.util.Locale;
 
 /** {@code canopy bench segmentation}'s table: the cluster, the thresholds, then one row per operation and size. */
@@ -25,8 +27,27 @@ final class SegmentationBenchTable {
                     row.optimisedP90() / row.nativeP90(), 100 * (row.op().equals("gather") ? row.nativeEscalatedShare() : 0)));
         }
         text.append("times in ms on the root, barrier to barrier; p90_ratio = optimised / native p90;"
-                + " escalated = native gather samples above 2x the size's 10 % quantile\n");
+                + " escalated = native gather samples on an escalated level\n");
+        if (report.calibration().containsKey("before")) {
+            appendCalibration(text, report.calibration().getJsonObject("before"));
+        }
         return text.toString();
+    }
+
+    /** The calibration's native curves, in which S, M1 and M2 were detected. */
+    private static void appendCalibration(StringBuilder text, JsonObject curves) {
+        text.append("\ncalibration (native, the samples the thresholds were detected in)\n");
+        text.append(String.format(Locale.ROOT, "%9s %11s %11s %11s %11s %10s%n", "bytes", "scatter_med", "scatter_p90",
+                "gather_med", "gather_p90", "escalated"));
+        JsonArray scatter = curves.getJsonArray("scatter");
+        JsonArray gather = curves.getJsonArray("gather");
+        for (int i = 0; i < scatter.size(); i++) {
+            JsonObject s = scatter.getJsonObject(i);
+            JsonObject g = gather.getJsonObject(i);
+            text.append(String.format(Locale.ROOT, "%9d %11.2f %11.2f %11.2f %11.2f %9.0f%%%n", s.getLong("bytes"),
+                    s.getDouble("median_ms"), s.getDouble("p90_ms"), g.getDouble("median_ms"), g.getDouble("p90_ms"),
+                    100 * g.getDouble("escalated_share")));
+        }
     }
 
     private static String threshold(SegmentationReport report, String key) {

@@ -9,9 +9,10 @@ import java.util.List;
 /**
  * The outcome of {@code canopy bench segmentation}, read from the root's result: the cluster, the thresholds the
  * optimised runs used (detected by the calibration, read back from ZooKeeper), those kept after the comparison,
- * the rows, and the native gather's escalated share per size (for the table).
+ * the rows, the native gather's escalated share per size, and the calibration's own curves (for the table).
  */
-record SegmentationReport(int hosts, LinkShape link, JsonObject used, JsonObject kept, List<Row> rows) {
+record SegmentationReport(int hosts, LinkShape link, JsonObject used, JsonObject kept, List<Row> rows,
+        JsonObject calibration) {
 
     /** One operation at one size: native and optimised median and p90 in ms, and the native escalated share. */
     record Row(String op, long bytes, double nativeMedian, double nativeP90, double optimisedMedian, double optimisedP90,
@@ -42,7 +43,8 @@ record SegmentationReport(int hosts, LinkShape link, JsonObject used, JsonObject
                         o.getDouble("median_ms"), o.getDouble("p90_ms"), n.getDouble("escalated_share")));
             }
         }
-        return new SegmentationReport(hosts, link, root.getJsonObject("used"), comparison.getJsonObject("thresholds"), rows);
+        return new SegmentationReport(hosts, link, root.getJsonObject("used"), comparison.getJsonObject("thresholds"), rows,
+                root.getJsonObject("calibration", new JsonObject()));
     }
 
     /** The JSON of {@code --json}: hosts, link, thresholds (null where none was found), results. */

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A member's side of the comparison: native and optimised scatter and gather of every size, taking turns within
@@ -21,6 +23,8 @@ final class SideBySideRuns {
     /** The native and the optimised curves (at the root), each with the thresholds the optimised runs used. */
     record Curves(Calibration.Result nativeRuns, Calibration.Result optimisedRuns) {
     }
+
+    private static final Logger LOG = LoggerFactory.getLogger(SideBySideRuns.class);
 
     private SideBySideRuns() {
     }
@@ -38,6 +42,9 @@ final class SideBySideRuns {
                 optimisedScatter.add(timed(optimised, bytes, () -> MemberCalibration.scatter(optimised, bytes, root)));
                 nativeGather.add(timed(nativeOps, bytes, () -> MemberCalibration.gather(nativeOps, bytes, root)));
                 optimisedGather.add(timed(optimised, bytes, () -> MemberCalibration.gather(optimised, bytes, root)));
+            }
+            if (nativeOps.rank() == root) {
+                LOG.info("compared native and optimised scatter and gather of {} B", bytes);
             }
         }
         if (nativeOps.rank() != root) {
