@@ -14,30 +14,38 @@ import java.util.Optional;
  */
 public final class CalibrationReport {
 
-    private static final EscalationDetector SHARE = new EscalationDetector(2.0, 1.0, 0.1);
-
     private CalibrationReport() {
     }
 
-    /** Without {@code after}, every detected threshold is kept. */
+    /** As {@link #of(String, int, Calibration.Result, Optional, EscalationDetector)} with calibrate's detector. */
     public static JsonObject of(String grid, int processes, Calibration.Result before, Optional<Calibration.Result> after) {
+        return of(grid, processes, before, after, Calibration.ESCALATION);
+    }
+
+    /**
+     * Without {@code after}, every detected threshold is kept. Each gather point carries its share of samples that
+     * {@code escalation} counts as escalated.
+     */
+    public static JsonObject of(String grid, int processes, Calibration.Result before, Optional<Calibration.Result> after,
+            EscalationDetector escalation) {
         JsonObject report = new JsonObject().put("grid", grid).put("processes", processes)
                 .put("detected", before.thresholds().toJson())
                 .put("thresholds", after.map(a -> Calibration.keepImprovements(before, a)).orElse(before.thresholds()).toJson())
-                .put("before", curves(before));
-        after.ifPresent(a -> report.put("after", curves(a)));
+                .put("before", curves(before, escalation));
+        after.ifPresent(a -> report.put("after", curves(a, escalation)));
         return report;
     }
 
-    private static JsonObject curves(Calibration.Result result) {
-        return new JsonObject().put("scatter", curve(result.scatter())).put("gather", curve(result.gather()));
+    private static JsonObject curves(Calibration.Result result, EscalationDetector escalation) {
+        return new JsonObject().put("scatter", curve(result.scatter(), escalation))
+                .put("gather", curve(result.gather(), escalation));
     }
 
-    private static JsonArray curve(SizeTimeCurve curve) {
+    private static JsonArray curve(SizeTimeCurve curve, EscalationDetector escalation) {
         JsonArray points = new JsonArray();
         for (SizeTimeCurve.Point point : curve.points()) {
             points.add(new JsonObject().put("bytes", point.bytes()).put("median_ms", point.median())
-                    .put("p90_ms", point.quantile(0.9)).put("escalated_share", SHARE.escalatedShare(point)));
+                    .put("p90_ms", point.quantile(0.9)).put("escalated_share", escalation.escalatedShare(point)));
         }
         return points;
     }

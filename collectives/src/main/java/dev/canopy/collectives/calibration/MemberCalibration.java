@@ -2,6 +2,7 @@ package dev.canopy.collectives.calibration;
 
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.Collectives;
+import dev.canopy.collectives.segmentation.EscalationDetector;
 import dev.canopy.collectives.segmentation.TimingSample;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -24,9 +25,11 @@ public final class MemberCalibration {
 
     /**
      * Scatter and gather of each size ({@code sizes}: bytes per process), {@code repetitions} times each, after one
-     * untimed round of every size (connections opened, code compiled). The result at the root, empty elsewhere.
+     * untimed round of every size (connections opened, code compiled). The result at the root, empty elsewhere;
+     * gather escalations found by {@code escalation}.
      */
-    public static Optional<Calibration.Result> run(Collectives member, int root, List<Integer> sizes, int repetitions) {
+    public static Optional<Calibration.Result> run(Collectives member, int root, List<Integer> sizes, int repetitions,
+            EscalationDetector escalation) {
         List<TimingSample> scatter = new ArrayList<>();
         List<TimingSample> gather = new ArrayList<>();
         for (int bytes : sizes) {
@@ -39,7 +42,7 @@ public final class MemberCalibration {
                 gather.add(new TimingSample(bytes, timeOnRoot(member, () -> gather(member, bytes, root))));
             }
         }
-        return member.rank() == root ? Optional.of(Calibration.detect(scatter, gather)) : Optional.empty();
+        return member.rank() == root ? Optional.of(Calibration.detect(scatter, gather, escalation)) : Optional.empty();
     }
 
     /** {@code bytes} to every rank from {@code root} (which passes the whole buffer, the others nothing). */

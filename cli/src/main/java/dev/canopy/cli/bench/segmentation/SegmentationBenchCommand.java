@@ -61,9 +61,19 @@ public final class SegmentationBenchCommand implements Callable<Integer> {
             description = "Timed runs per size, operation and method in the comparison (default ${DEFAULT-VALUE}).")
     private int repetitions;
 
-    @Option(names = "--calibration-repetitions", defaultValue = "10",
+    @Option(names = "--calibration-repetitions", defaultValue = "20",
             description = "Timed native runs per size and operation in the calibration (default ${DEFAULT-VALUE}).")
     private int calibrationRepetitions;
+
+    @Option(names = "--escalation-jump-ms", defaultValue = "100",
+            description = "A gather sample is escalated when it is at least twice its size's uncongested time and this"
+                    + " much above it: half Linux's minimum TCP retransmission timeout by default (${DEFAULT-VALUE} ms),"
+                    + " so that the machine's jitter is not taken for incast.")
+    private double escalationJumpMillis;
+
+    @Option(names = "--escalation-share", defaultValue = "0.2",
+            description = "A size escalates when this share of its samples is escalated (default ${DEFAULT-VALUE}).")
+    private double escalationShare;
 
     @Option(names = "--timeout", defaultValue = "1800", description = "Seconds before the members are stopped (default ${DEFAULT-VALUE}).")
     private long timeoutSeconds;
@@ -94,7 +104,8 @@ public final class SegmentationBenchCommand implements Callable<Integer> {
         NamespaceJob.Outcome outcome;
         try {
             outcome = new NamespaceJob(setup, List.of(), err).run(SegmentationBenchMember.class,
-                    List.of(new SegmentationRun(sizes, calibrationRepetitions, repetitions).toJson().encode()), timeoutSeconds);
+                    List.of(new SegmentationRun(sizes, calibrationRepetitions, repetitions, escalationJumpMillis,
+                            escalationShare).toJson().encode()), timeoutSeconds);
         } catch (IOException e) {
             err.println("canopy bench segmentation: " + e.getMessage());
             return 1;
@@ -142,6 +153,9 @@ public final class SegmentationBenchCommand implements Callable<Integer> {
         }
         if (repetitions < 2 || calibrationRepetitions < 2) {
             return Optional.of("--repetitions and --calibration-repetitions must be at least 2");
+        }
+        if (!(escalationJumpMillis >= 0 && escalationJumpMillis <= 60_000) || !(escalationShare > 0 && escalationShare <= 1)) {
+            return Optional.of("--escalation-jump-ms must be 0 to 60000 and --escalation-share more than 0 and at most 1");
         }
         if (timeoutSeconds < 1) {
             return Optional.of("--timeout must be positive, got " + timeoutSeconds);

@@ -50,9 +50,11 @@ public final class SegmentationBenchMember {
             SegmentationStore store = new SegmentationStore(member.vertx(), member.node().zooKeeper(), options.secret());
 
             Optional<Calibration.Result> calibrated = MemberCalibration.run(nativeOps, ROOT, run.sizes(),
-                    run.calibrationRepetitions());
-            if (calibrated.isPresent()) {
-                Blocking.await(store.save(grid, CalibrationReport.of(grid, world.size(), calibrated.get(), Optional.empty())));
+                    run.calibrationRepetitions(), run.escalation());
+            Optional<JsonObject> calibration = calibrated.map(result -> CalibrationReport.of(grid, world.size(), result,
+                    Optional.empty(), run.escalation()));
+            if (calibration.isPresent()) {
+                Blocking.await(store.save(grid, calibration.get()));
             }
             Blocking.await(nativeOps.barrier());
 
@@ -63,9 +65,9 @@ public final class SegmentationBenchMember {
             JsonObject result = new JsonObject().put("rank", world.rank());
             if (compared.isPresent()) {
                 JsonObject stored = CalibrationReport.of(grid, world.size(), compared.get().nativeRuns(),
-                        Optional.of(compared.get().optimisedRuns()));
+                        Optional.of(compared.get().optimisedRuns()), run.escalation());
                 Blocking.await(store.save(grid, stored));
-                result.put("calibration", CalibrationReport.of(grid, world.size(), calibrated.orElseThrow(), Optional.empty()))
+                result.put("calibration", calibration.orElseThrow())
                         .put("used", used.toJson())
                         .put("comparison", stored);
             }
