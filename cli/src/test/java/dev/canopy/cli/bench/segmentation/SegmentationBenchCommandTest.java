@@ -49,6 +49,7 @@ class SegmentationBenchCommandTest {
         assertRefused("--rate-mbit must be 1 to 100000, got 0", "--rate-mbit", "0");
         assertRefused("--sizes must increase", "--sizes", "1024,512,2048");
         assertRefused("--repetitions and --calibration-repetitions must be at least 2", "--repetitions", "1");
+        assertRefused("--escalation-share more than 0 and at most 1", "--escalation-share", "0");
     }
 
     /**
