@@ -23,21 +23,27 @@ public final class MemberCalibration {
     private MemberCalibration() {
     }
 
+    /** Untimed rounds over every size first: connections opened, code compiled, the members' start-up load gone. */
+    static final int WARMUP_ROUNDS = 2;
+
     /**
-     * Scatter and gather of each size ({@code sizes}: bytes per process), {@code repetitions} times each, after one
-     * untimed round of every size (connections opened, code compiled). The result at the root, empty elsewhere;
-     * gather escalations found by {@code escalation}.
+     * Scatter and gather of each size ({@code sizes}: bytes per process), {@code repetitions} times each, after
+     * {@value #WARMUP_ROUNDS} untimed rounds. Each repetition runs every size once, so that a stretch of the machine's
+     * load (other processes, a collection) spreads over all sizes instead of making one size look escalated. The
+     * result at the root, empty elsewhere; gather escalations found by {@code escalation}.
      */
     public static Optional<Calibration.Result> run(Collectives member, int root, List<Integer> sizes, int repetitions,
             EscalationDetector escalation) {
         List<TimingSample> scatter = new ArrayList<>();
         List<TimingSample> gather = new ArrayList<>();
-        for (int bytes : sizes) {
-            timeOnRoot(member, () -> scatter(member, bytes, root));
-            timeOnRoot(member, () -> gather(member, bytes, root));
+        for (int round = 0; round < WARMUP_ROUNDS; round++) {
+            for (int bytes : sizes) {
+                timeOnRoot(member, () -> scatter(member, bytes, root));
+                timeOnRoot(member, () -> gather(member, bytes, root));
+            }
         }
-        for (int bytes : sizes) {
-            for (int repetition = 0; repetition < repetitions; repetition++) {
+        for (int repetition = 0; repetition < repetitions; repetition++) {
+            for (int bytes : sizes) {
                 scatter.add(new TimingSample(bytes, timeOnRoot(member, () -> scatter(member, bytes, root))));
                 gather.add(new TimingSample(bytes, timeOnRoot(member, () -> gather(member, bytes, root))));
             }
