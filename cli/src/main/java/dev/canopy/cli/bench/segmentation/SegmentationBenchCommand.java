@@ -71,8 +71,9 @@ public final class SegmentationBenchCommand implements Callable<Integer> {
                     + " so that the machine's jitter is not taken for incast.")
     private double escalationJumpMillis;
 
-    @Option(names = "--escalation-share", defaultValue = "0.2",
-            description = "A size escalates when this share of its samples is escalated (default ${DEFAULT-VALUE}).")
+    @Option(names = "--escalation-share", defaultValue = "0.1",
+            description = "A size escalates when this share of its samples is escalated (default ${DEFAULT-VALUE},"
+                    + " as canopy calibrate).")
     private double escalationShare;
 
     @Option(names = "--timeout", defaultValue = "1800", description = "Seconds before the members are stopped (default ${DEFAULT-VALUE}).")

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class SegmentationRunTest {
 
-    private static final SegmentationRun RUN = new SegmentationRun(List.of(1024, 4096, 65536, 1048576), 20, 20, 100, 0.2);
+    private static final SegmentationRun RUN = new SegmentationRun(List.of(1024, 4096, 65536, 1048576), 20, 20, 100, 0.1);
 
     @Test
     void timeoutsAtMediumSizesAreEscalationsJitterIsNot() {
