@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
             dev.canopy.cli.bench.multicast.MulticastBenchCommand.class,
             dev.canopy.cli.bench.dynamic.DynamicBenchCommand.class,
             dev.canopy.cli.bench.groups.GroupsBenchCommand.class,
+            dev.canopy.cli.bench.segmentation.SegmentationBenchCommand.class,
         })
 public final class BenchCommand implements Runnable {
 

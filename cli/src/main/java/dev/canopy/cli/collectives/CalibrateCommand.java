@@ -8,9 +8,7 @@ import dev.canopy.collectives.calibration.Calibration;
 import dev.canopy.collectives.calibration.SegmentationStore;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.run.EmulatedGrid;
-import dev.canopy.collectives.segmentation.EscalationDetector;
 import dev.canopy.collectives.segmentation.SegmentationThresholds;
-import dev.canopy.collectives.segmentation.SizeTimeCurve;
 import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.membership.ZooKeeperTls;
@@ -20,7 +18,6 @@ import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.tree.TreeAlgorithm;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -49,8 +46,6 @@ import picocli.CommandLine.Spec;
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = "Measure scatter/gather against message size, detect S, M1, M2 and store them in ZooKeeper.")
 public final class CalibrateCommand implements Callable<Integer> {
-
-    private static final EscalationDetector SHARE = new EscalationDetector(2.0, 1.0, 0.1);
 
     @Spec
     private CommandSpec spec;
@@ -131,17 +126,13 @@ public final class CalibrateCommand implements Callable<Integer> {
                             LevelAlgorithms.everywhere(TreeAlgorithm.FLAT)), CollectiveSettings.defaults()))
                     .toList();
             Calibration.Result before = Calibration.run(nativeOps, 0, sizes, repetitions);
-            JsonObject report = new JsonObject().put("grid", grid.name()).put("processes", nativeOps.size())
-                    .put("detected", before.thresholds().toJson())
-                    .put("thresholds", before.thresholds().toJson())
-                    .put("before", curves(before));
+            Optional<Calibration.Result> after = Optional.empty();
             if (!before.thresholds().equals(SegmentationThresholds.NONE)) {
                 CollectiveSettings applied = CollectiveSettings.defaults().withThresholds(before.thresholds());
-                Calibration.Result after = Calibration.run(nativeOps.stream().map(c -> c.withSettings(applied)).toList(), 0,
-                        sizes, repetitions);
-                report.put("after", curves(after))
-                        .put("thresholds", Calibration.keepImprovements(before, after).toJson());
+                after = Optional.of(Calibration.run(nativeOps.stream().map(c -> c.withSettings(applied)).toList(), 0,
+                        sizes, repetitions));
             }
+            JsonObject report = CalibrationReport.of(grid.name(), nativeOps.size(), before, after);
             LogGpReport.measureInto(report, emulated.world(), repetitions);
             return report;
         }
@@ -168,18 +159,5 @@ public final class CalibrateCommand implements Callable<Integer> {
         out.println(json ? report.encodePrettily() : CalibrationTable.format(report, zooKeeper) + "\n"
                 + LogGpReport.format(report, zooKeeper));
         out.flush();
-    }
-
-    private static JsonObject curves(Calibration.Result result) {
-        return new JsonObject().put("scatter", curve(result.scatter())).put("gather", curve(result.gather()));
-    }
-
-    private static JsonArray curve(SizeTimeCurve curve) {
-        JsonArray points = new JsonArray();
-        for (SizeTimeCurve.Point point : curve.points()) {
-            points.add(new JsonObject().put("bytes", point.bytes()).put("median_ms", point.median())
-                    .put("p90_ms", point.quantile(0.9)).put("escalated_share", SHARE.escalatedShare(point)));
-        }
-        return points;
     }
 }

@@ -56,6 +56,26 @@ public final class BenchPlots {
         return plot;
     }
 
+    /** {@code bench segmentation}: native and optimised p90 of scatter and gather against size, thresholds in the title. */
+    public static SvgPlot segmentation(JsonObject report) {
+        Map<String, List<Point>> p90s = new LinkedHashMap<>();
+        for (Object entry : report.getJsonArray("results")) {
+            JsonObject row = (JsonObject) entry;
+            long bytes = row.getLong("bytes");
+            p90s.computeIfAbsent(row.getString("op") + " native", name -> new ArrayList<>())
+                    .add(new Point(bytes, row.getDouble("native_p90_ms")));
+            p90s.computeIfAbsent(row.getString("op") + " optimised", name -> new ArrayList<>())
+                    .add(new Point(bytes, row.getDouble("optimised_p90_ms")));
+        }
+        JsonObject link = report.getJsonObject("link");
+        JsonObject thresholds = report.getJsonObject("thresholds");
+        SvgPlot plot = new SvgPlot(report.getInteger("hosts") + " hosts, " + link.getInteger("rate_mbit") + " Mbit/s, queue "
+                + link.getInteger("queue_packets") + " pkts; S=" + thresholds.getValue("S") + " M1=" + thresholds.getValue("M1")
+                + " M2=" + thresholds.getValue("M2"), "message size per process (bytes)", true, "p90 time on the root (ms)");
+        p90s.forEach((name, points) -> plot.add(Series.measured(name, points)));
+        return plot;
+    }
+
     private static String variantName(JsonObject row) {
         StringBuilder name = new StringBuilder(row.getString("algorithm"));
         if (row.getString("exchange") != null) {

@@ -57,7 +57,7 @@ final class SshHosts implements AutoCloseable {
         NetworkNamespaces.removeStale(PREFIX);
         Path directory = Files.createTempDirectory("canopy-ssh-test-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        SshHosts fixture = new SshHosts(NetworkNamespaces.create(PREFIX, hosts + 1), directory);
+        SshHosts fixture = new SshHosts(NetworkNamespaces.create(PREFIX, hosts + 1, Optional.empty()), directory);
         try {
             fixture.startDaemons(hosts);
             return fixture;

@@ -30,7 +30,8 @@ public final class Calibration {
     }
 
     private static final LeapDetector LEAP = new LeapDetector(1.8);
-    private static final EscalationDetector ESCALATION = new EscalationDetector(2.0, 1.0, 0.1);
+    /** A sample twice its size's uncongested time and at least 1 ms above it; a size with 10 % such samples. */
+    public static final EscalationDetector ESCALATION = new EscalationDetector(2.0, 1.0, 0.1);
 
     private Calibration() {
     }
@@ -49,10 +50,20 @@ public final class Calibration {
                 gather.add(new TimingSample(bytes, time(members, root, (member, isRoot) -> member.gather(mine, root))));
             }
         }
+        return detect(scatter, gather);
+    }
+
+    /** The curves of native scatter and gather samples and the thresholds detected in them ({@link #ESCALATION}). */
+    public static Result detect(List<TimingSample> scatter, List<TimingSample> gather) {
+        return detect(scatter, gather, ESCALATION);
+    }
+
+    /** As {@link #detect(List, List)}, gather escalations found by {@code escalation}. */
+    public static Result detect(List<TimingSample> scatter, List<TimingSample> gather, EscalationDetector escalation) {
         SizeTimeCurve scatterCurve = SizeTimeCurve.of(scatter);
         SizeTimeCurve gatherCurve = SizeTimeCurve.of(gather);
         return new Result(scatterCurve, gatherCurve,
-                new SegmentationThresholds(LEAP.detect(scatterCurve), ESCALATION.detect(gatherCurve)));
+                new SegmentationThresholds(LEAP.detect(scatterCurve), escalation.detect(gatherCurve)));
     }
 
     /**

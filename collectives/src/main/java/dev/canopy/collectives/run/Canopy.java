@@ -80,8 +80,11 @@ public final class Canopy {
                 });
     }
 
-    /** The thresholds stored for the grid with this job's secret, read through the node's own ZooKeeper client. */
-    private static Future<CollectiveSettings> calibratedSettings(Vertx vertx, CanopyNode node, JoinOptions options) {
+    /**
+     * The settings every joining session uses: the thresholds stored for the grid with this job's secret, read
+     * through the node's own ZooKeeper client; the defaults when none are stored (or not with this secret).
+     */
+    public static Future<CollectiveSettings> calibratedSettings(Vertx vertx, CanopyNode node, JoinOptions options) {
         return new SegmentationStore(vertx, node.zooKeeper(), options.secret()).load(options.grid().name())
                 .map(stored -> {
                     stored.ifPresent(thresholds -> LOG.info("scatter and gather use the calibrated thresholds {}",

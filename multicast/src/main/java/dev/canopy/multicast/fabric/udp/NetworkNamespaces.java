@@ -12,19 +12,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Emulated hosts for real multicast runs (tests, {@code canopy bench multicast --fabric udp}): one network
- * namespace per host, each with a veth pair whose other end sits on a Linux bridge in a namespace of its
- * own (multicast snooping off, so the bridge floods groups like a plain switch). Everything is created
- * inside the new namespaces (a veth pair is created in its host namespace with its peer moved straight
- * into the bridge namespace): the machine's own interfaces and routes are never touched. {@link #close()}
- * deletes the namespaces, which removes every interface with them. Needs root and iproute2.
+ * Emulated hosts for real network runs (real multicast: tests, {@code canopy bench multicast --fabric udp}; a
+ * switched cluster with shaped links: {@code canopy bench segmentation}): one network namespace per host, each
+ * with a veth pair whose other end sits on a Linux bridge in a namespace of its own (multicast snooping off, so
+ * the bridge floods groups like a plain switch). Everything is created inside the new namespaces (a veth pair is
+ * created in its host namespace with its peer moved straight into the bridge namespace): the machine's own
+ * interfaces and routes are never touched. With a {@link LinkShape} both directions of every host's link are
+ * shaped like a switch port (the host's transmit side and the bridge port towards the host), and segmentation
+ * offload is off on both ends so that the queues hold wire-sized packets. {@link #close()} deletes the
+ * namespaces, which removes every interface with them. Needs root and iproute2.
  *
- * <p>Names are {@value #PREFIX}{@code <pid>-<n>-br} and {@code ...-h<i>}, with the creating process's id, so
- * that {@link #removeStale()} can delete what a process killed before its cleanup left behind.
+ * <p>Names are {@code <prefix><pid>-<n>-br} and {@code ...-h<i>}, with the creating process's id, so that
+ * {@link #removeStale(String)} can delete what a process killed before its cleanup left behind. Each user has a
+ * prefix of its own ({@value #PREFIX} for multicast runs), so that one never sweeps another's.
  */
 public final class NetworkNamespaces implements AutoCloseable {
 
-    /** Every namespace this class creates starts with this. */
+    /** The prefix of the multicast runs' namespaces ({@link #create(int)}). */
     public static final String PREFIX = "canopy-mc-";
 
     private static final Logger LOG = LoggerFactory.getLogger(NetworkNamespaces.class);
@@ -42,7 +46,7 @@ public final class NetworkNamespaces implements AutoCloseable {
     /** Why namespaces cannot be created here, or empty when they can (as root with iproute2). */
     public static Optional<String> unavailableReason() {
         if (!"root".equals(System.getProperty("user.name"))) {
-            return Optional.of("real multicast runs create network namespaces and need root (running as "
+            return Optional.of("runs on emulated hosts create network namespaces and need root (running as "
                     + System.getProperty("user.name") + ")");
         }
         try {
@@ -59,23 +63,25 @@ public final class NetworkNamespaces implements AutoCloseable {
         return Optional.empty();
     }
 
+    /** {@code hosts} namespaces named {@value #PREFIX}..., links unshaped ({@link #create(String, int, Optional)}). */
+    public static NetworkNamespaces create(int hosts) throws IOException {
+        return create(PREFIX, hosts, Optional.empty());
+    }
+
     /**
-     * {@code hosts} namespaces on one bridge, host i with address {@link #addressOf(int)} on its eth0.
+     * {@code hosts} namespaces whose names start with {@code namePrefix}, on one bridge, host i with address
+     * {@link #addressOf(int)} on its eth0, every link shaped by {@code shape} if given.
      *
      * @throws IOException when a step fails (whatever was created is deleted again); the message holds ip's
      *                     own, e.g. "Operation not permitted" in a container without CAP_SYS_ADMIN
      */
-    public static NetworkNamespaces create(int hosts) throws IOException {
-        return create(PREFIX, hosts);
-    }
-
-    /**
-     * As {@link #create(int)}, with names starting with {@code namePrefix} instead of {@value #PREFIX} (for other
-     * users of emulated hosts, each with a prefix of its own).
-     */
-    public static NetworkNamespaces create(String namePrefix, int hosts) throws IOException {
+    public static NetworkNamespaces create(String namePrefix, int hosts, Optional<LinkShape> shape) throws IOException {
         if (hosts < 1 || hosts > 250) {
             throw new IllegalArgumentException("hosts " + hosts + " must be 1 to 250 (one /24)");
+        }
+        if (!namePrefix.matches("[a-z][a-z0-9-]{0,15}-")) {
+            throw new IllegalArgumentException("namespace prefix '" + namePrefix + "' must be 2 to 17 of a-z, 0-9 and"
+                    + " '-', starting with a letter and ending with '-'");
         }
         String prefix = namePrefix + ProcessHandle.current().pid() + "-" + CREATED.incrementAndGet();
         NetworkNamespaces namespaces = new NetworkNamespaces(prefix, hosts);
@@ -91,6 +97,10 @@ public final class NetworkNamespaces implements AutoCloseable {
                 ip("-n", host, "addr", "add", addressOf(i) + "/24", "dev", "eth0");
                 ip("-n", host, "link", "set", "eth0", "up");
                 ip("-n", host, "link", "set", "lo", "up");
+                if (shape.isPresent()) {
+                    shapeLink(host, "eth0", shape.get(), LinkShape.HOST_QUEUE_PACKETS);
+                    shapeLink(bridge, "p" + i, shape.get(), shape.get().queuePackets());
+                }
             }
             return namespaces;
         } catch (IOException | RuntimeException e) {
@@ -100,19 +110,32 @@ public final class NetworkNamespaces implements AutoCloseable {
     }
 
     /**
-     * Deletes the namespaces of this class whose creating process is gone (killed before it could clean up).
-     * Returns their names; namespaces of live processes are left alone.
+     * One wire-sized packet per segment (no segmentation offload: a queue counts the packets a switch would see),
+     * then the token bucket and the drop-tail FIFO of {@code packets} on {@code device}'s egress.
      */
+    private static void shapeLink(String namespace, String device, LinkShape shape, int packets) throws IOException {
+        ip("-n", namespace, "link", "set", "dev", device, "gso_max_segs", "1");
+        for (List<String> arguments : shape.tcCommands(device, packets)) {
+            List<String> command = new ArrayList<>(List.of("tc", "-n", namespace));
+            command.addAll(arguments);
+            run(command);
+        }
+    }
+
+    /** {@link #removeStale(String)} for the multicast runs' prefix, {@value #PREFIX}. */
     public static List<String> removeStale() throws IOException {
         return removeStale(PREFIX);
     }
 
-    /** As {@link #removeStale()}, for the namespaces created with {@code namePrefix}. */
+    /**
+     * Deletes the namespaces named {@code namePrefix}... whose creating process is gone (killed before it could
+     * clean up). Returns their names; namespaces of live processes and other prefixes are left alone.
+     */
     public static List<String> removeStale(String namePrefix) throws IOException {
         List<String> removed = new ArrayList<>();
         for (String line : ip("netns", "list").split("\n")) {
             String name = line.strip().split("\\s+")[0];
-            OptionalLong owner = ownerOf(name, namePrefix);
+            OptionalLong owner = ownerOf(namePrefix, name);
             if (owner.isPresent() && ProcessHandle.of(owner.getAsLong()).map(ProcessHandle::isAlive).orElse(false)) {
                 continue;
             }
@@ -127,12 +150,13 @@ public final class NetworkNamespaces implements AutoCloseable {
         return removed;
     }
 
-    /** The id of the process that created namespace {@code name}, when the name is one of this class's. */
+    /** The id of the process that created namespace {@code name}, when the name is a multicast run's. */
     static OptionalLong ownerOf(String name) {
-        return ownerOf(name, PREFIX);
+        return ownerOf(PREFIX, name);
     }
 
-    private static OptionalLong ownerOf(String name, String namePrefix) {
+    /** The id of the process that created namespace {@code name}, when the name is one of {@code namePrefix}. */
+    static OptionalLong ownerOf(String namePrefix, String name) {
         if (!name.startsWith(namePrefix)) {
             return OptionalLong.empty();
         }
@@ -188,6 +212,11 @@ public final class NetworkNamespaces implements AutoCloseable {
     private static String ip(String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of("ip"));
         command.addAll(List.of(args));
+        return run(command);
+    }
+
+    /** Runs {@code command}; returns its output, or throws with the output when it fails. */
+    private static String run(List<String> command) throws IOException {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         try {
             if (!process.waitFor(20, TimeUnit.SECONDS)) {
