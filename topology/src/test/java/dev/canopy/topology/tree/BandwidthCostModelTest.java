@@ -151,6 +151,12 @@ class BandwidthCostModelTest {
         assertThat(prediction.arrivalMs().get("c")).as("NIC queued behind b").isCloseTo(101 + 100 + 1, within(1e-9));
         // d: NIC from 201 to 301, uplink (slower) from 201 to 401
         assertThat(prediction.arrivalMs().get("d")).as("NIC then the slower uplink").isCloseTo(201 + 200 + 5, within(1e-9));
+        // alone on the wire, a transfer takes its size at the slowest stage it crosses
+        assertThat(cost.transferMs("r", "a")).isZero();
+        assertThat(cost.transferMs("r", "b")).isCloseTo(100, within(1e-9));
+        assertThat(cost.transferMs("r", "d")).isCloseTo(200, within(1e-9));
+        assertThat(cost.transferMs("b", "c")).as("b's NIC is unlimited").isZero();
+        assertThat(cost.withMessageBytes(0).transferMs("r", "d")).isZero();
     }
 
     @Property(tries = 40)
