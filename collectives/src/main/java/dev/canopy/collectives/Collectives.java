@@ -291,15 +291,15 @@ public final class Collectives {
     }
 
     /**
-     * The coordinators' routes of least predicted time by the plan's latencies: the same on every
+     * The coordinators' routes of least predicted time by the plan's latencies and transfers: the same on every
      * member, since every member has the same plan and settings.
      */
     private PrefixScan prefixScan(Exchange exchange) {
-        return new PrefixScan(exchange, sites(), plan::oneWayMs, settings.relayHopMs(), 0);
+        return new PrefixScan(exchange, sites(), plan::hopMs, settings.relayHopMs(), 0);
     }
 
     private SiteRoutes fastestRoutes(Sites sites) {
-        return SiteRoutes.fastest(sites, plan::oneWayMs, settings.relayHopMs());
+        return SiteRoutes.fastest(sites, plan::hopMs, settings.relayHopMs());
     }
 
     /** The members' sites, from their coordinates (a site is named by its wan group and its own name). */

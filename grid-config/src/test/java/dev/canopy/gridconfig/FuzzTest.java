@@ -26,7 +26,7 @@ class FuzzTest {
             "\"", "'", "|", "type", "grid", "subjob", "link", "label", "count", "hosts", "site", "wan_group", "lan_id",
             "cluster", "fabric", "ib", "levels", "heavy_wan", "hlot", "lan", "host", "local", "thresholds_ms",
             "rsl_substitution", "environment", "GLOBUS_LAN_ID", "GLOBUS_DUROC_SUBJOB_INDEX", "between", "rtt_ms",
-            "loss", "bandwidth_mbps", "direction", "one_way", "uplink_mbps", "resourceManagerContact", "executable",
+            "loss", "bandwidth_mbps", "direction", "one_way", "uplink_mbps", "nic_mbps", "resourceManagerContact", "executable",
             "\"a\"", "\"b\"", "'h:2'", "0", "1", "4", "-3", "2.5", "1e999", "99999999999", "a", "b", "X", ")(");
 
     private static final List<String> SEEDS = seeds();

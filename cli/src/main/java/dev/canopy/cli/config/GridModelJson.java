@@ -54,6 +54,7 @@ final class GridModelJson {
                 .put("cluster", subjob.cluster())
                 .put("fabric", subjob.fabric().configName())
                 .put("uplink_mbps", orNull(subjob.uplinkMbps()))
+                .put("nic_mbps", orNull(subjob.nicMbps()))
                 .put("environment", environment)
                 .put("gram", gram);
     }

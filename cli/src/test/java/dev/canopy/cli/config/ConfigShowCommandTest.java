@@ -38,7 +38,7 @@ class ConfigShowCommandTest {
                 .containsExactlyInAnyOrder("host", "cluster", "lan", "light_wan");
         JsonObject subjob = grid.getJsonArray("subjobs").getJsonObject(0);
         assertThat(subjob.fieldNames()).containsExactlyInAnyOrder("label", "count", "hosts", "wan_group", "site", "lan_id",
-                "cluster", "fabric", "uplink_mbps", "environment", "gram");
+                "cluster", "fabric", "uplink_mbps", "nic_mbps", "environment", "gram");
         assertThat(subjob.getJsonArray("hosts").getJsonObject(0).fieldNames()).containsExactlyInAnyOrder("name", "slots");
         assertThat(grid.getJsonArray("links").getJsonObject(0).fieldNames())
                 .containsExactlyInAnyOrder("a", "b", "rtt_ms", "jitter_ms", "loss", "bandwidth_mbps", "one_way");

@@ -16,13 +16,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A node's own forecasts completed with the site pairs every representative of the job publishes
  * ({@link SiteForecastWatcher}). A node probes only its own links, and each WAN link has one owner, so a plan
  * leader that planned with its own forecasts alone would see most WAN links only through the level file's
- * configured latencies. Here a pair of members in two sites takes its sites' published forecast, unless the
- * node measures that link itself (its own forecast wins).
+ * configured latencies. Here a pair of members in two sites takes its sites' published forecasts (round-trip
+ * time, and bandwidth once measured), unless the node measures that link itself (its own forecast wins).
  *
  * <p>Owned by one context, which must be the watcher's and the own feed's (the node's): site changes and
  * {@link #all()} results are handled there.
@@ -67,12 +68,19 @@ public final class SiteCompletedFeed implements ForecastFeed {
     private void sitesChanged(List<SitePairForecast> pairs) {
         List<LinkForecast> expanded = new ArrayList<>();
         for (SitePairForecast pair : pairs) {
+            String source = " (site " + pair.a() + "~" + pair.b() + ")";
             // A summary carries one error, the one its publisher ranks by; it stands in for both here.
-            Forecast forecast = new Forecast(pair.rttMs(), pair.forecaster() + " (site " + pair.a() + "~" + pair.b() + ")",
-                    pair.errorMs() * pair.errorMs(), pair.errorMs(), pair.samples());
+            Forecast rtt = new Forecast(pair.rttMs(), pair.forecaster() + source, pair.errorMs() * pair.errorMs(),
+                    pair.errorMs(), pair.samples());
+            // Its bandwidth forecast comes without forecaster, error or sample count.
+            Optional<Forecast> bandwidth = pair.bandwidthMbps().isPresent()
+                    ? Optional.of(new Forecast(pair.bandwidthMbps().getAsDouble(), "published" + source, 0, 0, 0))
+                    : Optional.empty();
             for (NodeId x : membersBySite.getOrDefault(pair.a(), List.of())) {
                 for (NodeId y : membersBySite.getOrDefault(pair.b(), List.of())) {
-                    expanded.add(new LinkForecast(Link.between(x, y), Metric.ROUND_TRIP_TIME, pair.state(), forecast, 0));
+                    Link link = Link.between(x, y);
+                    expanded.add(new LinkForecast(link, Metric.ROUND_TRIP_TIME, pair.state(), rtt, 0));
+                    bandwidth.ifPresent(b -> expanded.add(new LinkForecast(link, Metric.BANDWIDTH, pair.state(), b, 0)));
                 }
             }
         }

@@ -20,4 +20,21 @@ public interface CollectivePlan {
      * predicts that link, 0 from a rank to itself. Equal epochs mean equal latencies on every member.
      */
     double oneWayMs(int from, int to);
+
+    /**
+     * The time the plan's message size takes to cross from rank {@code from} to rank {@code to} beyond the
+     * latency, alone on the wire (its bandwidths' slowest stage on the way); 0 for a plan sized 0 bytes or without
+     * bandwidths. Relay routes add it to a hop's latency, so they avoid thin links when the bytes make it pay.
+     */
+    default double transferMs(int from, int to) {
+        return 0;
+    }
+
+    /**
+     * What this plan predicts for one message's hop from rank {@code from} to rank {@code to}: the latency plus the
+     * transfer of the plan's message size ({@link #transferMs}), for relay routes.
+     */
+    default double hopMs(int from, int to) {
+        return oneWayMs(from, to) + transferMs(from, to);
+    }
 }

@@ -5,6 +5,8 @@ import dev.canopy.core.node.Member;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.probes.forecast.LinkForecast;
+import dev.canopy.topology.graph.BandwidthSource;
 import dev.canopy.topology.hierarchy.HierarchicalPlanner;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.tree.CostModel;
@@ -59,9 +61,22 @@ public final class ConfiguredPlans {
      */
     public static TopologyPlan of(List<Member> members, GridModel grid, LevelAlgorithms algorithms, long messageBytes,
             LogGpParameters loggp) {
+        return of(members, grid, algorithms, messageBytes, loggp, List.of());
+    }
+
+    /**
+     * Trees planned with the bandwidth prober's forecasts where the level file gives no bandwidth
+     * ({@link ProbedBandwidths}: a site pair's forecast for its link, a site's highest for its uplink). Every member
+     * must plan from the same forecasts (a leader's snapshot, say); the forecast values used are part of the epoch.
+     *
+     * @param forecasts the forecasts a node holds: its own and the published site pairs ({@code SiteCompletedFeed})
+     */
+    public static TopologyPlan of(List<Member> members, GridModel grid, LevelAlgorithms algorithms, long messageBytes,
+            LogGpParameters loggp, List<LinkForecast> forecasts) {
         Map<String, Coordinates> coordinates = coordinatesOf(members);
-        long epoch = epochOf(members, grid, algorithms, messageBytes, loggp);
-        return new TopologyPlan(members, new HierarchicalPlanner(algorithms, cost(grid, coordinates, messageBytes, loggp)),
+        ProbedBandwidths bandwidths = ProbedBandwidths.of(grid, coordinates, forecasts);
+        long epoch = epochOf(members, grid, algorithms, messageBytes, loggp, bandwidths);
+        return new TopologyPlan(members, new HierarchicalPlanner(algorithms, cost(messageBytes, loggp, bandwidths)),
                 new GridLatencies(grid, coordinates, loggp), epoch);
     }
 
@@ -88,17 +103,21 @@ public final class ConfiguredPlans {
     /** As {@link #cost(GridModel, Map, long)} with the measured {@code loggp} in place of the defaults. */
     public static CostModel cost(GridModel grid, Map<String, Coordinates> coordinates, long messageBytes,
             LogGpParameters loggp) {
+        return cost(messageBytes, loggp, new GridBandwidths(grid, coordinates));
+    }
+
+    private static CostModel cost(long messageBytes, LogGpParameters loggp, BandwidthSource bandwidths) {
         if (messageBytes == 0) {
             return loggp.costModel(0);
         }
         return loggp.costModel(messageBytes)
-                .withBandwidths(new GridBandwidths(grid, coordinates))
+                .withBandwidths(bandwidths)
                 .withSegments(CollectiveSettings.defaults().pipeline());
     }
 
     /** A digest of the plan's inputs built from String hash codes, which are the same in every JVM (enum ones are not). */
     private static long epochOf(List<Member> members, GridModel grid, LevelAlgorithms algorithms, long messageBytes,
-            LogGpParameters loggp) {
+            LogGpParameters loggp, ProbedBandwidths bandwidths) {
         long hash = GridConfigs.print(grid).hashCode();
         hash = 31 * hash + algorithms.toString().hashCode();
         if (messageBytes != 0) {
@@ -106,6 +125,9 @@ public final class ConfiguredPlans {
         }
         if (!loggp.equals(LogGpParameters.DEFAULTS)) {
             hash = 31 * hash + loggp.toString().hashCode();
+        }
+        if (messageBytes != 0 && bandwidths.measuredAny()) {
+            hash = 31 * hash + bandwidths.toString().hashCode();
         }
         for (Member member : members) {
             hash = 31 * hash + member.id().value().hashCode();

@@ -77,6 +77,12 @@ public final class TopologyPlan implements CollectivePlan {
         return from == to ? 0 : latencies.oneWayMs(nameOf(members.get(from)), nameOf(members.get(to)));
     }
 
+    @Override
+    public double transferMs(int from, int to) {
+        oneWayMs(from, to); // checks the ranks
+        return from == to ? 0 : planner.cost().transferMs(nameOf(members.get(from)), nameOf(members.get(to)));
+    }
+
     /** The topology module's plan for {@code root}, with its predicted arrivals. */
     public HierarchicalPlan hierarchicalPlan(int root) {
         return plans.computeIfAbsent(root,

@@ -64,17 +64,20 @@ class SiteCompletedFeedTest {
                 sites.start();
 
                 SiteSummary summary = new SiteSummary("y", "y1", List.of(new SitePairForecast("y", "x", LinkState.FRESH,
-                        40.0, 1.5, "median-10", 30, OptionalDouble.empty())));
+                        40.0, 1.5, "median-10", 30, OptionalDouble.of(150))));
                 client.create().creatingParentsIfNeeded().forPath("/canopy/jobs/" + JOB.name() + "/probes/summary/y",
                         summary.toJson().encode().getBytes(StandardCharsets.UTF_8));
                 Await.until(() -> changes.get() > 0, () -> "the subscriber hears the published summary");
 
                 List<LinkForecast> all = Await.result(feed.all());
-                assertThat(all).filteredOn(f -> !f.link().equals(x1y1)).extracting(LinkForecast::link)
+                List<LinkForecast> roundTrips = all.stream().filter(f -> f.metric() == Metric.ROUND_TRIP_TIME).toList();
+                assertThat(roundTrips).filteredOn(f -> !f.link().equals(x1y1)).extracting(LinkForecast::link)
                         .containsExactlyInAnyOrder(Link.between(X2.id(), Y1.id()), Link.between(X1.id(), Y2.id()),
                                 Link.between(X2.id(), Y2.id()));
-                assertThat(all).filteredOn(f -> !f.link().equals(x1y1))
+                assertThat(roundTrips).filteredOn(f -> !f.link().equals(x1y1))
                         .allSatisfy(f -> assertThat(f.forecast().value()).isEqualTo(40.0));
+                assertThat(all).filteredOn(f -> f.metric() == Metric.BANDWIDTH).as("the site pair's bandwidth, every member pair")
+                        .hasSize(4).allSatisfy(f -> assertThat(f.forecast().value()).isEqualTo(150.0));
                 LatencySnapshot snapshot = new ForecastLatencies((from, to) -> 99).snapshot(
                         List.of("x1", "x2", "y1", "y2"), all);
                 assertThat(snapshot.oneWayMs("x1", "y1")).as("the node's own measurement wins").isEqualTo(4.0);

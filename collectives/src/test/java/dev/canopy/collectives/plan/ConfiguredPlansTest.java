@@ -2,6 +2,7 @@ package dev.canopy.collectives.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.engine.RootedTree;
@@ -119,5 +120,40 @@ class ConfiguredPlansTest {
             }
         }
         throw new IllegalArgumentException(site);
+    }
+
+    /**
+     * Three sites: a and b 10 ms apart one way over a 10 Mb/s link, c 6 ms from each over 1 Gb/s links. Latency
+     * alone routes a to b directly; a plan sized for 1 MB relays through c (8 ms on each fast link, not 800 ms).
+     */
+    @Test
+    void relayRoutesAvoidAThinLinkWhenThePlansBytesMakeItPay() {
+        GridModel thin = GridConfigs.parse("""
+                +
+                ( &(type = subjob) (label = "a") (count = 2) )
+                ( &(type = subjob) (label = "b") (count = 2) )
+                ( &(type = subjob) (label = "c") (count = 2) )
+                ( &(type = link) (between = "a" "b") (rtt_ms = 20) (bandwidth_mbps = 10) )
+                ( &(type = link) (between = "a" "c") (rtt_ms = 12) (bandwidth_mbps = 1000) )
+                ( &(type = link) (between = "c" "b") (rtt_ms = 12) (bandwidth_mbps = 1000) )
+                """, "thin-link.rsl").model().orElseThrow();
+        List<Member> members = new ArrayList<>();
+        for (ProcessPlacement process : thin.processes()) {
+            members.add(new Member(NodeId.of("p" + process.globalIndex()), process.coordinates(),
+                    new NodeAddress("127.0.0.1", 1000 + process.globalIndex(), 1000 + process.globalIndex())));
+        }
+        members.sort(Member.RANK_ORDER);
+        Sites sites = Sites.ofMembers(members);
+        int a = sites.siteOf(indexOfSite(members, "a"));
+        int b = sites.siteOf(indexOfSite(members, "b"));
+        int c = sites.siteOf(indexOfSite(members, "c"));
+        TopologyPlan latencyOnly = ConfiguredPlans.of(members, thin);
+        TopologyPlan megabyte = ConfiguredPlans.of(members, thin, LevelChoices.of(thin.levels()), 1_000_000);
+
+        assertThat(SiteRoutes.fastest(sites, latencyOnly::hopMs, CollectiveSettings.DEFAULT_RELAY_HOP_MS).path(a, b))
+                .containsExactly(a, b);
+        assertThat(megabyte.transferMs(sites.coordinator(a), sites.coordinator(b))).isCloseTo(800, within(1e-6));
+        assertThat(SiteRoutes.fastest(sites, megabyte::hopMs, CollectiveSettings.DEFAULT_RELAY_HOP_MS).path(a, b))
+                .containsExactly(a, c, b);
     }
 }

@@ -21,6 +21,10 @@ class SizedPlansTest {
     private final GridModel grid = GridConfigs.loadBundled("thin-uplinks-10site.rsl").model().orElseThrow();
 
     private List<Member> members() {
+        return membersOf(grid);
+    }
+
+    private static List<Member> membersOf(GridModel grid) {
         List<Member> members = new ArrayList<>();
         for (ProcessPlacement process : grid.processes()) {
             members.add(new Member(NodeId.of("p" + process.globalIndex()), process.coordinates(),
@@ -74,5 +78,29 @@ class SizedPlansTest {
         assertThat(bandwidths.siteOf("p0")).isEqualTo(members().get(0).coordinates().site());
         assertThat(bandwidths.uplinkMbps("ams")).isEqualTo(200);
         assertThat(bandwidths.linkMbps("ams", "ber")).isEqualTo(1000);
+    }
+
+    @Test
+    void aHostsNicIsSharedByEverythingItSendsToOtherHostsAndSites() {
+        String nics = """
+                +
+                ( &(type = subjob) (label = "alpha") (count = 8) (hosts = "h1:4" "h2:4") (nic_mbps = 100) )
+                ( &(type = subjob) (label = "beta") (count = 2) )
+                ( &(type = link) (between = "alpha" "beta") (rtt_ms = 40) )
+                """;
+        GridModel limited = GridConfigs.parse(nics, "nics.rsl").model().orElseThrow();
+        GridModel unlimited = GridConfigs.parse(nics.replace("(nic_mbps = 100)", ""), "nics.rsl").model().orElseThrow();
+        List<Member> members = membersOf(limited);
+        assertThat(members.get(0).coordinates().host()).isEqualTo("h1");
+        assertThat(new GridBandwidths(limited, ConfiguredPlans.coordinatesOf(members)).nicMbps("alpha/alpha/alpha/alpha/h1"))
+                .isEqualTo(100);
+
+        double withNics = ConfiguredPlans.of(membersOf(limited), limited, LevelChoices.of(limited.levels()), 1_000_000)
+                .hierarchicalPlan(0).predictedCompletionMs();
+        double withoutNics = ConfiguredPlans.of(membersOf(unlimited), unlimited, LevelChoices.of(unlimited.levels()), 1_000_000)
+                .hierarchicalPlan(0).predictedCompletionMs();
+        // h1's NIC carries 1 MB to h2 and 1 MB to beta, 80 ms each at 100 Mb/s
+        assertThat(withNics).isGreaterThanOrEqualTo(160);
+        assertThat(withoutNics).isLessThan(40);
     }
 }

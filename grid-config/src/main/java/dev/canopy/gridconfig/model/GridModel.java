@@ -97,6 +97,15 @@ public record GridModel(String name, double defaultRttMs, LevelAlgorithms levels
     }
 
     /**
+     * The NIC bandwidth of the host at {@code at}, shared by all its processes' traffic to other hosts: the
+     * {@code nic_mbps} of a subjob placing processes on that host; empty when unlimited or not given.
+     */
+    public OptionalDouble nicMbps(Coordinates at) {
+        return subjobs.stream().filter(subjob -> subjob.holds(at) && subjob.nicMbps().isPresent())
+                .map(Subjob::nicMbps).findFirst().orElse(OptionalDouble.empty());
+    }
+
+    /**
      * The link for traffic from {@code fromSite} to {@code toSite}: the link section that carries
      * that direction, else {@code default_rtt_ms} with no jitter, no loss and unlimited bandwidth.
      *

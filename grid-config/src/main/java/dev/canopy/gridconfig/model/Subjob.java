@@ -1,5 +1,6 @@
 package dev.canopy.gridconfig.model;
 
+import dev.canopy.gridconfig.Coordinates;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,12 +13,21 @@ import java.util.OptionalDouble;
  *
  * @param hosts the hosts the {@code count} processes are spread over, see {@link #hostOf(int)}
  * @param uplinkMbps the site's WAN access bandwidth; empty when unlimited
+ * @param nicMbps the NIC bandwidth of each of the subjob's hosts, shared by all that host's traffic to other hosts;
+ *     empty when unlimited
  * @param environment passed to every process, in file order
  * @param gram standard GRAM job attributes kept as given (e.g. {@code executable}), without meaning to Canopy
  */
 public record Subjob(String label, int count, List<HostSlots> hosts, String wanGroup, String site, String lanId,
-        String cluster, Fabric fabric, OptionalDouble uplinkMbps, Map<String, String> environment,
+        String cluster, Fabric fabric, OptionalDouble uplinkMbps, OptionalDouble nicMbps, Map<String, String> environment,
         Map<String, List<String>> gram) {
+
+    /** A subjob whose hosts' NICs are unlimited. */
+    public Subjob(String label, int count, List<HostSlots> hosts, String wanGroup, String site, String lanId,
+            String cluster, Fabric fabric, OptionalDouble uplinkMbps, Map<String, String> environment,
+            Map<String, List<String>> gram) {
+        this(label, count, hosts, wanGroup, site, lanId, cluster, fabric, uplinkMbps, OptionalDouble.empty(), environment, gram);
+    }
 
     public Subjob {
         requireName(label, "label");
@@ -36,6 +46,10 @@ public record Subjob(String label, int count, List<HostSlots> hosts, String wanG
         }
         if (uplinkMbps.isPresent() && !(uplinkMbps.getAsDouble() > 0 && Double.isFinite(uplinkMbps.getAsDouble()))) {
             throw new IllegalArgumentException("subjob " + label + ": uplink must be a positive number of Mbit/s, got " + uplinkMbps);
+        }
+        Objects.requireNonNull(nicMbps, "nicMbps");
+        if (nicMbps.isPresent() && !(nicMbps.getAsDouble() > 0 && Double.isFinite(nicMbps.getAsDouble()))) {
+            throw new IllegalArgumentException("subjob " + label + ": nic_mbps must be a positive number of Mbit/s, got " + nicMbps);
         }
         requireDistinctHosts(label, hosts);
         environment = orderedCopy(environment);
@@ -65,7 +79,13 @@ public record Subjob(String label, int count, List<HostSlots> hosts, String wanG
 
     /** This subjob with its site's uplink bandwidth set to {@code mbps}. */
     public Subjob withUplinkMbps(OptionalDouble mbps) {
-        return new Subjob(label, count, hosts, wanGroup, site, lanId, cluster, fabric, mbps, environment, gram);
+        return new Subjob(label, count, hosts, wanGroup, site, lanId, cluster, fabric, mbps, nicMbps, environment, gram);
+    }
+
+    /** Whether process coordinates {@code at} name one of this subjob's hosts. */
+    public boolean holds(Coordinates at) {
+        return site.equals(at.site()) && lanId.equals(at.lanId()) && cluster.equals(at.cluster())
+                && hosts.stream().anyMatch(host -> host.name().equals(at.host()));
     }
 
     static <V> Map<String, V> orderedCopy(Map<String, V> map) {

@@ -59,6 +59,7 @@ public final class RslPrinter {
         relation("cluster", quote(subjob.cluster()));
         relation("fabric", subjob.fabric().configName());
         subjob.uplinkMbps().ifPresent(mbps -> relation("uplink_mbps", DecimalText.of(mbps)));
+        subjob.nicMbps().ifPresent(mbps -> relation("nic_mbps", DecimalText.of(mbps)));
         if (!subjob.environment().isEmpty()) {
             relation("environment", subjob.environment().entrySet().stream()
                     .map(e -> "(" + quote(e.getKey()) + " " + quote(e.getValue()) + ")")

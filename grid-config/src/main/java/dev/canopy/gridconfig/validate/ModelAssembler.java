@@ -2,6 +2,7 @@ package dev.canopy.gridconfig.validate;
 
 import dev.canopy.gridconfig.Excerpt;
 import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.gridconfig.model.HostSlots;
 import dev.canopy.gridconfig.model.Link;
 import dev.canopy.gridconfig.model.LinkDirection;
 import dev.canopy.gridconfig.model.Subjob;
@@ -45,6 +46,7 @@ final class ModelAssembler {
         requireUnique(subjobs, "environment", draft -> draft.durocIndex().map(String::valueOf), "GLOBUS_DUROC_SUBJOB_INDEX");
         requireProcessLimit(subjobs);
         Map<String, OptionalDouble> uplinks = checkSites(subjobs);
+        checkNics(subjobs);
         if (sectionKinds == Integrity.COMPLETE && subjobs.stream().noneMatch(SubjobDraft::siteUncertain)) {
             checkLinkSites(links, uplinks.keySet().stream().toList());
         }
@@ -109,6 +111,26 @@ final class ModelAssembler {
         firstOfSite.keySet().forEach(site -> uplinks.put(site,
                 uplinkOfSite.containsKey(site) ? uplinkOfSite.get(site).subjob().uplinkMbps() : OptionalDouble.empty()));
         return uplinks;
+    }
+
+    /** Reports a host that two subjobs place processes on with different {@code nic_mbps}: a host has one NIC. */
+    private void checkNics(List<SubjobDraft> subjobs) {
+        Map<String, SubjobDraft> nicOfHost = new HashMap<>();
+        for (SubjobDraft draft : subjobs) {
+            Subjob subjob = draft.subjob();
+            if (subjob.nicMbps().isEmpty()) {
+                continue;
+            }
+            for (HostSlots host : subjob.hosts()) {
+                String key = subjob.site() + "/" + subjob.lanId() + "/" + subjob.cluster() + "/" + host.name();
+                SubjobDraft earlier = nicOfHost.putIfAbsent(key, draft);
+                if (earlier != null && !earlier.subjob().nicMbps().equals(subjob.nicMbps())) {
+                    diagnostics.error(draft.section().positionOf("nic_mbps"), "host " + Excerpt.quoted(host.name())
+                            + " has one NIC shared by its subjobs, but this nic_mbps differs from subjob "
+                            + Excerpt.quoted(earlier.subjob().label()) + "'s; give both the same value");
+                }
+            }
+        }
     }
 
     private void checkLinkSites(List<LinkDraft> links, List<String> sites) {

@@ -15,7 +15,7 @@ enum SectionKind {
     GRID(List.of("type", "name", "levels", "thresholds_ms", "default_rtt_ms", MulticastRange.RANGE_ATTRIBUTE,
             MulticastRange.PORTS_ATTRIBUTE)),
     SUBJOB(Stream.concat(Stream.of("type", "label", "count", "hosts", "wan_group", "site", "lan_id", "cluster", "fabric",
-            "uplink_mbps", "environment"), GramAttributes.KEPT.stream()).toList()),
+            "uplink_mbps", "nic_mbps", "environment"), GramAttributes.KEPT.stream()).toList()),
     LINK(List.of("type", "between", "rtt_ms", "jitter_ms", "loss", "bandwidth_mbps", "direction"));
 
     private final List<String> attributes;

@@ -59,11 +59,16 @@ final class SubjobSectionReader {
                 lanId,
                 section.get("cluster").flatMap(values::name).orElse(lanId),
                 section.get("fabric").flatMap(values::single).flatMap(this::fabric).orElse(Fabric.NONE),
-                section.get("uplink_mbps").flatMap(a -> values.number(a, NumberRange.POSITIVE))
-                        .map(OptionalDouble::of).orElse(OptionalDouble.empty()),
+                positiveMbps(section, "uplink_mbps"),
+                positiveMbps(section, "nic_mbps"),
                 modelEnvironment(environment, lanId),
                 gram(section, contactHost));
         return new SubjobDraft(subjob, section, durocIndex);
+    }
+
+    private OptionalDouble positiveMbps(AttributeTable section, String attribute) {
+        return section.get(attribute).flatMap(a -> values.number(a, NumberRange.POSITIVE))
+                .map(OptionalDouble::of).orElse(OptionalDouble.empty());
     }
 
     /** {@code lan_id}, or {@code GLOBUS_LAN_ID} from the environment, which must agree when both are given. */

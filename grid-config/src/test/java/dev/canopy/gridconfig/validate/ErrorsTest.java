@@ -139,6 +139,22 @@ class ErrorsTest {
     }
 
     @Test
+    void aHostOfTwoSubjobsHasOneNic() {
+        assertThat(Check.errors("""
+                +
+                ( &(type = subjob) (label = a) (site = s) (hosts = h1 h2) (nic_mbps = 1000) )
+                ( &(type = subjob) (label = b) (site = s) (hosts = h2) (nic_mbps = 100) )
+                """)).containsExactly(
+                "t.rsl:3:57: error: host \"h2\" has one NIC shared by its subjobs, but this nic_mbps differs from subjob \"a\"'s; give both the same value");
+    }
+
+    @Test
+    void nicIsAPositiveNumber() {
+        assertThat(Check.errors(Check.withSubjob("(nic_mbps = 0)"))).containsExactly("t.rsl:2:32: error: nic_mbps must be > 0, got 0");
+        assertThat(Check.errors(Check.withSubjob("(nic_mbps = fast)"))).containsExactly("t.rsl:2:32: error: nic_mbps must be a number, got \"fast\"");
+    }
+
+    @Test
     void linksJoinTwoDifferentKnownSitesOncePerDirection() {
         String sites = "+ ( &(type = subjob) (label = yonsei) ) ( &(type = subjob) (label = kisti) )\n";
         assertThat(Check.errors(sites + "( &(type = link) (between = yonsei kisit) (rtt_ms = 5) )")).containsExactly(

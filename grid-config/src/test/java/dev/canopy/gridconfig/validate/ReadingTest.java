@@ -2,6 +2,8 @@ package dev.canopy.gridconfig.validate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.canopy.gridconfig.Coordinates;
+import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.Level;
 import dev.canopy.gridconfig.model.Algorithm;
 import dev.canopy.gridconfig.model.Fabric;
@@ -149,6 +151,19 @@ class ReadingTest {
 
         assertThat(grid.subjobs()).allSatisfy(s -> assertThat(s.uplinkMbps()).hasValue(100));
         assertThat(grid.site("s").orElseThrow().uplinkMbps()).hasValue(100);
+    }
+
+    @Test
+    void nicOfEachHostOfASubjob() {
+        GridModel grid = Check.model("""
+                +
+                ( &(type = subjob) (label = a) (site = s) (hosts = h1 h2) (nic_mbps = 1000) )
+                ( &(type = subjob) (label = b) (site = s) (hosts = h3) )
+                """);
+
+        assertThat(grid.nicMbps(new Coordinates("s", "s", "s", "s", "h2"))).hasValue(1000);
+        assertThat(grid.nicMbps(new Coordinates("s", "s", "s", "s", "h3"))).isEmpty();
+        assertThat(Check.model(GridConfigs.print(grid)).subjobs().get(0).nicMbps()).hasValue(1000);
     }
 
     @Test

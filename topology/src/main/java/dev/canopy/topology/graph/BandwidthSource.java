@@ -2,9 +2,11 @@ package dev.canopy.topology.graph;
 
 /**
  * Bandwidth between named nodes, as the WAN emulation and a real grid impose it: every node belongs
- * to a site; a message to another site first crosses its sender's site uplink, shared by everything
- * the site sends at once, then the directed site-to-site link. Traffic inside a site is limited by
- * neither. Values are in 10^6 bits per second; positive infinity means unlimited.
+ * to a host and a site; a message to another host first crosses its sender's host NIC, shared by
+ * everything the host sends at once; a message to another site then crosses the sender's site uplink,
+ * shared by everything the site sends at once, then the directed site-to-site link. Traffic inside a
+ * host is limited by none of them, traffic inside a site only by the NIC. Values are in 10^6 bits per
+ * second; positive infinity means unlimited.
  */
 public interface BandwidthSource {
 
@@ -39,4 +41,14 @@ public interface BandwidthSource {
 
     /** Capacity of the directed link between two different sites. */
     double linkMbps(String fromSite, String toSite);
+
+    /** The host whose NIC carries {@code node}'s messages to other hosts; by default every node its own host. */
+    default String hostOf(String node) {
+        return node;
+    }
+
+    /** Capacity of the host's NIC, shared by all its nodes' messages to other hosts; unlimited by default. */
+    default double nicMbps(String host) {
+        return Double.POSITIVE_INFINITY;
+    }
 }

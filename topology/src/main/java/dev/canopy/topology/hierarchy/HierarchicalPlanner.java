@@ -34,6 +34,11 @@ public final class HierarchicalPlanner {
         this.cost = cost;
     }
 
+    /** The cost model the trees are chosen and predicted with. */
+    public CostModel cost() {
+        return cost;
+    }
+
     /**
      * @param hierarchy the communicator's members and their coordinates
      * @param latencies forecast one-way latencies between members

@@ -2,17 +2,20 @@ package dev.canopy.topology.tree;
 
 import dev.canopy.topology.graph.BandwidthSource;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Replays a pipelined broadcast the way the runtime and the WAN emulation carry it, send by send in
  * time order. The root cuts the message into segments ({@link CostModel#segments()}); every node
  * forwards each segment to its children in send order as soon as it has it, segment by segment.
- * A send occupies its sender for {@code max(o + len * G, g)}; a send to another site then queues
- * for the sender's site uplink (first come, first served, shared by all nodes of the site) for
+ * A send occupies its sender for {@code max(o + len * G, g)}; a send to another host then queues for
+ * the sender's host NIC (shared by all nodes of the host) for {@code len / nic}; a send to another
+ * site then queues for the sender's site uplink (first come, first served, shared by all nodes of the site) for
  * {@code len / uplink}, streams on to the directed site link, which it holds for {@code len / link}
  * queued behind earlier messages and finishing no earlier than it left the uplink, and arrives one
  * latency later. A node has the message when its last segment arrived.
@@ -32,6 +35,9 @@ public final class BroadcastSimulation {
     private final double[][] edgeLatency;
     private final CostModel cost;
     private final int[] site;
+    private final int[] host;
+    private final double[] nicMsPerByte;
+    private final double[] nicFree;
     private final double[] uplinkMsPerByte;
     private final double[][] linkMsPerByte;
     private final double[] uplinkFree;
@@ -50,27 +56,39 @@ public final class BroadcastSimulation {
         }
         this.cost = cost;
         BandwidthSource bandwidths = cost.bandwidths();
-        Map<String, Integer> siteIndex = new HashMap<>();
-        this.site = new int[nodes.size()];
-        for (int v = 0; v < nodes.size(); v++) {
-            site[v] = siteIndex.computeIfAbsent(bandwidths.siteOf(nodes.get(v)), key -> siteIndex.size());
-        }
-        String[] siteNames = new String[siteIndex.size()];
-        siteIndex.forEach((name, index) -> siteNames[index] = name);
-        this.uplinkMsPerByte = new double[siteNames.length];
-        this.linkMsPerByte = new double[siteNames.length][];
-        for (int s = 0; s < siteNames.length; s++) {
-            uplinkMsPerByte[s] = msPerByte(bandwidths.uplinkMbps(siteNames[s]));
-            linkMsPerByte[s] = new double[siteNames.length];
-            for (int t = 0; t < siteNames.length; t++) {
-                linkMsPerByte[s][t] = s == t ? 0 : msPerByte(bandwidths.linkMbps(siteNames[s], siteNames[t]));
+        List<String> siteNames = new ArrayList<>();
+        this.site = indexOf(nodes, bandwidths::siteOf, siteNames);
+        this.uplinkMsPerByte = new double[siteNames.size()];
+        this.linkMsPerByte = new double[siteNames.size()][];
+        for (int s = 0; s < siteNames.size(); s++) {
+            uplinkMsPerByte[s] = msPerByte(bandwidths.uplinkMbps(siteNames.get(s)));
+            linkMsPerByte[s] = new double[siteNames.size()];
+            for (int t = 0; t < siteNames.size(); t++) {
+                linkMsPerByte[s][t] = s == t ? 0 : msPerByte(bandwidths.linkMbps(siteNames.get(s), siteNames.get(t)));
             }
         }
-        this.uplinkFree = new double[siteNames.length];
-        this.linkFree = new double[siteNames.length][siteNames.length];
+        this.uplinkFree = new double[siteNames.size()];
+        this.linkFree = new double[siteNames.size()][siteNames.size()];
+        List<String> hostNames = new ArrayList<>();
+        this.host = indexOf(nodes, bandwidths::hostOf, hostNames);
+        this.nicMsPerByte = hostNames.stream().mapToDouble(name -> msPerByte(bandwidths.nicMbps(name))).toArray();
+        this.nicFree = new double[hostNames.size()];
         long bytes = cost.messageBytes();
         this.segmentBytes = Math.max(1, cost.segments().segmentBytes(bytes, depth(children, root)));
         this.segments = (int) Math.max(1, (bytes + segmentBytes - 1) / segmentBytes);
+    }
+
+    /** Each node's index among the distinct {@code keys} of all nodes, which are added to {@code names} in order of first use. */
+    private static int[] indexOf(List<String> nodes, Function<String, String> keys, List<String> names) {
+        Map<String, Integer> index = new HashMap<>();
+        int[] indices = new int[nodes.size()];
+        for (int v = 0; v < nodes.size(); v++) {
+            indices[v] = index.computeIfAbsent(keys.apply(nodes.get(v)), key -> {
+                names.add(key);
+                return names.size() - 1;
+            });
+        }
+        return indices;
     }
 
     /**
@@ -143,25 +161,35 @@ public final class BroadcastSimulation {
         return Math.max(cost.overheadMs() + length * cost.perByteMs(), cost.gapMs());
     }
 
-    /** When the last bit of a message handed over at {@code handedMs} has left the sender's site. */
+    /**
+     * When the last bit of a message handed over at {@code handedMs} has left the sender's host (its NIC)
+     * and, to another site, the sender's site (its uplink, then the site link). Each stage starts no earlier
+     * than the one before it started and ends no earlier than it ended: the bytes stream through.
+     */
     private double wireEndMs(int from, int to, double handedMs, long length) {
+        double start = handedMs;
+        double end = handedMs;
+        int h = host[from];
+        if (h != host[to] && nicMsPerByte[h] > 0) {
+            start = Math.max(handedMs, nicFree[h]);
+            end = start + length * nicMsPerByte[h];
+            nicFree[h] = end;
+        }
         int s = site[from];
         int t = site[to];
         if (s == t) {
-            return handedMs;
+            return end;
         }
-        double uplinkStart = handedMs;
-        double uplinkEnd = handedMs;
         if (uplinkMsPerByte[s] > 0) {
-            uplinkStart = Math.max(handedMs, uplinkFree[s]);
-            uplinkEnd = uplinkStart + length * uplinkMsPerByte[s];
-            uplinkFree[s] = uplinkEnd;
+            start = Math.max(start, uplinkFree[s]);
+            end = Math.max(start + length * uplinkMsPerByte[s], end);
+            uplinkFree[s] = end;
         }
         if (linkMsPerByte[s][t] == 0) {
-            return uplinkEnd;
+            return end;
         }
-        double linkStart = Math.max(uplinkStart, linkFree[s][t]);
-        double linkEnd = Math.max(linkStart + length * linkMsPerByte[s][t], uplinkEnd);
+        double linkStart = Math.max(start, linkFree[s][t]);
+        double linkEnd = Math.max(linkStart + length * linkMsPerByte[s][t], end);
         linkFree[s][t] = linkEnd;
         return linkEnd;
     }

@@ -87,6 +87,26 @@ public record CostModel(double overheadMs, double gapMs, double perByteMs, long 
         return Math.max(overheadMs + messageBytes * perByteMs, gapMs);
     }
 
+    /**
+     * The time the message's bytes take to cross from node {@code from} to node {@code to} beyond the latency, with
+     * nothing else on the wire: its size at the slowest stage it crosses (the sender's host NIC towards another host;
+     * its site's uplink and the site link towards another site; the stages stream, so the slowest sets the pace).
+     * 0 inside a host, without bandwidths, or for 0 bytes. Relay routes weigh a hop with it.
+     */
+    public double transferMs(String from, String to) {
+        double msPerByte = 0;
+        if (!bandwidths.hostOf(from).equals(bandwidths.hostOf(to))) {
+            msPerByte = BroadcastSimulation.msPerByte(bandwidths.nicMbps(bandwidths.hostOf(from)));
+        }
+        String fromSite = bandwidths.siteOf(from);
+        String toSite = bandwidths.siteOf(to);
+        if (!fromSite.equals(toSite)) {
+            msPerByte = Math.max(msPerByte, Math.max(BroadcastSimulation.msPerByte(bandwidths.uplinkMbps(fromSite)),
+                    BroadcastSimulation.msPerByte(bandwidths.linkMbps(fromSite, toSite))));
+        }
+        return messageBytes * msPerByte;
+    }
+
     /** Predicted arrival of every node and the completion, the root starting at time 0. */
     public Prediction predict(Tree tree, LatencyMatrix latencies) {
         return Prediction.of(tree.nodes(), arrivalsMs(tree, latencies, 0.0, 0));

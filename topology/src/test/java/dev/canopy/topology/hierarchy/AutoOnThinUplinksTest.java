@@ -3,6 +3,7 @@ package dev.canopy.topology.hierarchy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.gridconfig.Level;
+import dev.canopy.topology.graph.BandwidthSource;
 import dev.canopy.topology.synthetic.SyntheticGrid;
 import dev.canopy.topology.tree.CostModel;
 import dev.canopy.topology.tree.TreeAlgorithm;
@@ -64,5 +65,69 @@ class AutoOnThinUplinksTest {
             CostModel cost) {
         return new HierarchicalPlanner(algorithms, cost).plan(hierarchy, grid.latencies(), root, 1).orElseThrow()
                 .predictedCompletionMs();
+    }
+
+    /**
+     * The same grids with two hosts of two processes per cluster, every host behind a NIC of 10 Mb/s to 10 Gb/s
+     * (one seeded value per grid) that its processes share for everything they send to other hosts: {@code auto}
+     * stays within 1.1x of the best plan with one fixed algorithm at heavy-WAN or at cluster level.
+     */
+    @Property(tries = 10)
+    void autoIsWithinTenPercentOfTheBestFixedAlgorithmBehindThinNics(@ForAll long seed,
+            @ForAll @IntRange(min = 2, max = 3) int wanGroups, @ForAll @IntRange(min = 1, max = 3) int sitesPerWan,
+            @ForAll @IntRange(min = 0, max = 3) int nicDecade) {
+        SyntheticGrid grid = SyntheticGrid.generate(seed, new SyntheticGrid.Shape(wanGroups, sitesPerWan, 2, 2, 2));
+        Hierarchy hierarchy = grid.hierarchy();
+        BandwidthSource withNics = withNics(grid.bandwidths(), hierarchy, Math.pow(10, 1 + nicDecade));
+        String root = grid.nodes().get(Math.floorMod(seed, grid.nodes().size()));
+        for (long bytes : new long[] {2, 65_536, MB, 16 * MB}) {
+            CostModel cost = new CostModel(0.02, 0, 2e-6, bytes).withBandwidths(withNics)
+                    .withSegments((m, depth) -> (int) Math.max(8192, Math.min(m, m / Math.max(1, 4 * depth))));
+            double auto = completion(LevelAlgorithms.everywhere(TreeAlgorithm.AUTO), hierarchy, grid, root, cost);
+            double best = Double.POSITIVE_INFINITY;
+            String bestPlan = null;
+            for (Level level : new Level[] {Level.HEAVY_WAN, Level.CLUSTER}) {
+                for (TreeAlgorithm fixed : TreeAlgorithm.values()) {
+                    double completion = completion(LevelAlgorithms.everywhere(TreeAlgorithm.AUTO).with(level, fixed),
+                            hierarchy, grid, root, cost);
+                    if (completion < best) {
+                        best = completion;
+                        bestPlan = fixed + " at " + level;
+                    }
+                }
+            }
+            assertThat(auto).as("seed %d, %d x %d sites, NIC 1e%d Mb/s, %d bytes: auto vs the best, %s", seed, wanGroups,
+                    sitesPerWan, 1 + nicDecade, bytes, bestPlan).isLessThanOrEqualTo(1.1 * best);
+        }
+    }
+
+    /** {@code sites} with every host's processes behind one NIC of {@code nicMbps}. */
+    private static BandwidthSource withNics(BandwidthSource sites, Hierarchy hierarchy, double nicMbps) {
+        return new BandwidthSource() {
+            @Override
+            public String siteOf(String node) {
+                return sites.siteOf(node);
+            }
+
+            @Override
+            public double uplinkMbps(String site) {
+                return sites.uplinkMbps(site);
+            }
+
+            @Override
+            public double linkMbps(String fromSite, String toSite) {
+                return sites.linkMbps(fromSite, toSite);
+            }
+
+            @Override
+            public String hostOf(String node) {
+                return hierarchy.coordinates(node).groupKey(Level.HOST);
+            }
+
+            @Override
+            public double nicMbps(String host) {
+                return nicMbps;
+            }
+        };
     }
 }

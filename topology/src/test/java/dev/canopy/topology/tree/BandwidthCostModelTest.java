@@ -105,6 +105,94 @@ class BandwidthCostModelTest {
     }
 
     @Test
+    void aHostsProcessesShareItsNicForTrafficToOtherHostsOnly() {
+        // r and a on host H1 (NIC 80 Mb/s: 1 MB takes 100 ms), b on H2, c on H3 in site X; d on H4 in site Y,
+        // X's uplink 40 Mb/s (1 MB takes 200 ms); H2's NIC unlimited
+        List<String> names = List.of("r", "a", "b", "c", "d");
+        double[] values = new double[25];
+        for (int from = 0; from < 5; from++) {
+            for (int to = 0; to < 5; to++) {
+                values[from * 5 + to] = from == to ? 0 : from == 4 || to == 4 ? 5 : 1;
+            }
+        }
+        LatencyMatrix matrix = LatencyMatrix.ofRowMajor(names, values);
+        BandwidthSource hosts = new BandwidthSource() {
+            @Override
+            public String siteOf(String node) {
+                return node.equals("d") ? "Y" : "X";
+            }
+
+            @Override
+            public double uplinkMbps(String site) {
+                return site.equals("X") ? 40 : Double.POSITIVE_INFINITY;
+            }
+
+            @Override
+            public double linkMbps(String fromSite, String toSite) {
+                return Double.POSITIVE_INFINITY;
+            }
+
+            @Override
+            public String hostOf(String node) {
+                return node.equals("a") ? "H1" : node.equals("r") ? "H1" : "H-" + node;
+            }
+
+            @Override
+            public double nicMbps(String host) {
+                return host.equals("H1") ? 80 : Double.POSITIVE_INFINITY;
+            }
+        };
+        CostModel cost = new CostModel(0.5, 0, 0, MB).withBandwidths(hosts);
+        // r sends to a (its own host), b, c (other hosts of its site), then d (another site); b forwards nothing
+        Tree star = new Tree("hand", names, 0, new int[][] {{1, 2, 3, 4}, {}, {}, {}, {}});
+        Prediction prediction = cost.predict(star, matrix);
+        assertThat(prediction.arrivalMs().get("a")).as("same host: no NIC").isCloseTo(0.5 + 1, within(1e-9));
+        assertThat(prediction.arrivalMs().get("b")).as("NIC from 1.0").isCloseTo(1.0 + 100 + 1, within(1e-9));
+        assertThat(prediction.arrivalMs().get("c")).as("NIC queued behind b").isCloseTo(101 + 100 + 1, within(1e-9));
+        // d: NIC from 201 to 301, uplink (slower) from 201 to 401
+        assertThat(prediction.arrivalMs().get("d")).as("NIC then the slower uplink").isCloseTo(201 + 200 + 5, within(1e-9));
+        // alone on the wire, a transfer takes its size at the slowest stage it crosses
+        assertThat(cost.transferMs("r", "a")).isZero();
+        assertThat(cost.transferMs("r", "b")).isCloseTo(100, within(1e-9));
+        assertThat(cost.transferMs("r", "d")).isCloseTo(200, within(1e-9));
+        assertThat(cost.transferMs("b", "c")).as("b's NIC is unlimited").isZero();
+        assertThat(cost.withMessageBytes(0).transferMs("r", "d")).isZero();
+    }
+
+    @Property(tries = 40)
+    void aHostOfKProcessesSendingToOtherHostsTakesKMessageTimesOverItsNic(
+            @ForAll @IntRange(min = 1, max = 20) int k, @ForAll @IntRange(min = 0, max = 3) int nicDecade) {
+        double nicMbps = Math.pow(10, 1 + nicDecade);
+        LatencyMatrix matrix = uniform(k + 1, 0.1);
+        BandwidthSource oneSiteOwnNics = new BandwidthSource() {
+            @Override
+            public String siteOf(String node) {
+                return "site";
+            }
+
+            @Override
+            public double uplinkMbps(String site) {
+                return 1;
+            }
+
+            @Override
+            public double linkMbps(String fromSite, String toSite) {
+                return 1;
+            }
+
+            @Override
+            public double nicMbps(String host) {
+                return nicMbps;
+            }
+        };
+        CostModel cost = new CostModel(0, 0, 0, MB).withBandwidths(oneSiteOwnNics);
+        Tree star = new FlatTreeBuilder().build(matrix, 0, cost).orElseThrow();
+        double messageMs = MB * 8 / (nicMbps * 1000);
+        assertThat(cost.predict(star, matrix).completionMs()).as("k m / NIC + L, the site's own uplink unused")
+                .isCloseTo(k * messageMs + 0.1, within(1e-6 * k * messageMs));
+    }
+
+    @Test
     void aPipelinedChainTakesOneMessageTimePlusOneSegmentTimePerHop() {
         int hops = 5;
         long segment = 100_000;
