@@ -1,5 +1,6 @@
-package dev.canopy.core.membership;
+package dev.canopy.zookeeper.server;
 
+import dev.canopy.core.membership.ZooKeeperTls;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
