@@ -132,6 +132,11 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         return connections.getLocalPort();
     }
 
+    /** The client connections open now: one per connected ZooKeeper session (for diagnostics and tests). */
+    public int clientConnections() {
+        return connections.getNumAliveConnections();
+    }
+
     /** The temporary directory holding snapshots and the transaction log; deleted by {@link #close()}. */
     public Path dataDirectory() {
         return dataDirectory;
