@@ -1,6 +1,5 @@
 package dev.canopy.processes;
 
-import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.node.CanopyVertx;
@@ -8,6 +7,7 @@ import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.zookeeper.server.EmbeddedZooKeeper;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.canopy.cli.collectives;
 
-import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.zookeeper.server.EmbeddedZooKeeper;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

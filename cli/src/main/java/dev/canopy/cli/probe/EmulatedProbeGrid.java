@@ -2,7 +2,6 @@ package dev.canopy.cli.probe;
 
 import dev.canopy.cli.FutureWait;
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.membership.JobMembership;
 import dev.canopy.core.membership.MembershipView;
 import dev.canopy.core.membership.ZooKeeperCredentials;
@@ -26,6 +25,7 @@ import dev.canopy.probes.measure.ProbeSettings;
 import dev.canopy.probes.measure.ProbeStatistics;
 import dev.canopy.probes.measure.SiteSummary;
 import dev.canopy.probes.measure.SiteSummaryPublisher;
+import dev.canopy.zookeeper.server.EmbeddedZooKeeper;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;

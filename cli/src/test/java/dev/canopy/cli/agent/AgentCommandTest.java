@@ -3,7 +3,6 @@ package dev.canopy.cli.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyMain;
-import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.node.CanopyVertx;
@@ -17,6 +16,7 @@ import dev.canopy.processes.SpawnCommand;
 import dev.canopy.processes.SpawnOrder;
 import dev.canopy.processes.SpawnedChildren;
 import dev.canopy.processes.Spawner;
+import dev.canopy.zookeeper.server.EmbeddedZooKeeper;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.canopy.cli.CanopyMain;
 import dev.canopy.collectives.run.LauncherEnvironment;
-import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.GridConfigs;
+import dev.canopy.zookeeper.server.EmbeddedZooKeeper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;

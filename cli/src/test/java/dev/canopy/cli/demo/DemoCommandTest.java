@@ -3,7 +3,7 @@ package dev.canopy.cli.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyCommand;
-import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.zookeeper.server.EmbeddedZooKeeper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

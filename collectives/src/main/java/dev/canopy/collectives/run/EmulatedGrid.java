@@ -2,7 +2,6 @@ package dev.canopy.collectives.run;
 
 import dev.canopy.collectives.Blocking;
 import dev.canopy.core.comm.Communicator;
-import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
@@ -12,6 +11,7 @@ import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.emulation.GridWanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.zookeeper.server.EmbeddedZooKeeper;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
@@ -23,6 +23,9 @@ import java.util.function.UnaryOperator;
  * Every process of a level file as a real node in this JVM: an embedded ZooKeeper, TCP on
  * 127.0.0.1, a job secret made for the grid, and the file's WAN emulated between sites. For benchmarks and calibration; blocking
  * methods, to be called from a plain thread.
+ *
+ * <p>The embedded server comes from canopy-zookeeper-server, an optional dependency of canopy-collectives (a library
+ * user gets no server): a program that calls this class depends on canopy-zookeeper-server itself.
  */
 public final class EmulatedGrid implements AutoCloseable {
 

@@ -2,13 +2,13 @@ package dev.canopy.collectives.grid;
 
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.failure.HeartbeatSettings;
-import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.Coordinates;
+import dev.canopy.zookeeper.server.EmbeddedZooKeeper;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;

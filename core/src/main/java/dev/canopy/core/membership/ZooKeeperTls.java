@@ -141,9 +141,10 @@ public final class ZooKeeperTls {
     /**
      * The settings of the embedded server's secure port: its key and certificate, and no client certificate
      * asked for ({@code ssl.clientAuth=none}: clients authenticate with the job's digest credentials, now sent
-     * encrypted). Fails naming the missing file when the directory has no server key.
+     * encrypted), for {@code EmbeddedZooKeeper} (canopy-zookeeper-server). Fails naming the missing file when the
+     * directory has no server key.
      */
-    ZKConfig serverConfig() {
+    public ZKConfig serverConfig() {
         if (serverKeyStore.isEmpty()) {
             throw new IllegalArgumentException("ZooKeeper TLS directory " + directory + " has no " + type.fileName(SERVER)
                     + ": the embedded ZooKeeper needs its private key and certificate (valid for 127.0.0.1 and localhost) there;"

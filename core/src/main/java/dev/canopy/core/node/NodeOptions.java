@@ -19,8 +19,8 @@ import java.util.Optional;
  * @param id             this node's id, unique in the job
  * @param coordinates    where this node sits in the grid; with the id, decides its rank
  * @param expectedSize   how many nodes the start barrier waits for
- * @param zooKeeper      the ensemble, {@code host:port,...} (the CLI starts an {@code EmbeddedZooKeeper}
- *                       and passes its address when the user gives none)
+ * @param zooKeeper      the ensemble, {@code host:port,...} (the CLI starts an embedded server, from
+ *                       canopy-zookeeper-server, and passes its address when the user gives none)
  * @param sessionTimeout the ZooKeeper session timeout: a crashed node is seen to leave after about this long
  * @param departureGrace once a member is seen to leave, how long receives from it may still wait for the
  *                       frames it sent before leaving: they fail as soon as its connections to this node

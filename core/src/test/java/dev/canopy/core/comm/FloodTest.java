@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameType;
-import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.membership.testing.TestVertx;
+import dev.canopy.core.membership.testing.ZooKeeperServers;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
+import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -104,9 +105,9 @@ class FloodTest {
         return stats;
     }
 
-    private NodeOptions senderOptions(EmbeddedZooKeeper zooKeeper, String job) {
+    private NodeOptions senderOptions(TestingServer zooKeeper, String job) {
         return NodeOptions.of(JobId.of(job), NodeId.of("sender"),
-                new Coordinates("wan", "site", "lan", "cluster", "host-sender"), 2, zooKeeper.connectString(), secret);
+                new Coordinates("wan", "site", "lan", "cluster", "host-sender"), 2, zooKeeper.getConnectString(), secret);
     }
 
     /** The job secret, in a file only its owner reads, for the receiver JVM. */
@@ -123,8 +124,8 @@ class FloodTest {
     @Test
     void aReceiverThatNeverReceivesHoldsItsSenderBackAndLaterGetsEverythingInOrder() throws Exception {
         Vertx vertx = TestVertx.create();
-        try (EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
-                FloodChild receiver = FloodChild.launch(zooKeeper.connectString(), "flood", "receiver", secretFile(), "rejected")) {
+        try (TestingServer zooKeeper = ZooKeeperServers.server();
+                FloodChild receiver = FloodChild.launch(zooKeeper.getConnectString(), "flood", "receiver", secretFile(), "rejected")) {
             CanopyNode node = Await.result(CanopyNode.start(vertx, senderOptions(zooKeeper, "flood")), WAIT);
             Communicator world = Await.result(node.join(), WAIT);
             int to = Integer.parseInt(receiver.await("JOINED", WAIT).split(" ")[1]);
@@ -185,8 +186,8 @@ class FloodTest {
     @Test
     void framesForAContextTheReceiverLacksAreBoundedThenRejectedAndTheirSenderFailsClearly() throws Exception {
         Vertx vertx = TestVertx.create();
-        try (EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
-                FloodChild receiver = FloodChild.launch(zooKeeper.connectString(), "hostile", "receiver",
+        try (TestingServer zooKeeper = ZooKeeperServers.server();
+                FloodChild receiver = FloodChild.launch(zooKeeper.getConnectString(), "hostile", "receiver",
                         secretFile(), "rejected")) {
             CanopyNode node = Await.result(CanopyNode.start(vertx, senderOptions(zooKeeper, "hostile")), WAIT);
             GroupCommunicator world = (GroupCommunicator) Await.result(node.join(), WAIT);

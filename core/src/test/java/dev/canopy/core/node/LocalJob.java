@@ -1,20 +1,23 @@
 package dev.canopy.core.node;
 
 import dev.canopy.core.comm.Communicator;
-import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.membership.testing.TestVertx;
+import dev.canopy.core.membership.testing.ZooKeeperServers;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.curator.test.TestingServer;
 
 /**
- * A job of real nodes in this JVM, sharing a job secret made for it: an embedded ZooKeeper, one Vert.x, one event loop and real
+ * A job of real nodes in this JVM, sharing a job secret made for it: a ZooKeeper test server, one Vert.x, one event loop and real
  * loopback sockets per node. {@link #worlds()} is indexed by WORLD rank.
  */
 public final class LocalJob implements AutoCloseable {
@@ -22,13 +25,13 @@ public final class LocalJob implements AutoCloseable {
     public static final Duration WAIT = Duration.ofSeconds(30);
     public static final Duration SESSION = Duration.ofSeconds(2);
 
-    private final EmbeddedZooKeeper zooKeeper;
+    private final TestingServer zooKeeper;
     private final Vertx vertx;
     private final List<CanopyNode> nodes;
     private final List<Communicator> worlds;
     private final JobSecret secret;
 
-    private LocalJob(EmbeddedZooKeeper zooKeeper, Vertx vertx, List<CanopyNode> nodes, List<Communicator> worlds,
+    private LocalJob(TestingServer zooKeeper, Vertx vertx, List<CanopyNode> nodes, List<Communicator> worlds,
             JobSecret secret) {
         this.zooKeeper = zooKeeper;
         this.vertx = vertx;
@@ -50,13 +53,18 @@ public final class LocalJob implements AutoCloseable {
 
     /** As {@link #start(String, List)}, with each node's options changed by {@code tailor}. */
     public static LocalJob start(String job, List<Coordinates> coordinates, Tailor tailor) {
-        EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
+        TestingServer zooKeeper;
+        try {
+            zooKeeper = ZooKeeperServers.server();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start a ZooKeeper test server: " + e, e);
+        }
         Vertx vertx = TestVertx.create();
         List<CanopyNode> nodes = new ArrayList<>();
         JobSecret secret = JobSecret.generate();
         for (int i = 0; i < coordinates.size(); i++) {
             NodeOptions options = NodeOptions.of(JobId.of(job), NodeId.of("n" + i), coordinates.get(i),
-                    coordinates.size(), zooKeeper.connectString(), secret).withSessionTimeout(SESSION);
+                    coordinates.size(), zooKeeper.getConnectString(), secret).withSessionTimeout(SESSION);
             options = tailor.apply(i, options);
             nodes.add(Await.result(CanopyNode.start(vertx, options), WAIT));
         }
@@ -103,6 +111,10 @@ public final class LocalJob implements AutoCloseable {
     public void close() {
         nodes.forEach(node -> Await.result(node.close(), WAIT));
         Await.result(vertx.close(), WAIT);
-        zooKeeper.close();
+        try {
+            zooKeeper.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot stop the ZooKeeper test server", e);
+        }
     }
 }

@@ -2,7 +2,7 @@ package dev.canopy.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.membership.EmbeddedZooKeeper;
+import dev.canopy.core.membership.testing.ZooKeeperServers;
 import dev.canopy.core.security.JobSecret;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,11 +11,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Three JVMs join one job through the embedded ZooKeeper of this JVM, agree on ranks and exchange
+ * Three JVMs join one job through a ZooKeeper test server in this JVM, agree on ranks and exchange
  * messages both ways over TCP. One is SIGKILLed: the others' pending receives from it fail as soon as its
  * connections reset (well within the session timeout), they see its member znode go, and a send to it
  * fails fast with a clear error.
@@ -31,10 +32,10 @@ class MultiProcessJobTest {
     void threeJvmsAgreeExchangeAndSeeAKilledOneLeave() throws Exception {
         List<ChildProcess> children = new ArrayList<>();
         Path secretFile = JobSecret.generate().writeTemporary();
-        try (EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start()) {
+        try (TestingServer zooKeeper = ZooKeeperServers.server()) {
             String[] sites = {"tokyo", "paris", "austin"};
             for (int i = 0; i < 3; i++) {
-                children.add(ChildProcess.launch("node" + i, List.of(zooKeeper.connectString(), "multi", "node" + i,
+                children.add(ChildProcess.launch("node" + i, List.of(zooKeeper.getConnectString(), "multi", "node" + i,
                         sites[i], "3", Long.toString(SESSION.toMillis()), secretFile.toString())));
             }
 

@@ -1,6 +1,5 @@
 package dev.canopy.multicast.groups;
 
-import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.membership.testing.TestVertx;
@@ -8,6 +7,7 @@ import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.model.MulticastRange;
+import dev.canopy.zookeeper.server.EmbeddedZooKeeper;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.ArrayList;

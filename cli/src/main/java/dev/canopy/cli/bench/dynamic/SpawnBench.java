@@ -1,7 +1,6 @@
 package dev.canopy.cli.bench.dynamic;
 
 import dev.canopy.collectives.Blocking;
-import dev.canopy.core.membership.EmbeddedZooKeeper;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
@@ -15,6 +14,7 @@ import dev.canopy.gridconfig.model.GridModel;
 
 import dev.canopy.processes.Placement;
 import dev.canopy.processes.SpawnCommand;
+import dev.canopy.zookeeper.server.EmbeddedZooKeeper;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.PrintWriter;

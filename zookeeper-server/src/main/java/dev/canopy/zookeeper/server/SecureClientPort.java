@@ -1,5 +1,6 @@
-package dev.canopy.core.membership;
+package dev.canopy.zookeeper.server;
 
+import dev.canopy.core.membership.ZooKeeperTls;
 import io.netty.handler.ssl.SslContext;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;

@@ -1,9 +1,11 @@
-package dev.canopy.core.membership;
+package dev.canopy.zookeeper.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.comm.Message;
+import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.membership.testing.TestVertx;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.JobId;
@@ -30,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * ZooKeeper over TLS: an embedded server whose only client port is a TLS port, a three-node job whose
- * ZooKeeper clients talk TLS to it (membership, start barrier, messages), and clients that speak the wrong
- * protocol refused within their connection timeout with a message that names {@code --zk-tls}.
+ * ZooKeeper clients talk TLS to it (membership, start barrier, messages), and a plain client refused within its
+ * connection timeout with a message that names {@code --zk-tls}. (A TLS client at a plain port: core's
+ * {@code ZooKeeperSessionTest}.)
  */
 @Timeout(120)
 class ZooKeeperTlsTest {
@@ -83,16 +86,6 @@ class ZooKeeperTlsTest {
                     .hasMessageContaining("connect with --zk-tls");
             assertThat(waited).as("bounded by the connection timeout, not a hang").isLessThan(CONNECT.multipliedBy(8));
             closeNodes();
-        }
-    }
-
-    @Test
-    void aTlsClientAtAPlainPortIsRefusedNamingTheSecurePort() {
-        ZooKeeperTls tls = ZooKeeperTls.fromDirectory(TestCertificates.writePemDirectory(directory, CA));
-        try (EmbeddedZooKeeper plain = EmbeddedZooKeeper.start()) {
-            Throwable refused = Await.failure(ZooKeeperSession.open(vertx, plain.connectString(), Duration.ofSeconds(2),
-                    CONNECT, Optional.empty(), Optional.of(tls)), WAIT);
-            assertThat(refused).hasMessageContaining("over TLS").hasMessageContaining("secureClientPort");
         }
     }
 

@@ -1,5 +1,6 @@
-package dev.canopy.core.membership;
+package dev.canopy.zookeeper.server;
 
+import dev.canopy.core.membership.ZooKeeperTls;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -129,6 +130,11 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
 
     public int port() {
         return connections.getLocalPort();
+    }
+
+    /** The client connections open now: one per connected ZooKeeper session (for diagnostics and tests). */
+    public int clientConnections() {
+        return connections.getNumAliveConnections();
     }
 
     /** The temporary directory holding snapshots and the transaction log; deleted by {@link #close()}. */
