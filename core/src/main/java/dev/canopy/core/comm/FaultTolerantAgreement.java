@@ -48,13 +48,32 @@ final class FaultTolerantAgreement {
         this.log = new NodeLogger(LoggerFactory.getLogger(FaultTolerantAgreement.class), runtime.nodeLabel());
     }
 
-    /** The AND of the flags of the members that voted. */
+    /**
+     * The AND of the flags of the members that voted. Decision: the result, then one byte per rank (1 = its vote
+     * was counted). A member the decider took for gone (a false suspicion on a starved machine) may still be
+     * alive and voting: its vote is not in the result, so it must not return the result as its own agreement;
+     * it fails instead, as a shrink leaves it out.
+     */
     Future<Boolean> agree(GroupCommunicator communicator, int round, boolean flag) {
+        int size = communicator.size();
         Buffer vote = Buffer.buffer(1).appendByte((byte) (flag ? 1 : 0));
         return decide(communicator, round, vote, votes -> {
             boolean all = votes.values().stream().allMatch(v -> requireLength(v, 1, "agreement vote").getByte(0) == 1);
-            return Buffer.buffer(1).appendByte((byte) (all ? 1 : 0));
-        }).map(decision -> requireLength(decision, 1, "agreement decision").getByte(0) == 1);
+            Buffer decision = Buffer.buffer(1 + size).appendByte((byte) (all ? 1 : 0));
+            for (int r = 0; r < size; r++) {
+                decision.appendByte((byte) (votes.containsKey(r) ? 1 : 0));
+            }
+            return decision;
+        }).compose(decision -> {
+            requireLength(decision, 1 + size, "agreement decision");
+            if (decision.getByte(1 + communicator.rank()) != 1) {
+                log.warn("left out of agreement round {} of context {}: the decider took this node for gone",
+                        round, communicator.contextId());
+                return Future.failedFuture(new RankFailedException(communicator.rank(), runtime.self().id(),
+                        "the agreement was decided without this node's vote (the survivors consider it failed)"));
+            }
+            return Future.succeededFuture(decision.getByte(0) == 1);
+        });
     }
 
     /**
