@@ -107,25 +107,25 @@ public final class HierarchicalPlanner {
 
     /**
      * The plan with the heavy-WAN candidate whose replay completes first. Candidates are ranked by a replay of
-     * the wide-area part alone (the trees down to the LAN level: every send that crosses an uplink, a few
-     * hundred coordinators even for 10,000 processes), then only the winner's whole plan is replayed, so
-     * choosing costs little beside the one full replay every plan needs.
+     * the sends that leave a host (the trees down to the cluster-fabric level: every send that crosses a NIC, a
+     * site uplink or a link; a fifth of the members for 10,000 processes of five per host), then only the winner's
+     * whole plan is replayed, so choosing costs about as much as the one full replay every plan needs.
      */
     private HierarchicalPlan fastestReplay(long epoch, String root, List<GroupTree> trees, List<Tree> heavyWanCandidates,
             LatencySource latencies) {
         List<GroupTree> best = trees;
         if (heavyWanCandidates.size() > 1) {
-            double bestWideArea = Double.POSITIVE_INFINITY;
+            double bestBetweenHosts = Double.POSITIVE_INFINITY;
             for (Tree candidate : heavyWanCandidates) {
                 List<GroupTree> withCandidate = new ArrayList<>(trees);
                 GroupTree heavyWan = withCandidate.get(0);
                 withCandidate.set(0, new GroupTree(heavyWan.level(), heavyWan.groupKey(), candidate));
-                List<GroupTree> wideArea = withCandidate.stream()
-                        .filter(group -> group.level().ordinal() <= Level.LAN.ordinal()).toList();
-                double completion = FlattenedArrivals.of(root, wideArea, latencies, cost).values().stream()
+                List<GroupTree> betweenHosts = withCandidate.stream()
+                        .filter(group -> group.level().ordinal() <= Level.CLUSTER.ordinal()).toList();
+                double completion = FlattenedArrivals.of(root, betweenHosts, latencies, cost).values().stream()
                         .mapToDouble(Double::doubleValue).max().orElse(0);
-                if (completion < bestWideArea) {
-                    bestWideArea = completion;
+                if (completion < bestBetweenHosts) {
+                    bestBetweenHosts = completion;
                     best = withCandidate;
                 }
             }
