@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * {@code auto}'s choice among the one-to-many policies ({@code static}, {@code dynamic}, {@code tree}), from
- * costs measured on this deployment by {@link GroupCollectives}' calibration, never from constants: for each
+ * costs measured on this deployment by {@link PolicyCalibration}, never from constants: for each
  * policy, the time of a one-to-{@code k} operation at two piece sizes (the root's call until every member has
  * passed a barrier behind it, less a barrier alone), so the fixed part holds that policy's group management
  * (a dynamic group's lease, announcement, joins and drop) and the per-byte part its data path.
@@ -43,6 +43,25 @@ public record PolicyCostModel(int measuredTargets, Map<GroupPolicy, Line> lines)
         }
     }
 
+    /** A model where everything is free (a communicator of one member: there is nothing to measure). */
+    static PolicyCostModel free() {
+        Map<GroupPolicy, Line> lines = new EnumMap<>(GroupPolicy.class);
+        for (GroupPolicy policy : PER_CALL) {
+            lines.put(policy, new Line(0, 0));
+        }
+        return new PolicyCostModel(0, lines);
+    }
+
+    /** This model with each policy's line multiplied by its scale in {@code scales} (1 where none). */
+    PolicyCostModel scaled(Map<GroupPolicy, Double> scales) {
+        Map<GroupPolicy, Line> scaled = new EnumMap<>(GroupPolicy.class);
+        lines.forEach((policy, line) -> {
+            double scale = scales.getOrDefault(policy, 1.0);
+            scaled.put(policy, new Line(line.fixedMicros() * scale, line.perByteMicros() * scale));
+        });
+        return new PolicyCostModel(measuredTargets, scaled);
+    }
+
     /** The line through two measurements: {@code smallMicros} at {@code smallBytes}, {@code largeMicros} at {@code largeBytes}. */
     static Line through(long smallBytes, double smallMicros, long largeBytes, double largeMicros) {
         double perByte = Math.max(0, (largeMicros - smallMicros) / (largeBytes - smallBytes));
@@ -67,6 +86,24 @@ public record PolicyCostModel(int measuredTargets, Map<GroupPolicy, Line> lines)
             }
         }
         return best;
+    }
+
+    /**
+     * A persistent request's policy: persistent unless the point-to-point sends are predicted cheaper than a static
+     * call at these sizes (a start costs no more than a static call: no management either, and a smaller group).
+     */
+    public GroupPolicy chooseRequest(int targets, long largestPiece) {
+        return micros(GroupPolicy.STATIC, targets, largestPiece) <= micros(GroupPolicy.TREE, targets, largestPiece)
+                ? GroupPolicy.PERSISTENT : GroupPolicy.TREE;
+    }
+
+    /**
+     * An allgather's policy among {@code members}: n one-to-all multicasts on the static group against the tree's
+     * allgather, which the model's one-to-(n-1) tree sends stand for.
+     */
+    public GroupPolicy chooseAllgather(int members, long bytesPerRank) {
+        return micros(GroupPolicy.STATIC, members - 1, bytesPerRank) <= micros(GroupPolicy.TREE, members - 1, bytesPerRank)
+                ? GroupPolicy.STATIC : GroupPolicy.TREE;
     }
 
     /** {@code k, then fixed and per-byte of each PER_CALL policy}: what rank 0 broadcasts. */
