@@ -29,8 +29,11 @@ import org.slf4j.LoggerFactory;
  * <p>An observation is one member's time of one one-to-many call (its call until its future completed); an
  * operation's time is the largest over the members that reported it. A member reports the calls of the period
  * before the last one (tickets {@code [r - 2E, r - E)} at refresh {@code r}), so every call is reported once,
- * when it has long finished. A policy's scale is the trimmed mean of the newest {@link #WINDOW} ratios observed /
- * calibrated, once it has {@link #MIN_SAMPLES}; until then the calibration stands. Only the policies that run are
+ * when it has long finished. The calibration measured each policy at two sizes; an observation corrects the side
+ * it is nearer to (below or above their geometric mean), by the trimmed mean of that side's newest {@link #WINDOW}
+ * ratios observed / calibrated, once it has {@link #MIN_SAMPLES} (a side without them takes the other side's
+ * correction, or none), and the policy's line is drawn again through the two corrected points. Only the policies
+ * that run are
  * observed: a policy the model overrates is not retried (the calibration at open measured all of them).
  */
 final class AutoPolicy {
@@ -52,7 +55,8 @@ final class AutoPolicy {
 
     private final PolicyCostModel calibrated;
     private final NanoClock clock;
-    private final Map<GroupPolicy, TimeSeries> ratios = new EnumMap<>(GroupPolicy.class); // folded; under this
+    /** Per policy, the ratios near the calibration's small size [0] and near its large size [1]; under this. */
+    private final Map<GroupPolicy, TimeSeries[]> ratios = new EnumMap<>(GroupPolicy.class);
     private final List<Observation> observed = new ArrayList<>(); // this member's, not yet reported; under this
     private long tickets; // under this
     private Future<PolicyCostModel> model; // under this
@@ -64,7 +68,7 @@ final class AutoPolicy {
         this.model = Future.succeededFuture(calibrated);
         this.latest = calibrated;
         for (GroupPolicy policy : PolicyCostModel.PER_CALL) {
-            ratios.put(policy, new TimeSeries(WINDOW));
+            ratios.put(policy, new TimeSeries[] {new TimeSeries(WINDOW), new TimeSeries(WINDOW)});
         }
     }
 
@@ -131,15 +135,37 @@ final class AutoPolicy {
                         (one, other) -> one.micros() >= other.micros() ? one : other);
             }
         }
-        slowest.values().forEach(observation -> ratios.get(observation.policy()).add(observation.micros()
-                / Math.max(1, calibrated.micros(observation.policy(), observation.targets(), observation.bytesPerTarget()))));
-        Map<GroupPolicy, Double> scales = new EnumMap<>(GroupPolicy.class);
-        ratios.forEach((policy, series) -> scales.put(policy, series.size() < MIN_SAMPLES ? 1
-                : new TrimmedMean(WINDOW, TRIM).forecast(series).orElse(1)));
-        PolicyCostModel refreshed = calibrated.scaled(scales);
+        double middle = Math.sqrt((double) smallBytes() * largeBytes());
+        slowest.values().forEach(observation -> {
+            long bytes = observation.targets() * observation.bytesPerTarget();
+            ratios.get(observation.policy())[bytes < middle ? 0 : 1].add(observation.micros()
+                    / Math.max(1, calibrated.micros(observation.policy(), observation.targets(),
+                            observation.bytesPerTarget())));
+        });
+        Map<GroupPolicy, double[]> scales = new EnumMap<>(GroupPolicy.class);
+        ratios.forEach((policy, sides) -> {
+            double small = scale(sides[0]);
+            double large = scale(sides[1]);
+            scales.put(policy, new double[] {Double.isNaN(small) ? (Double.isNaN(large) ? 1 : large) : small,
+                    Double.isNaN(large) ? (Double.isNaN(small) ? 1 : small) : large});
+        });
+        PolicyCostModel refreshed = calibrated.corrected(scales, smallBytes(), largeBytes());
         latest = refreshed;
-        LOG.debug("auto after {} calls ({} operations observed): scales {}; {}", refresh, slowest.size(), scales, refreshed);
+        LOG.debug("auto after {} calls ({} operations observed): {}", refresh, slowest.size(), refreshed);
         return refreshed;
+    }
+
+    /** The trimmed mean of {@code side}, NaN with fewer than {@link #MIN_SAMPLES}. */
+    private static double scale(TimeSeries side) {
+        return side.size() < MIN_SAMPLES ? Double.NaN : new TrimmedMean(WINDOW, TRIM).forecast(side).orElse(1);
+    }
+
+    private long smallBytes() {
+        return (long) calibrated.measuredTargets() * PolicyCalibration.SMALL_BYTES;
+    }
+
+    private long largeBytes() {
+        return (long) calibrated.measuredTargets() * PolicyCalibration.LARGE_BYTES;
     }
 
     /** A member's report, checked: whole observations of the reported period, known policies, finite sizes. */

@@ -52,14 +52,22 @@ public record PolicyCostModel(int measuredTargets, Map<GroupPolicy, Line> lines)
         return new PolicyCostModel(0, lines);
     }
 
-    /** This model with each policy's line multiplied by its scale in {@code scales} (1 where none). */
-    PolicyCostModel scaled(Map<GroupPolicy, Double> scales) {
-        Map<GroupPolicy, Line> scaled = new EnumMap<>(GroupPolicy.class);
+    /**
+     * This model with each policy's line drawn again through its points at {@code smallBytes} and {@code largeBytes}
+     * multiplied by {@code scales.get(policy)[0]} and {@code [1]} (a policy without scales, or with both 1, keeps its
+     * line).
+     */
+    PolicyCostModel corrected(Map<GroupPolicy, double[]> scales, long smallBytes, long largeBytes) {
+        if (smallBytes >= largeBytes) {
+            return this; // nothing was measured (a communicator of one member)
+        }
+        Map<GroupPolicy, Line> corrected = new EnumMap<>(GroupPolicy.class);
         lines.forEach((policy, line) -> {
-            double scale = scales.getOrDefault(policy, 1.0);
-            scaled.put(policy, new Line(line.fixedMicros() * scale, line.perByteMicros() * scale));
+            double[] scale = scales.getOrDefault(policy, new double[] {1, 1});
+            corrected.put(policy, scale[0] == 1 && scale[1] == 1 ? line : through(smallBytes,
+                    line.micros(smallBytes) * scale[0], largeBytes, line.micros(largeBytes) * scale[1]));
         });
-        return new PolicyCostModel(measuredTargets, scaled);
+        return new PolicyCostModel(measuredTargets, corrected);
     }
 
     /** The line through two measurements: {@code smallMicros} at {@code smallBytes}, {@code largeMicros} at {@code largeBytes}. */

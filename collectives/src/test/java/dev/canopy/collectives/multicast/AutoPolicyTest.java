@@ -79,6 +79,27 @@ class AutoPolicyTest {
     }
 
     @Test
+    void eachSideOfTheCalibrationIsCorrectedByTheObservationsNearIt() {
+        long large = PolicyCalibration.LARGE_BYTES;
+        double calibratedLarge = CALIBRATED.micros(GroupPolicy.STATIC, 5, large);
+        for (int call = 1; call <= 2 * AutoPolicy.REFRESH_EVERY; call++) {
+            List<AutoPolicy.Ticket> tickets = nextOnBoth();
+            if (call < AutoPolicy.REFRESH_EVERY) {
+                // At 16 B per target static costs what the calibration said, at 16 KiB twice as much.
+                boolean big = call % 2 == 1;
+                observe(tickets, GroupPolicy.STATIC, big ? large : 16, 0, big ? 2 * calibratedLarge
+                        : CALIBRATED.micros(GroupPolicy.STATIC, 5, 16));
+            }
+        }
+        PolicyCostModel refreshed = members.get(0).current();
+        assertThat(refreshed.micros(GroupPolicy.STATIC, 5, 16)).isCloseTo(CALIBRATED.micros(GroupPolicy.STATIC, 5, 16),
+                offset(1.0));
+        assertThat(refreshed.micros(GroupPolicy.STATIC, 5, large)).isCloseTo(2 * calibratedLarge, offset(1.0));
+        assertThat(refreshed.lines().get(GroupPolicy.TREE)).as("not observed").isEqualTo(
+                CALIBRATED.lines().get(GroupPolicy.TREE));
+    }
+
+    @Test
     void aMalformedReportFailsTheRefreshNamingTheRank() {
         for (int call = 1; call < AutoPolicy.REFRESH_EVERY; call++) {
             members.get(0).next(this::gatherAlone);
@@ -122,11 +143,16 @@ class AutoPolicyTest {
 
     /** The call of {@code tickets} took {@code rootMicros} at member 0 and {@code targetMicros} at member 1. */
     private void observe(List<AutoPolicy.Ticket> tickets, GroupPolicy policy, long rootMicros, long targetMicros) {
-        long[] took = {rootMicros, targetMicros};
+        observe(tickets, policy, 16, rootMicros, targetMicros);
+    }
+
+    private void observe(List<AutoPolicy.Ticket> tickets, GroupPolicy policy, long bytesPerTarget, double rootMicros,
+            double targetMicros) {
+        double[] took = {rootMicros, targetMicros};
         for (int member = 0; member < 2; member++) {
             long start = members.get(member).now();
-            clocks[member] += took[member] * 1_000;
-            members.get(member).observe(tickets.get(member).index(), policy, 5, 16, start);
+            clocks[member] += Math.round(took[member] * 1_000);
+            members.get(member).observe(tickets.get(member).index(), policy, 5, bytesPerTarget, start);
         }
     }
 }
