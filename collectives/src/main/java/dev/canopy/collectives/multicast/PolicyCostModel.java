@@ -10,14 +10,15 @@ import java.util.Map;
  * {@code auto}'s choice among the one-to-many policies ({@code static}, {@code dynamic}, {@code tree}), from
  * costs measured on this deployment by {@link PolicyCalibration}, never from constants: for each
  * policy, the time of a one-to-{@code k} operation at two piece sizes (the root's call until every member has
- * passed a barrier behind it, less a barrier alone), so the fixed part holds that policy's group management
+ * passed a barrier behind it, less the barrier of the same round), so the fixed part holds that policy's group management
  * (a dynamic group's lease, announcement, joins and drop) and the per-byte part its data path.
  *
  * <p>Each policy's cost is {@code fixed + perByte * bytes}, with {@code bytes} all the bytes the root sends
  * ({@code targets x bytes per target}); measured at {@code k} targets, it is applied to other target counts
  * through those bytes (the management of a dynamic group grows little with its size: the targets join in
- * parallel). Every member holds the same model (rank 0 measures and broadcasts it), so every member reaches
- * the same choice for the same call.
+ * parallel). Every member holds the same model (rank 0 measures and broadcasts it; {@link AutoPolicy} corrects
+ * it from the operations' times at points the members agree on), so every member reaches the same choice for the
+ * same call.
  *
  * @param measuredTargets k, the targets of the calibration
  */
