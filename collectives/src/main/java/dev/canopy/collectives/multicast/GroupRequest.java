@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class GroupRequest implements AutoCloseable {
 
-    private final GroupCollectives owner;
+    private final GroupScope scope;
+    private final PersistentRequests requests;
     private final long operation;
     private final int root;
     private final int[] targets;
@@ -34,9 +35,10 @@ public final class GroupRequest implements AutoCloseable {
     private final long totalBytes;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private GroupRequest(GroupCollectives owner, long operation, int root, int[] targets, int[] counts, boolean shared,
+    private GroupRequest(GroupScope scope, PersistentRequests requests, long operation, int root, int[] targets, int[] counts, boolean shared,
             GroupPolicy policy, Optional<GroupMember> member) {
-        this.owner = owner;
+        this.scope = scope;
+        this.requests = requests;
         this.operation = operation;
         this.root = root;
         this.targets = targets;
@@ -47,9 +49,9 @@ public final class GroupRequest implements AutoCloseable {
         this.totalBytes = Arrays.stream(counts).asLongStream().sum();
     }
 
-    static GroupRequest oneToMany(GroupCollectives owner, long operation, int root, int[] targets, int[] counts,
-            boolean shared, GroupPolicy policy, Optional<GroupMember> member) {
-        return new GroupRequest(owner, operation, root, targets.clone(), counts, shared, policy, member);
+    static GroupRequest oneToMany(GroupScope scope, PersistentRequests requests, long operation, int root,
+            int[] targets, int[] counts, boolean shared, GroupPolicy policy, Optional<GroupMember> member) {
+        return new GroupRequest(scope, requests, operation, root, targets.clone(), counts, shared, policy, member);
     }
 
     /** {@code persistent} (one multicast per start) or {@code tree} (point-to-point sends). */
@@ -66,7 +68,7 @@ public final class GroupRequest implements AutoCloseable {
         if (closed.get()) {
             throw new IllegalStateException(this + " was closed; init a new request to start it again");
         }
-        int me = owner.communicator().rank();
+        int me = scope.rank();
         if (me == root && (data == null || data.length() != totalBytes)) {
             throw new IllegalArgumentException(this + " carries " + totalBytes + " bytes per start; the root gave "
                     + (data == null ? "none" : data.length()));
@@ -75,9 +77,9 @@ public final class GroupRequest implements AutoCloseable {
         if (me != root && !target) {
             return Future.succeededFuture(Optional.empty());
         }
-        return owner.onContext(() -> {
+        return scope.onContext(() -> {
             if (policy == GroupPolicy.TREE) {
-                return me == root ? sendPieces(data) : owner.receivePiece(root, operation).map(this::checked);
+                return me == root ? sendPieces(data) : scope.receivePiece(root, operation).map(this::checked);
             }
             GroupMember group = member.orElseThrow();
             if (me == root) {
@@ -85,7 +87,7 @@ public final class GroupRequest implements AutoCloseable {
                         .map(sent -> Optional.<Buffer>empty());
             }
             return group.receive(root).map(message -> checked(GroupMessage.decode(message, GroupMessage.DATA, operation,
-                    targets, owner.communicator().size()).pieceOf(me)));
+                    targets, scope.size()).pieceOf(me)));
         });
     }
 
@@ -105,7 +107,7 @@ public final class GroupRequest implements AutoCloseable {
         if (closed.getAndSet(true) || member.isEmpty()) {
             return Future.succeededFuture();
         }
-        return owner.closePersistent(operation, root, targets, member.get());
+        return requests.close(operation, root, targets, member.get());
     }
 
     @Override
@@ -118,7 +120,7 @@ public final class GroupRequest implements AutoCloseable {
         List<Buffer> pieces = pieces(data);
         List<Future<Void>> sends = new ArrayList<>();
         for (int i = 0; i < targets.length; i++) {
-            sends.add(owner.sendPiece(targets[i], operation, shared ? pieces.get(0) : pieces.get(i)));
+            sends.add(scope.sendPiece(targets[i], operation, shared ? pieces.get(0) : pieces.get(i)));
         }
         return Future.all(sends).map(sent -> Optional.empty());
     }
@@ -134,7 +136,7 @@ public final class GroupRequest implements AutoCloseable {
     }
 
     private Optional<Buffer> checked(Buffer piece) {
-        int expected = shared ? counts[0] : counts[Arrays.binarySearch(targets, owner.communicator().rank())];
+        int expected = shared ? counts[0] : counts[Arrays.binarySearch(targets, scope.rank())];
         if (piece.length() != expected) {
             throw new MalformedMessageException(this + ": received a piece of " + piece.length() + " bytes, the request"
                     + " carries " + expected);

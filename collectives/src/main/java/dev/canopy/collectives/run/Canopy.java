@@ -58,7 +58,7 @@ public final class Canopy {
                                             MulticastFabrics.ipOnly(leases), MulticastOptions.DEFAULTS)
                                     .compose(collectives -> livePlans(vertx, node, world, algorithms, loggp, options)
                                             .map(live -> new CanopySession(vertx, node, world, options.grid(), collectives,
-                                                    live)));
+                                                    live, leases)));
                         })))
                         .onFailure(e -> node.close()));
     }

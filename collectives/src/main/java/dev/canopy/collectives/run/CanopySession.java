@@ -4,12 +4,20 @@ import dev.canopy.collectives.ArrayType;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.BlockingCollectives;
 import dev.canopy.collectives.Collectives;
+import dev.canopy.collectives.multicast.GroupCollectives;
+import dev.canopy.collectives.multicast.GroupEndpoints;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.multicast.groups.GroupAllocator;
+import dev.canopy.multicast.groups.GroupPolicy;
+import dev.canopy.multicast.groups.ManagementTimes;
+import dev.canopy.multicast.reliable.MulticastOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -23,6 +31,10 @@ import java.util.function.Supplier;
  * ({@link JoinOptions#withLivePlans}) also probes the network and takes part in the plan leader election;
  * it moves to the leader's newest plan only at {@link #adoptNewestPlan()}, which every member calls at the
  * same point of its sequence of collectives, so every collective runs on one epoch on every member.
+ *
+ * <p>The one-to-many collectives over policy-managed multicast groups ({@link GroupCollectives}: static, dynamic,
+ * persistent, tree or auto) are opened on WORLD by the first {@link #groups} call, leasing through this node's
+ * ZooKeeper session, and closed with the session.
  */
 public final class CanopySession implements AutoCloseable {
 
@@ -31,18 +43,29 @@ public final class CanopySession implements AutoCloseable {
     private final Communicator world;
     private final GridModel grid;
     private final Optional<LivePlans> livePlans;
+    private final GroupAllocator leases;
+    private final AtomicReference<OpenedGroups> groups = new AtomicReference<>();
     // Replaced at a switch point; the collectives are immutable, so a volatile reference publishes them.
     private volatile Collectives collectives;
     private final AtomicReference<Future<Void>> ending = new AtomicReference<>();
 
     /** @param configured the collectives on the level file's plan, which they follow until the first switch point */
+    /** WORLD's groups, opened once, and what they were opened with. */
+    private record OpenedGroups(GroupEndpoints endpoints, GroupPolicy defaultPolicy, Future<GroupCollectives> opened) {
+    }
+
+    /**
+     * @param configured the collectives on the level file's plan, which they follow until the first switch point
+     * @param leases     this node's multicast group allocator (its ZooKeeper session, the grid's range)
+     */
     CanopySession(Vertx vertx, CanopyNode node, Communicator world, GridModel grid, Collectives configured,
-            Optional<LivePlans> livePlans) {
+            Optional<LivePlans> livePlans, GroupAllocator leases) {
         this.vertx = vertx;
         this.node = node;
         this.world = world;
         this.grid = grid;
         this.livePlans = livePlans;
+        this.leases = leases;
         this.collectives = configured;
         FatalErrors.watch(vertx);
         EmergencyExit.opened(this);
@@ -96,6 +119,50 @@ public final class CanopySession implements AutoCloseable {
         return new BlockingCollectives<>(collectives, type);
     }
 
+    /**
+     * WORLD's one-to-many collectives over multicast groups on real IPv4 multicast through this member's own
+     * address (the host it joined with), {@code defaultPolicy} for calls that name none ({@code auto} unless the
+     * program knows better; each call and each request can still name its own). Collective the first time (every
+     * member calls it at the same point of its sequence of collectives: it opens the static group and measures the
+     * policies); later calls return the same object. Blocks.
+     */
+    public GroupCollectives groups(GroupPolicy defaultPolicy) {
+        InetAddress own;
+        try {
+            own = InetAddress.getByName(node.address().host());
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("multicast groups: this member's host " + node.address().host()
+                    + " does not resolve to an address to multicast from; join with a host that does, or give the"
+                    + " endpoints (groups(GroupEndpoints, policy))", e);
+        }
+        return Blocking.await(groupsAsync(GroupEndpoints.udp(own), defaultPolicy));
+    }
+
+    /**
+     * {@link #groups(GroupPolicy)} on {@code endpoints} (e.g. {@link GroupEndpoints#emulated} for members in one
+     * JVM), without blocking. Opened once per session: a later call with other endpoints or another default policy
+     * fails, naming what the groups were opened with. Leases go through this node's ZooKeeper session (they end
+     * with it) from the grid's {@code multicast_range}; the groups close with the session.
+     */
+    public synchronized Future<GroupCollectives> groupsAsync(GroupEndpoints endpoints, GroupPolicy defaultPolicy) {
+        if (ending.get() != null) {
+            return Future.failedFuture(new IllegalStateException("this session has ended; its multicast groups are closed"));
+        }
+        OpenedGroups current = groups.get();
+        if (current == null) {
+            current = new OpenedGroups(endpoints, defaultPolicy, GroupCollectives.open(collectives, leases, endpoints,
+                    MulticastOptions.DEFAULTS, defaultPolicy, new ManagementTimes()));
+            groups.set(current);
+        }
+        if (!current.endpoints().kind().equals(endpoints.kind()) || current.defaultPolicy() != defaultPolicy) {
+            return Future.failedFuture(new IllegalStateException("WORLD's multicast groups are open already on "
+                    + current.endpoints().kind() + " endpoints with default policy "
+                    + current.defaultPolicy().configName() + "; this call asks for " + endpoints.kind() + " and "
+                    + defaultPolicy.configName() + ": open them once per session (name a policy per call instead)"));
+        }
+        return current.opened();
+    }
+
     /** How log lines name this process: {@code site/host#rank}. */
     public String label() {
         return node.label();
@@ -108,14 +175,15 @@ public final class CanopySession implements AutoCloseable {
      */
     @Override
     public void close() {
-        Blocking.await(end(() -> collectives.barrier().transform(finished -> closeBroadcastPath())
+        Blocking.await(end(() -> collectives.barrier().transform(finished -> closeGroups())
+                .transform(closed -> closeBroadcastPath())
                 .transform(closed -> closeLivePlans())
                 .transform(stopped -> node.close()).eventually(() -> vertx.close())));
     }
 
     /** Leaves the job at once, without waiting for the others (after a failure); blocks until done. */
     public void leave() {
-        Blocking.await(end(() -> closeBroadcastPath().transform(closed -> closeLivePlans())
+        Blocking.await(end(() -> closeGroups().transform(left -> closeBroadcastPath()).transform(closed -> closeLivePlans())
                 .transform(stopped -> node.close()).eventually(() -> vertx.close())));
     }
 
@@ -131,6 +199,15 @@ public final class CanopySession implements AutoCloseable {
             how.get().onComplete(ended);
         }
         return ending.get();
+    }
+
+    /** WORLD's multicast groups, if opened: every group left, the leases released. */
+    private Future<Void> closeGroups() {
+        OpenedGroups opened = groups.get();
+        if (opened == null) {
+            return Future.succeededFuture();
+        }
+        return opened.opened().transform(open -> open.succeeded() ? open.result().closeAsync() : Future.succeededFuture());
     }
 
     /** The multicast layer under bcast, if any: its fabric endpoint and buffers. */

@@ -90,9 +90,14 @@ public final class GroupAllocator {
         return parents().compose(ready -> claim(key, Claim.CREATE, new Attempt(candidates())));
     }
 
-    /** The group {@code key} another member created; fails if there is none. */
+    /**
+     * The group {@code key} another member created; fails if there is none. The read follows a {@code sync}: this
+     * process's ZooKeeper server may be a follower that has not applied the creator's write yet (the creator told
+     * the members about the group over the network, which can be faster than the ensemble), and a sync makes the
+     * server catch up with the leader first.
+     */
     public Future<GroupLease> lookup(GroupKey key) {
-        return find(key).compose(found -> found.map(Future::succeededFuture).orElseGet(() -> Future.failedFuture(
+        return sync(LeaseZnodes.groups(job)).compose(synced -> find(key)).compose(found -> found.map(Future::succeededFuture).orElseGet(() -> Future.failedFuture(
                 new IllegalStateException("job " + job + " has no multicast group " + key + " (not created yet, released,"
                         + " or its owner's ZooKeeper session ended)"))));
     }
@@ -236,6 +241,10 @@ public final class GroupAllocator {
     }
 
     /** This job's group {@code key}, checked against its slot's lease; empty when there is no such group. */
+    private Future<Void> sync(String path) {
+        return Future.fromCompletionStage(zooKeeper.sync().forPath(path), context).mapEmpty();
+    }
+
     private Future<Optional<GroupLease>> find(GroupKey key) {
         String where = LeaseZnodes.group(job, key);
         Stat stat = new Stat();
