@@ -47,10 +47,15 @@ public final class Parent {
         return DynamicOptions.of(zooKeeper, JobSecret.fromFile(Path.of(secretFile))).withNamespace(port().namespace());
     }
 
-    /** Collective over {@code session}'s WORLD: the inter-communicator with the parents. */
+    /**
+     * Collective over {@code session}'s WORLD: the inter-communicator with the parents. The name service runs over
+     * the job's own ZooKeeper session (the spawn gave the child job the parents' ZooKeeper and secret), so the way
+     * back opens no session of its own.
+     */
     public static Future<InterCommunicator> connect(CanopySession session) {
         try {
-            return connect(session, DynamicProcesses.of(session, options()));
+            return connect(session, DynamicProcesses.over(session.collectives(), session.grid(), options(),
+                    session.zooKeeperSession()));
         } catch (IllegalStateException e) {
             return Future.failedFuture(e);
         }
