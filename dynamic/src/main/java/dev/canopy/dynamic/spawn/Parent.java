@@ -6,6 +6,7 @@ import dev.canopy.dynamic.DynamicOptions;
 import dev.canopy.dynamic.DynamicProcesses;
 import dev.canopy.dynamic.InterCommunicator;
 import dev.canopy.dynamic.PortName;
+import dev.canopy.processes.ChildMain;
 import io.vertx.core.Future;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -61,10 +62,13 @@ public final class Parent {
         }
     }
 
-    /** {@link #connect(CanopySession)} through {@code dynamic}, made with (adjusted) {@link #options()}. */
+    /**
+     * {@link #connect(CanopySession)} through {@code dynamic}, made with (adjusted) {@link #options()}. Once it is
+     * done, this process's start-up is over: its agent may start the warm process that replaces it.
+     */
     public static Future<InterCommunicator> connect(CanopySession session, DynamicProcesses dynamic) {
         try {
-            return dynamic.connect(port(), 0);
+            return dynamic.connect(port(), 0).onComplete(done -> ChildMain.reportStarted());
         } catch (IllegalStateException e) {
             return Future.failedFuture(e);
         }
