@@ -3,10 +3,12 @@ package dev.canopy.dynamic;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.run.CanopySession;
+import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * MPI-2 dynamic processes for one process of a group (a communicator and its collectives): ports and service
@@ -34,8 +36,11 @@ public final class DynamicProcesses implements AutoCloseable {
     private final DynamicOptions options;
     private final Pairing pairing;
     private Future<NameService> names;
+    /** A session to borrow for the name service instead of opening one. */
+    private final Optional<ZooKeeperSession> borrowed;
 
-    private DynamicProcesses(Collectives local, GridModel grid, DynamicOptions options) {
+    private DynamicProcesses(Collectives local, GridModel grid, DynamicOptions options, Optional<ZooKeeperSession> borrowed) {
+        this.borrowed = borrowed;
         this.vertx = local.communicator().context().owner();
         this.options = Objects.requireNonNull(options, "options");
         this.pairing = new Pairing(vertx, options, local, grid, this::names);
@@ -48,7 +53,18 @@ public final class DynamicProcesses implements AutoCloseable {
 
     /** Over {@code local}'s communicator; {@code grid} plans the collectives of merged communicators. */
     public static DynamicProcesses over(Collectives local, GridModel grid, DynamicOptions options) {
-        return new DynamicProcesses(Objects.requireNonNull(local, "local"), Objects.requireNonNull(grid, "grid"), options);
+        return new DynamicProcesses(Objects.requireNonNull(local, "local"), Objects.requireNonNull(grid, "grid"), options,
+                Optional.empty());
+    }
+
+    /**
+     * {@link #over}, with the name service over {@code zooKeeper} (a session this process has already, such as its
+     * job's, with the same secret's credentials) instead of a session of its own: no ZooKeeper connect on the
+     * first use. {@link #close()} then deletes this process's ports and names and leaves the session open.
+     */
+    public static DynamicProcesses over(Collectives local, GridModel grid, DynamicOptions options, ZooKeeperSession zooKeeper) {
+        return new DynamicProcesses(Objects.requireNonNull(local, "local"), Objects.requireNonNull(grid, "grid"), options,
+                Optional.of(zooKeeper));
     }
 
     public DynamicOptions options() {
@@ -110,7 +126,8 @@ public final class DynamicProcesses implements AutoCloseable {
 
     private synchronized Future<NameService> names() {
         if (names == null || names.failed()) {
-            names = NameService.open(vertx, options);
+            names = borrowed.map(session -> NameService.over(vertx, session, options))
+                    .orElseGet(() -> NameService.open(vertx, options));
         }
         return names;
     }

@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.apache.curator.framework.CuratorFramework;
@@ -58,10 +60,15 @@ public final class NameService implements AutoCloseable {
     private final ZnodeSeal seal;
     private final DynamicOptions options;
     private final String namespacePath;
+    /** Whether this service opened its session (and ends it at close) or borrowed a job's. */
+    private final boolean ownsSession;
+    /** Over a borrowed session: the ports and names this service made, deleted at close. */
+    private final Set<String> made = ConcurrentHashMap.newKeySet();
 
-    private NameService(Vertx vertx, ZooKeeperSession session, DynamicOptions options) {
+    private NameService(Vertx vertx, ZooKeeperSession session, DynamicOptions options, boolean ownsSession) {
         this.vertx = vertx;
         this.session = session;
+        this.ownsSession = ownsSession;
         this.client = session.client();
         this.seal = new ZnodeSeal(options.secret());
         this.options = options;
@@ -73,9 +80,25 @@ public final class NameService implements AutoCloseable {
         return ZooKeeperSession.open(vertx, options.zooKeeper(), SESSION_TIMEOUT, CONNECT_TIMEOUT,
                         Optional.of(ZooKeeperCredentials.of(options.secret())))
                 .compose(session -> {
-                    NameService service = new NameService(vertx, session, options);
+                    NameService service = new NameService(vertx, session, options, true);
                     return service.claim().map(service).onFailure(e -> session.close());
                 });
+    }
+
+    /**
+     * Over {@code borrowed}, a session this process already has (a job's), instead of a session of its own: no
+     * connect to ZooKeeper, which is what a spawned child's way back to its parents must not wait for. The
+     * session must carry the secret's credentials. {@link #close()} then deletes the ports and names this
+     * service made and leaves the session open.
+     */
+    public static Future<NameService> over(Vertx vertx, ZooKeeperSession borrowed, DynamicOptions options) {
+        if (!borrowed.credentials().equals(Optional.of(ZooKeeperCredentials.of(options.secret())))) {
+            return Future.failedFuture(new IllegalArgumentException("the ZooKeeper session of " + borrowed.connectString()
+                    + " given to the name service carries other credentials than the secret of its DynamicOptions;"
+                    + " give the session of a job with the same secret, or let the name service open its own"));
+        }
+        NameService service = new NameService(vertx, borrowed, options, false);
+        return service.claim().map(service);
     }
 
     public String namespace() {
@@ -88,6 +111,7 @@ public final class NameService implements AutoCloseable {
         String path = portPath(port);
         return blocking(() -> {
             client.create().withMode(CreateMode.EPHEMERAL).forPath(path, seal.seal(path, new JsonObject().put("port", port.id())));
+            made.add(path);
             return port;
         }, "open a port");
     }
@@ -97,6 +121,7 @@ public final class NameService implements AutoCloseable {
         return valid(() -> requireOwnNamespace(port)).compose(v -> blocking(() -> {
             try {
                 client.delete().forPath(portPath(port));
+                made.remove(portPath(port));
             } catch (KeeperException.NoNodeException e) {
                 throw new IllegalStateException("port " + port + " is not open (closed already, or never opened)", e);
             }
@@ -114,6 +139,7 @@ public final class NameService implements AutoCloseable {
             try {
                 client.create().withMode(CreateMode.EPHEMERAL).forPath(path,
                         seal.seal(path, new JsonObject().put("service", service).put("port", port.toString())));
+                made.add(path);
             } catch (KeeperException.NodeExistsException e) {
                 throw new IllegalStateException("service '" + service + "' is already published in namespace "
                         + options.namespace() + "; unpublish it first, or choose another name", e);
@@ -151,6 +177,7 @@ public final class NameService implements AutoCloseable {
         return valid(() -> requireService(service)).compose(v -> blocking(() -> {
             try {
                 client.delete().forPath(servicePath(service));
+                made.remove(servicePath(service));
             } catch (KeeperException.NoNodeException e) {
                 throw new IllegalStateException("service '" + service + "' is not published in namespace "
                         + options.namespace(), e);
@@ -159,15 +186,28 @@ public final class NameService implements AutoCloseable {
         }, "unpublish service '" + service + "'"));
     }
 
-    /** Closes the ZooKeeper session: this process's ports and published names go with it. */
+    /**
+     * Closes the ZooKeeper session: this process's ports and published names go with it. Over a borrowed session,
+     * deletes them and leaves the session open.
+     */
     @Override
     public void close() {
-        session.close();
+        closeAsync();
     }
 
     /** {@link #close()} as a future. */
     public Future<Void> closeAsync() {
-        return session.close();
+        if (ownsSession) {
+            return session.close();
+        }
+        List<String> paths = List.copyOf(made);
+        made.clear();
+        return vertx.executeBlocking(() -> {
+            for (String path : paths) {
+                client.delete().quietly().forPath(path);
+            }
+            return null;
+        });
     }
 
     /**

@@ -132,6 +132,39 @@ class NameServiceTest {
     }
 
     @Test
+    void overABorrowedSessionClosingDeletesItsPortsAndNamesAndKeepsTheSession() {
+        ZooKeeperSession borrowed = Await.result(ZooKeeperSession.open(jobs.vertx, jobs.zooKeeper.connectString(),
+                Duration.ofSeconds(4), Duration.ofSeconds(10), Optional.of(ZooKeeperCredentials.of(jobs.secret))));
+        try {
+            NameService service = Await.result(NameService.over(jobs.vertx, borrowed,
+                    jobs.options(0, InterPhase.FLAT).withTimeout(SHORT)));
+            PortName port = Await.result(service.openPort());
+            Await.result(service.publishName("borrowed", port));
+            assertThat(Await.result(client.lookupName("borrowed"))).isEqualTo(port);
+
+            Await.result(service.closeAsync());
+
+            assertThat(Await.failure(client.lookupName("borrowed"))).hasMessageContaining("no service named 'borrowed'");
+            assertThat(Await.failure(client.connect(port, 0))).hasMessageContaining("not open");
+            assertThat(borrowed.client().getZookeeperClient().isConnected()).isTrue();
+        } finally {
+            borrowed.close();
+        }
+    }
+
+    @Test
+    void aBorrowedSessionWithOtherCredentialsIsRefused() {
+        ZooKeeperSession foreign = Await.result(ZooKeeperSession.open(jobs.vertx, jobs.zooKeeper.connectString(),
+                Duration.ofSeconds(4), Duration.ofSeconds(10), Optional.of(ZooKeeperCredentials.of(JobSecret.generate()))));
+        try {
+            assertThat(Await.failure(NameService.over(jobs.vertx, foreign, jobs.options(0, InterPhase.FLAT))))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("other credentials");
+        } finally {
+            foreign.close();
+        }
+    }
+
+    @Test
     void aRecordNotSealedWithTheSecretIsRefused() throws Exception {
         Await.result(client.lookupName("x").otherwiseEmpty()); // the namespace exists
         CuratorFramework raw = ZooKeeperSession.builder(jobs.zooKeeper.connectString(), Duration.ofSeconds(4),

@@ -21,6 +21,11 @@ public final class ChildMain {
 
     /** The line a child prints once it is warm and waits for its binding. */
     public static final String WARM_MARKER = "canopy-child: warm, waiting for a binding";
+    /**
+     * The line a bound child prints once its program is up (a spawned child: connected to its parents), so its
+     * starter knows the start-up is over ({@link #reportStarted()}).
+     */
+    public static final String STARTED_MARKER = "canopy-child: started";
     /** The program or the entry cannot be run (unknown class, bad binding); the same status as canopy launch's. */
     public static final int CANNOT_RUN = 2;
     /** The starter's pipe closed; the same status as a launched rank whose launcher died. */
@@ -63,6 +68,15 @@ public final class ChildMain {
         watchParent(parent);
         binding.properties().forEach(System::setProperty);
         System.exit(entry.run(binding));
+    }
+
+    /**
+     * Tells the starter that this child's start-up is over: its warm pool then starts the replacement, which
+     * would otherwise take CPU from this child's start (on a busy host, seconds). Harmless outside a child.
+     */
+    public static void reportStarted() {
+        System.out.println(STARTED_MARKER);
+        System.out.flush();
     }
 
     /** Exits with {@link #PARENT_GONE} once the starter's pipe ends. */

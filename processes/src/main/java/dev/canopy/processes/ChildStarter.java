@@ -21,6 +21,9 @@ import java.util.function.Consumer;
 public record ChildStarter(String label, String classpath, String entryClass, Map<String, String> environment,
         Consumer<String> output) {
 
+    /** The system property ({@code true}) a warm child is started with: its entry may prepare more while it waits. */
+    public static final String WARM_PROPERTY = "canopy.warm";
+
     public ChildStarter {
         Objects.requireNonNull(label, "label");
         Objects.requireNonNull(classpath, "classpath");
@@ -45,7 +48,7 @@ public record ChildStarter(String label, String classpath, String entryClass, Ma
 
     /** Starts a child that warms up and waits for its binding. */
     public StartedChild startWarm() {
-        return start(List.of("canopy.starter=" + label, "canopy.warm=true"));
+        return start(List.of("canopy.starter=" + label, WARM_PROPERTY + "=true"));
     }
 
     private StartedChild start(List<String> properties) {

@@ -58,7 +58,7 @@ public final class Spawner {
         return vertx.executeBlocking(() -> request(order), false)
                 .recover(e -> Future.failedFuture(e instanceof SpawnFailedException ? e
                         : new SpawnFailedException("spawn of " + order.childJob() + " failed: " + e.getMessage(), e)))
-                .compose(placed -> follow(order, placed, deadline)
+                .compose(placed -> follow(order, placed, deadline, System.nanoTime())
                         .recover(failure -> withdraw(order.childJob(), placed).transform(ignored -> Future.failedFuture(failure))));
     }
 
@@ -167,19 +167,20 @@ public final class Spawner {
     private record Failed(String why) implements Progress {
     }
 
-    private Future<SpawnedChildren> follow(SpawnOrder order, List<AgentInfo> placed, long deadline) {
+    private Future<SpawnedChildren> follow(SpawnOrder order, List<AgentInfo> placed, long deadline, long requested) {
         Promise<SpawnedChildren> done = Promise.promise();
-        poll(order, placed, deadline, done);
+        poll(order, placed, deadline, requested, done);
         return done.future();
     }
 
-    private void poll(SpawnOrder order, List<AgentInfo> placed, long deadline, Promise<SpawnedChildren> done) {
+    private void poll(SpawnOrder order, List<AgentInfo> placed, long deadline, long requested,
+            Promise<SpawnedChildren> done) {
         vertx.executeBlocking(() -> progress(order, placed), false).onComplete(checked -> {
             Progress progress = checked.succeeded() ? checked.result()
                     : new Failed("reading its state in ZooKeeper failed: " + checked.cause());
             if (progress instanceof Joined joined) {
                 done.complete(new SpawnedChildren(order.childJob(), ChildGrid.of(order.parentGrid(), order.childJob().name(),
-                        perSite(placed)), placed, joined.members()));
+                        perSite(placed)), placed, joined.members(), requested));
             } else if (progress instanceof Failed failed) {
                 done.fail(new SpawnFailedException("spawn of " + order.count() + " processes of " + order.childJob()
                         + " (" + order.describe() + ") failed: " + failed.why()));
@@ -189,7 +190,7 @@ public final class Spawner {
                         + " ms (" + states(order.childJob()) + "); the children were killed. Raise the spawn timeout if"
                         + " the hosts are slow to start JVMs"));
             } else {
-                vertx.setTimer(POLL_MILLIS, tick -> poll(order, placed, deadline, done));
+                vertx.setTimer(POLL_MILLIS, tick -> poll(order, placed, deadline, requested, done));
             }
         });
     }

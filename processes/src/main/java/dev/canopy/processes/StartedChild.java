@@ -24,6 +24,7 @@ public final class StartedChild {
     private final Process process;
     private final Deque<String> lastLines = new ArrayDeque<>();
     private final CompletableFuture<Void> warm = new CompletableFuture<>();
+    private final CompletableFuture<Void> started = new CompletableFuture<>();
     private final Thread output;
     /** The prefix of the child's output lines: what it runs, once bound. */
     private volatile String label;
@@ -34,8 +35,10 @@ public final class StartedChild {
         this.output = new Thread(() -> pump(lines), "output of child " + process.pid());
         output.setDaemon(true);
         output.start();
-        process.onExit().thenRun(() -> warm.completeExceptionally(new IllegalStateException(
-                "child " + process.pid() + " exited before it was warm")));
+        process.onExit().thenRun(() -> {
+            warm.completeExceptionally(new IllegalStateException("child " + process.pid() + " exited before it was warm"));
+            started.complete(null);
+        });
     }
 
     public long pid() {
@@ -49,6 +52,11 @@ public final class StartedChild {
     /** Completes once the child has warmed up and waits for its binding; fails if it exits first. */
     public CompletableFuture<Void> warm() {
         return warm;
+    }
+
+    /** Completes once the bound child says its start-up is over ({@link ChildMain#reportStarted()}) or ends. */
+    public CompletableFuture<Void> started() {
+        return started;
     }
 
     /** Completes when the process has ended. */
@@ -106,6 +114,10 @@ public final class StartedChild {
             while ((line = reader.readLine()) != null) {
                 if (line.equals(ChildMain.WARM_MARKER)) {
                     warm.complete(null);
+                    continue;
+                }
+                if (line.equals(ChildMain.STARTED_MARKER)) {
+                    started.complete(null);
                     continue;
                 }
                 synchronized (lastLines) {

@@ -2,19 +2,28 @@ package dev.canopy.processes;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Pre-started child JVMs that have loaded their entry and wait for a binding, so that a spawn only binds a
  * process instead of paying a JVM's start-up. {@link #take()} hands out a warm child (one still warming up if
- * none is ready yet) and starts a replacement at once. A child that dies while it waits is dropped.
+ * none is ready yet); its replacement starts once the taken child's start-up is over (it reports
+ * {@link ChildMain#STARTED_MARKER}, ends, or {@link #REFILL_AFTER} passes): a JVM warming up next to a
+ * starting child would take the CPU that child's start needs. A child that dies while it waits is dropped.
  * Thread-safe.
  */
 public final class WarmPool implements AutoCloseable {
 
+    /** Longest a replacement waits for the start-up of the child it replaces. */
+    static final Duration REFILL_AFTER = Duration.ofSeconds(10);
+
     private final ChildStarter starter;
     private final int size;
     private final Deque<StartedChild> waiting = new ArrayDeque<>();
+    /** Taken children whose start-up is not over yet: their replacements wait. */
+    private int starting;
     private boolean closed;
 
     /** Starts {@code size} warm children. */
@@ -38,9 +47,19 @@ public final class WarmPool implements AutoCloseable {
         waiting.removeIf(child -> !child.isAlive());
         Optional<StartedChild> taken = waiting.stream().filter(child -> child.warm().isDone()
                 && !child.warm().isCompletedExceptionally()).findFirst().or(() -> Optional.ofNullable(waiting.peekFirst()));
-        taken.ifPresent(waiting::remove);
-        refill();
+        taken.ifPresent(child -> {
+            waiting.remove(child);
+            starting++;
+            child.started().completeOnTimeout(null, REFILL_AFTER.toMillis(), TimeUnit.MILLISECONDS)
+                    .thenRun(this::startedUp);
+        });
+        refill(); // replaces children that died while they waited
         return taken;
+    }
+
+    private synchronized void startedUp() {
+        starting--;
+        refill();
     }
 
     /** How many children wait in the pool and are warm. */
@@ -50,7 +69,7 @@ public final class WarmPool implements AutoCloseable {
     }
 
     private void refill() {
-        while (!closed && waiting.size() < size) {
+        while (!closed && waiting.size() + starting < size) {
             StartedChild child = starter.startWarm();
             waiting.addLast(child);
             child.onExit().thenRun(() -> dropped(child));

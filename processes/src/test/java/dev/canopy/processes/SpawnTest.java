@@ -64,4 +64,19 @@ class SpawnTest {
         Await.until(Duration.ofSeconds(60), () -> agent.warmReady() == 2, () -> "the pool refilled: " + agent.warmReady());
         assertThat(ChildProcesses.count(pool.label())).isEqualTo(4);
     }
+
+    @Test
+    void aWarmPoolRefillsOnlyOnceTheChildItGaveAwayHasStarted() throws Exception {
+        LaunchAgent agent = pool.agent("refill", "ajou-b", 1);
+        Await.until(Duration.ofSeconds(60), () -> agent.warmReady() == 1, () -> "warm processes ready: " + agent.warmReady());
+
+        SpawnedChildren children = Await.result(pool.spawner.spawn(pool.order("kids-refill", Programs.Stay.class, 1,
+                Placement.atSites("ajou-b"), List.of())), Duration.ofSeconds(60));
+
+        // Stay never reports its start-up over: no replacement competes with it (until WarmPool.REFILL_AFTER).
+        assertThat(ChildProcesses.count(pool.label())).isEqualTo(1);
+        Await.result(pool.spawner.release(children));
+        // The child ended: its replacement starts.
+        Await.until(Duration.ofSeconds(60), () -> agent.warmReady() == 1, () -> "the pool refilled: " + agent.warmReady());
+    }
 }

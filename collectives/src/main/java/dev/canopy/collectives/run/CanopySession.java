@@ -7,6 +7,7 @@ import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.multicast.GroupCollectives;
 import dev.canopy.collectives.multicast.GroupEndpoints;
 import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.multicast.groups.GroupAllocator;
@@ -85,6 +86,14 @@ public final class CanopySession implements AutoCloseable {
 
     public GridModel grid() {
         return grid;
+    }
+
+    /**
+     * The job's ZooKeeper session, with the job secret's credentials, for services that keep znodes of their own
+     * under the same identity (the dynamic name service of a spawned process). The session owns it: do not close it.
+     */
+    public ZooKeeperSession zooKeeperSession() {
+        return node.zooKeeperSession();
     }
 
     /**

@@ -25,6 +25,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code MPI_Comm_spawn} and {@code MPI_Comm_spawn_multiple} for one process of a group: {@link #spawn} is collective
@@ -44,6 +46,7 @@ public final class DynamicSpawn implements AutoCloseable {
 
     private static final Duration ZOOKEEPER_SESSION = Duration.ofSeconds(10);
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Logger LOG = LoggerFactory.getLogger(DynamicSpawn.class);
 
     private final Collectives group;
     private final GridModel grid;
@@ -51,6 +54,7 @@ public final class DynamicSpawn implements AutoCloseable {
     private final SpawnSettings settings;
     private final Vertx vertx;
     private Future<Root> root;
+    private SpawnTimeline lastTimeline;
 
     /** What only the root holds: its ZooKeeper client, spawner and the latency to each site. */
     private record Root(ZooKeeperSession session, Spawner spawner, RootLatency latency) implements AutoCloseable {
@@ -87,12 +91,22 @@ public final class DynamicSpawn implements AutoCloseable {
                     + (size - 1) + ")"));
         }
         boolean isRoot = group.communicator().rank() == root;
-        Future<Started> started = isRoot ? startAtRoot(commands, root) : Future.succeededFuture(null);
+        long called = System.nanoTime();
+        Future<Started> started = isRoot ? startAtRoot(commands, root, called) : Future.succeededFuture(null);
         return started.compose(done -> group.bcast(isRoot ? done.outcome() : null, root)
-                .compose(outcome -> outcome.length() > 0
-                        ? Future.<InterCommunicator>failedFuture(new SpawnFailedException(
-                                outcome.toString(StandardCharsets.UTF_8)))
-                        : dynamic.accept(isRoot ? done.port() : null, root))
+                .compose(outcome -> {
+                    if (outcome.length() > 0) {
+                        return Future.<InterCommunicator>failedFuture(new SpawnFailedException(
+                                outcome.toString(StandardCharsets.UTF_8)));
+                    }
+                    long told = System.nanoTime();
+                    return dynamic.accept(isRoot ? done.port() : null, root)
+                            .onSuccess(made -> {
+                                if (isRoot) {
+                                    done.record(told, System.nanoTime());
+                                }
+                            });
+                })
                 .onComplete(made -> {
                     if (isRoot) {
                         done.finish(made.succeeded());
@@ -100,31 +114,79 @@ public final class DynamicSpawn implements AutoCloseable {
                 }));
     }
 
+    /** The timeline of the last spawn that succeeded at this process, when it was the root. */
+    public synchronized Optional<SpawnTimeline> lastTimeline() {
+        return Optional.ofNullable(lastTimeline);
+    }
+
     /** At the root: the port, the children and whether they started (an empty outcome) or why not. */
-    private record Started(PortName port, Optional<SpawnedChildren> children, Buffer outcome, Runnable release) {
+    private final class Started {
+        private final PortName port;
+        private final Buffer outcome;
+        private final Runnable release;
+        private final long called;
+        private final long portOpened;
+        private final Optional<SpawnedChildren> children;
+        private final long joined;
+
+        Started(PortName port, Optional<SpawnedChildren> children, Buffer outcome, Runnable release, long called,
+                long portOpened) {
+            this.port = port;
+            this.children = children;
+            this.outcome = outcome;
+            this.release = release;
+            this.called = called;
+            this.portOpened = portOpened;
+            this.joined = System.nanoTime();
+        }
+
+        PortName port() {
+            return port;
+        }
+
+        Buffer outcome() {
+            return outcome;
+        }
+
         void finish(boolean accepted) {
             if (!accepted) {
                 release.run();
             }
         }
+
+        void record(long told, long accepted) {
+            long requested = children.map(SpawnedChildren::requestedNanos).orElse(joined);
+            SpawnTimeline timeline = new SpawnTimeline(millis(portOpened), millis(requested), millis(joined),
+                    millis(told), millis(accepted));
+            synchronized (DynamicSpawn.this) {
+                lastTimeline = timeline;
+            }
+            LOG.debug("spawn of {}: {}", children.map(SpawnedChildren::job).orElse(null), timeline);
+        }
+
+        private double millis(long at) {
+            return (at - called) / 1e6;
+        }
     }
 
-    private Future<Started> startAtRoot(List<SpawnCommand> commands, int rootRank) {
+    private Future<Started> startAtRoot(List<SpawnCommand> commands, int rootRank, long called) {
         JobId childJob = JobId.of("spawn-" + HexFormat.of().formatHex(RANDOM.generateSeed(6)));
         return dynamic.openPort().compose(port -> root(rootRank)
                 .compose(root -> {
+                    long portOpened = System.nanoTime();
                     SpawnOrder order = new SpawnOrder(childJob, commands, grid, root.latency(), settings.timeout(),
                             settings.wan() == SpawnSettings.WanEmulation.EMULATED,
                             Map.of(Parent.PORT_PROPERTY, port.toString()));
                     return root.spawner().spawn(order).map(children -> new Started(port, Optional.of(children), Buffer.buffer(),
-                            () -> release(root, children, port)));
+                            () -> release(root, children, port), called, portOpened));
                 })
                 .otherwise(failure -> {
                     dynamic.closePort(port);
-                    return new Started(port, Optional.empty(), Buffer.buffer(reason(failure)), () -> { });
+                    return new Started(port, Optional.empty(), Buffer.buffer(reason(failure)), () -> { }, called, called);
                 }))
                 // No port: the group still hears why, so no parent waits in the broadcast.
-                .otherwise(failure -> new Started(null, Optional.empty(), Buffer.buffer(reason(failure)), () -> { }));
+                .otherwise(failure -> new Started(null, Optional.empty(), Buffer.buffer(reason(failure)), () -> { }, called,
+                        called));
     }
 
     private void release(Root root, SpawnedChildren children, PortName port) {

@@ -6,6 +6,7 @@ import dev.canopy.dynamic.DynamicOptions;
 import dev.canopy.dynamic.DynamicProcesses;
 import dev.canopy.dynamic.InterCommunicator;
 import dev.canopy.dynamic.PortName;
+import dev.canopy.processes.ChildMain;
 import io.vertx.core.Future;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -47,19 +48,27 @@ public final class Parent {
         return DynamicOptions.of(zooKeeper, JobSecret.fromFile(Path.of(secretFile))).withNamespace(port().namespace());
     }
 
-    /** Collective over {@code session}'s WORLD: the inter-communicator with the parents. */
+    /**
+     * Collective over {@code session}'s WORLD: the inter-communicator with the parents. The name service runs over
+     * the job's own ZooKeeper session (the spawn gave the child job the parents' ZooKeeper and secret), so the way
+     * back opens no session of its own.
+     */
     public static Future<InterCommunicator> connect(CanopySession session) {
         try {
-            return connect(session, DynamicProcesses.of(session, options()));
+            return connect(session, DynamicProcesses.over(session.collectives(), session.grid(), options(),
+                    session.zooKeeperSession()));
         } catch (IllegalStateException e) {
             return Future.failedFuture(e);
         }
     }
 
-    /** {@link #connect(CanopySession)} through {@code dynamic}, made with (adjusted) {@link #options()}. */
+    /**
+     * {@link #connect(CanopySession)} through {@code dynamic}, made with (adjusted) {@link #options()}. Once it is
+     * done, this process's start-up is over: its agent may start the warm process that replaces it.
+     */
     public static Future<InterCommunicator> connect(CanopySession session, DynamicProcesses dynamic) {
         try {
-            return dynamic.connect(port(), 0);
+            return dynamic.connect(port(), 0).onComplete(done -> ChildMain.reportStarted());
         } catch (IllegalStateException e) {
             return Future.failedFuture(e);
         }

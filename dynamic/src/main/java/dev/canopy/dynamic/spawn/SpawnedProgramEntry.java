@@ -10,9 +10,12 @@ import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.processes.ChildBinding;
 import dev.canopy.processes.ChildEntry;
 import dev.canopy.processes.ChildMain;
+import dev.canopy.processes.ChildStarter;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The entry of every spawned Canopy process: runs the bound program exactly as {@code canopy launch} runs a rank
@@ -26,6 +29,8 @@ import java.util.Map;
 public final class SpawnedProgramEntry implements ChildEntry {
 
     /** Initialised while warm: the runtime's heavy classes (Vert.x, ZooKeeper, Curator, the collectives). */
+    private static final Logger LOG = LoggerFactory.getLogger(SpawnedProgramEntry.class);
+
     private static final List<String> WARM_CLASSES = List.of("dev.canopy.collectives.run.Canopy",
             "dev.canopy.collectives.Collectives", "dev.canopy.core.node.CanopyNode",
             "org.apache.curator.framework.CuratorFrameworkFactory", "org.apache.zookeeper.ZooKeeper");
@@ -42,6 +47,26 @@ public final class SpawnedProgramEntry implements ChildEntry {
         }
         GridConfigs.defaultGrid();
         CanopyVertx.create().close().toCompletionStage().toCompletableFuture().join();
+        if (Boolean.getBoolean(ChildStarter.WARM_PROPERTY)) {
+            rehearse();
+        }
+    }
+
+    /**
+     * A warm JVM waits for its binding with the whole way to its parents behind it once ({@link WarmRehearsal}):
+     * without that, a warm spawn spent most of its time loading and initialising classes on the critical path.
+     * A cold child skips it: it is bound at once, and the rehearsal would only delay it.
+     */
+    private static void rehearse() {
+        long started = System.nanoTime();
+        try {
+            WarmRehearsal.run();
+            LOG.debug("warm rehearsal done in {} ms", (System.nanoTime() - started) / 1_000_000);
+        } catch (RuntimeException e) {
+            // Still a usable process, only a slower one to start: say so and wait for the binding.
+            LOG.warn("the warm rehearsal failed ({}); this process waits for its binding without it, and its spawn"
+                    + " will be slower", e.toString());
+        }
     }
 
     @Override

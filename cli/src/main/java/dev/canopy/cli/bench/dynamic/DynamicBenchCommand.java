@@ -108,6 +108,10 @@ public final class DynamicBenchCommand implements Callable<Integer> {
         JsonArray spawn = new JsonArray();
         spawns.forEach(row -> spawn.add(new JsonObject().put("parents", row.parents()).put("children", row.children())
                 .put("mode", row.mode().json()).put("mean_ms", row.meanMs())));
+        // Beyond the contract: where each shape's spawn time went at the parent root.
+        JsonArray phases = new JsonArray();
+        spawns.forEach(row -> phases.add(new JsonObject().put("parents", row.parents()).put("children", row.children())
+                .put("mode", row.mode().json()).put("phases_ms", row.phases().phasesJson())));
         JsonArray rate = new JsonArray();
         rates.forEach(row -> rate.add(new JsonObject().put("mode", row.mode().json()).put("spawns_per_s", row.spawnsPerSecond())));
         JsonArray merge = new JsonArray();
@@ -119,7 +123,7 @@ public final class DynamicBenchCommand implements Callable<Integer> {
         collectives.forEach(row -> inter.add(new JsonObject().put("op", row.op()).put("bytes", row.bytes())
                 .put("inter_phase", row.phase().name().toLowerCase(Locale.ROOT)).put("min_ms", row.minMs())
                 .put("avg_ms", row.avgMs()).put("max_ms", row.maxMs())));
-        return new JsonObject().put("spawn", spawn).put("spawn_rate", rate).put("merge", merge).put("p2p", points)
+        return new JsonObject().put("spawn", spawn).put("spawn_phases", phases).put("spawn_rate", rate).put("merge", merge).put("p2p", points)
                 .put("intercomm", inter);
     }
 

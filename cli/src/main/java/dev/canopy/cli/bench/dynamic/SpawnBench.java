@@ -10,6 +10,7 @@ import dev.canopy.dynamic.InterPhase;
 import dev.canopy.dynamic.spawn.DynamicSpawn;
 import dev.canopy.dynamic.spawn.LocalAgents;
 import dev.canopy.dynamic.spawn.SpawnSettings;
+import dev.canopy.dynamic.spawn.SpawnTimeline;
 import dev.canopy.gridconfig.model.GridModel;
 
 import dev.canopy.processes.Placement;
@@ -40,7 +41,8 @@ final class SpawnBench {
         }
     }
 
-    record Latency(int parents, int children, Mode mode, double meanMs) {
+    /** The mean latency of a shape, and the mean of each phase at the parent root ({@link SpawnTimeline}). */
+    record Latency(int parents, int children, Mode mode, double meanMs, SpawnTimeline phases) {
     }
 
     record Rate(Mode mode, double spawnsPerSecond) {
@@ -73,8 +75,7 @@ final class SpawnBench {
                             try (Parents group = new Parents(vertx, zooKeeper.connectString(), secret, parents, pool)) {
                                 for (int[] shape : shapes) {
                                     if (shape[0] == parents) {
-                                        latencies.add(new Latency(parents, shape[1], mode,
-                                                meanSpawnMs(group, agents, warm, shape[1], runs)));
+                                        latencies.add(meanSpawn(group, agents, warm, shape[1], runs));
                                     }
                                 }
                                 if (parents == 1) {
@@ -90,20 +91,23 @@ final class SpawnBench {
         }
     }
 
-    private double meanSpawnMs(Parents group, LocalAgents agents, int warm, int children, int runs) throws InterruptedException {
+    private Latency meanSpawn(Parents group, LocalAgents agents, int warm, int children, int runs) throws InterruptedException {
         double total = 0;
+        List<SpawnTimeline> timelines = new ArrayList<>();
         for (int run = 0; run < runs; run++) {
             settle(agents, warm);
             long started = System.nanoTime();
             List<InterCommunicator> made = group.spawn(children);
             total += (System.nanoTime() - started) / 1e6;
+            group.rootTimeline().ifPresent(timelines::add);
             group.finish(made);
         }
         double mean = total / runs;
-        progress.printf("spawn %2d parents x %2d children (%s): %.0f ms%n", group.size(), children,
-                warm > 0 ? "warm" : "cold", mean);
+        SpawnTimeline phases = SpawnTimeline.mean(timelines);
+        progress.printf("spawn %2d parents x %2d children (%s): %.0f ms; at the root: %s%n", group.size(), children,
+                warm > 0 ? "warm" : "cold", mean, phases);
         progress.flush();
-        return mean;
+        return new Latency(group.size(), children, warm > 0 ? Mode.WARM : Mode.COLD, mean, phases);
     }
 
     private double spawnsPerSecond(Parents group, LocalAgents agents, int warm, int spawns) throws InterruptedException {
@@ -151,6 +155,11 @@ final class SpawnBench {
 
         int size() {
             return group.size();
+        }
+
+        /** Where the last spawn's time went at the root (rank 0). */
+        Optional<SpawnTimeline> rootTimeline() {
+            return spawns.get(0).lastTimeline();
         }
 
         /** Every parent spawns {@code children} idle children (root 0); returns once the root has its communicator. */

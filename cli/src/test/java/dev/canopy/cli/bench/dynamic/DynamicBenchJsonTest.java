@@ -3,25 +3,32 @@ package dev.canopy.cli.bench.dynamic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.dynamic.InterPhase;
+import dev.canopy.dynamic.spawn.SpawnTimeline;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@code canopy bench dynamic --json} prints exactly the keys of the contract. */
+/** {@code canopy bench dynamic --json} prints exactly the keys of the contract, plus the spawn phases. */
 class DynamicBenchJsonTest {
 
     @Test
-    void theJsonHasExactlyTheContractsKeysAndValues() {
+    void theJsonHasExactlyTheContractsKeysAndValuesPlusTheSpawnPhases() {
         JsonObject json = DynamicBenchCommand.toJson(
-                List.of(new SpawnBench.Latency(2, 4, SpawnBench.Mode.WARM, 812.5)),
+                List.of(new SpawnBench.Latency(2, 4, SpawnBench.Mode.WARM, 812.5,
+                        new SpawnTimeline(10, 20, 500, 510, 812.5))),
                 List.of(new SpawnBench.Rate(SpawnBench.Mode.COLD, 1.25)),
                 List.of(new InterBench.Merge(16, 42.0, 30.0)),
                 List.of(new InterBench.P2p("inter", 8, 950.0)),
                 List.of(new InterBench.Collective("bcast", 524288, InterPhase.FLAT, 1.0, 2.0, 3.0)));
 
-        assertThat(json.fieldNames()).containsExactlyInAnyOrder("spawn", "spawn_rate", "merge", "p2p", "intercomm");
+        assertThat(json.fieldNames()).containsExactlyInAnyOrder("spawn", "spawn_phases", "spawn_rate", "merge", "p2p",
+                "intercomm");
         assertThat(json.getJsonArray("spawn").getJsonObject(0).getMap()).containsOnlyKeys("parents", "children", "mode", "mean_ms")
                 .containsEntry("mode", "warm").containsEntry("parents", 2).containsEntry("children", 4);
+        JsonObject phases = json.getJsonArray("spawn_phases").getJsonObject(0);
+        assertThat(phases.getMap()).containsOnlyKeys("parents", "children", "mode", "phases_ms").containsEntry("mode", "warm");
+        assertThat(phases.getJsonObject("phases_ms").getMap()).containsOnlyKeys("port", "request", "children_join",
+                "tell_parents", "accept").containsEntry("children_join", 480.0).containsEntry("accept", 302.5);
         assertThat(json.getJsonArray("spawn_rate").getJsonObject(0).getMap()).containsOnlyKeys("mode", "spawns_per_s")
                 .containsEntry("mode", "cold");
         assertThat(json.getJsonArray("merge").getJsonObject(0).getMap()).containsOnlyKeys("size", "mean_ms");
