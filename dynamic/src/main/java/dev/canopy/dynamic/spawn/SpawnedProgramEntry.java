@@ -62,8 +62,9 @@ public final class SpawnedProgramEntry implements ChildEntry {
         try {
             WarmRehearsal.run();
             LOG.debug("warm rehearsal done in {} ms", (System.nanoTime() - started) / 1_000_000);
-        } catch (RuntimeException e) {
-            // Still a usable process, only a slower one to start: say so and wait for the binding.
+        } catch (RuntimeException | NoClassDefFoundError e) {
+            // Still a usable process, only a slower one to start: say so and wait for the binding. (Without
+            // canopy-zookeeper-server on the class path, a library's own warm JVMs have no server to rehearse with.)
             LOG.warn("the warm rehearsal failed ({}); this process waits for its binding without it, and its spawn"
                     + " will be slower", e.toString());
         }
