@@ -26,6 +26,9 @@ import java.util.Map;
  */
 public final class HierarchicalPlanner {
 
+    /** Up to this many members, auto at heavy-WAN replays every candidate's whole plan (see fastestReplay). */
+    static final int EXACT_CHOICE_MEMBERS = 2_000;
+
     private final LevelAlgorithms algorithms;
     private final CostModel cost;
 
@@ -80,7 +83,8 @@ public final class HierarchicalPlanner {
             }
         }
         if (cost.simulates()) {
-            return PlanningResult.planned(fastestReplay(epoch, root, trees, heavyWanCandidates, latencies));
+            return PlanningResult.planned(fastestReplay(epoch, root, trees, heavyWanCandidates, latencies,
+                    hierarchy.size() <= EXACT_CHOICE_MEMBERS));
         }
         return PlanningResult.planned(new HierarchicalPlan(epoch, root, cost, trees, arrivals.arrivalMs(),
                 arrivals.completionMs()));
@@ -106,31 +110,42 @@ public final class HierarchicalPlanner {
     }
 
     /**
-     * The plan with the heavy-WAN candidate whose replay completes first. Candidates are ranked by a replay of
-     * the sends that leave a host (the trees down to the cluster-fabric level: every send that crosses a NIC, a
-     * site uplink or a link; a fifth of the members for 10,000 processes of five per host), then only the winner's
-     * whole plan is replayed, so choosing costs about as much as the one full replay every plan needs.
+     * The plan with the heavy-WAN candidate whose replay completes first. Up to {@value #EXACT_CHOICE_MEMBERS}
+     * members every candidate's whole plan is replayed. Above, candidates are ranked by a replay of the sends that
+     * leave a host (the trees down to the cluster-fabric level: every send that crosses a NIC, a site uplink or a
+     * link; a fifth of the members for 10,000 processes of five per host), and only the winner's whole plan is
+     * replayed, so choosing costs a fraction of the one full replay; the ranking is then approximate (segment sizes
+     * follow the depth of the replayed tree, which the processes of a host deepen).
      */
     private HierarchicalPlan fastestReplay(long epoch, String root, List<GroupTree> trees, List<Tree> heavyWanCandidates,
-            LatencySource latencies) {
-        List<GroupTree> best = trees;
-        if (heavyWanCandidates.size() > 1) {
-            double bestBetweenHosts = Double.POSITIVE_INFINITY;
-            for (Tree candidate : heavyWanCandidates) {
-                List<GroupTree> withCandidate = new ArrayList<>(trees);
-                GroupTree heavyWan = withCandidate.get(0);
-                withCandidate.set(0, new GroupTree(heavyWan.level(), heavyWan.groupKey(), candidate));
-                List<GroupTree> betweenHosts = withCandidate.stream()
-                        .filter(group -> group.level().ordinal() <= Level.CLUSTER.ordinal()).toList();
-                double completion = FlattenedArrivals.of(root, betweenHosts, latencies, cost).values().stream()
-                        .mapToDouble(Double::doubleValue).max().orElse(0);
-                if (completion < bestBetweenHosts) {
-                    bestBetweenHosts = completion;
-                    best = withCandidate;
+            LatencySource latencies, boolean exact) {
+        if (heavyWanCandidates.size() <= 1) {
+            return replayed(epoch, root, trees, latencies);
+        }
+        HierarchicalPlan best = null;
+        List<GroupTree> bestTrees = trees;
+        double bestRank = Double.POSITIVE_INFINITY;
+        for (Tree candidate : heavyWanCandidates) {
+            List<GroupTree> withCandidate = new ArrayList<>(trees);
+            GroupTree heavyWan = withCandidate.get(0);
+            withCandidate.set(0, new GroupTree(heavyWan.level(), heavyWan.groupKey(), candidate));
+            if (exact) {
+                HierarchicalPlan plan = replayed(epoch, root, withCandidate, latencies);
+                if (best == null || plan.predictedCompletionMs() < best.predictedCompletionMs()) {
+                    best = plan;
                 }
+                continue;
+            }
+            List<GroupTree> betweenHosts = withCandidate.stream()
+                    .filter(group -> group.level().ordinal() <= Level.CLUSTER.ordinal()).toList();
+            double rank = FlattenedArrivals.of(root, betweenHosts, latencies, cost).values().stream()
+                    .mapToDouble(Double::doubleValue).max().orElse(0);
+            if (rank < bestRank) {
+                bestRank = rank;
+                bestTrees = withCandidate;
             }
         }
-        return replayed(epoch, root, best, latencies);
+        return exact ? best : replayed(epoch, root, bestTrees, latencies);
     }
 
     private HierarchicalPlan replayed(long epoch, String root, List<GroupTree> trees, LatencySource latencies) {
