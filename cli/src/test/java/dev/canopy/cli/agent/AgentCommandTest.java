@@ -3,12 +3,13 @@ package dev.canopy.cli.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyMain;
+import dev.canopy.cli.FutureWait;
+import dev.canopy.cli.dashboard.Poll;
 import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
-import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.processes.AgentZnodes;
 import dev.canopy.processes.Placement;
@@ -17,6 +18,7 @@ import dev.canopy.processes.SpawnOrder;
 import dev.canopy.processes.SpawnedChildren;
 import dev.canopy.processes.Spawner;
 import dev.canopy.zookeeper.server.EmbeddedZooKeeper;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -78,7 +80,7 @@ class AgentCommandTest {
                 zooKeeper.connectString(), "--secret-file", secretFile.toString(), "--site", "kisti-b", "--pool", pool,
                 "--name", "far", "--warm", Integer.toString(warm))
                 .redirectErrorStream(true).redirectOutput(agentOutput.toFile()).start();
-        Await.until(BOUND, () -> output().contains("canopy agent far ready"), () -> "the agent did not start:\n" + output());
+        Poll.until(BOUND, () -> output().contains("canopy agent far ready"), () -> "the agent did not start:\n" + output());
     }
 
     private String output() {
@@ -99,14 +101,15 @@ class AgentCommandTest {
         startAgent("cli-pool", 2);
         Spawner spawner = new Spawner(vertx, client, new AgentZnodes("cli-pool"));
 
-        SpawnedChildren children = Await.result(spawner.spawn(order("kids-cli", SpawnedAllreduce.class.getName(), 3)), BOUND);
+        SpawnedChildren children = FutureWait.await(spawner.spawn(order("kids-cli", SpawnedAllreduce.class.getName(), 3)), BOUND,
+                "the spawn");
 
         assertThat(children.members()).hasSize(3);
-        Await.until(BOUND, () -> output().contains("[kids-cli#2] spawned allreduce 3 3"), () -> "no allreduce:\n" + output());
+        Poll.until(BOUND, () -> output().contains("[kids-cli#2] spawned allreduce 3 3"), () -> "no allreduce:\n" + output());
 
         agent.destroy();
         assertThat(agent.waitFor(30, TimeUnit.SECONDS)).as("the agent stops on SIGTERM").isTrue();
-        Await.until(() -> ProcessHandle.allProcesses().noneMatch(process -> commandLine(process.pid())
+        Poll.until(BOUND, () -> ProcessHandle.allProcesses().noneMatch(process -> commandLine(process.pid())
                 .contains("-Dcanopy.starter=cli-pool/far")), () -> "children outlived their agent");
     }
 
@@ -115,7 +118,10 @@ class AgentCommandTest {
         startAgent("cli-pool-2", 0);
         Spawner spawner = new Spawner(vertx, client, new AgentZnodes("cli-pool-2"));
 
-        Throwable failure = Await.failure(spawner.spawn(order("kids-typo", "demo.NoSuchWorker", 1)), BOUND);
+        Future<SpawnedChildren> spawn = spawner.spawn(order("kids-typo", "demo.NoSuchWorker", 1));
+        Poll.until(BOUND, spawn::isComplete, () -> "the spawn of an unknown program did not end");
+        assertThat(spawn.failed()).as("the spawn of an unknown program failed").isTrue();
+        Throwable failure = spawn.cause();
 
         assertThat(failure).hasMessageContaining("program class demo.NoSuchWorker is not on the classpath; check --classpath")
                 .hasMessageContaining("exit status 2");
