@@ -10,7 +10,6 @@ import dev.canopy.core.transport.TransportSecurity;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.cli.keys.TemporaryKeys;
-import dev.canopy.cli.plot.PlotFile;
 import dev.canopy.core.node.CanopyVertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,16 +19,14 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code canopy bench p2p}: round-trip latency (median, p99) and streaming throughput of
@@ -40,6 +37,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "p2p",
         mixinStandardHelpOptions = true,
+        resourceBundle = BenchOutput.TEXTS,
         description = {
             "Point-to-point latency and throughput between two JVMs over loopback: Canopy's transport",
             "over TCP and over TLS 1.3, beside a plain Vert.x NetSocket echo, measured alternately in one run."
@@ -48,9 +46,6 @@ public final class P2pBenchCommand implements Callable<Integer> {
 
     static final int MAX_SIZE = 8 * 1024 * 1024;
     private static final Duration STEP_TIMEOUT = Duration.ofMinutes(2);
-
-    @Spec
-    private CommandSpec spec;
 
     @Option(names = "--sizes", split = ",", paramLabel = "BYTES",
             description = "Message sizes in bytes (default: ${DEFAULT-VALUE}).",
@@ -71,24 +66,23 @@ public final class P2pBenchCommand implements Callable<Integer> {
             description = "Messages each transport sends to warm the JIT up before the first size (default ${DEFAULT-VALUE}).")
     private int jitWarmUp;
 
-    @Option(names = "--json", description = "Print JSON instead of the table.")
-    private boolean json;
+    @Mixin
+    private BenchOutput output;
 
-    @Option(names = "--plot", paramLabel = "FILE.svg", description = "Also draw the median round trip against size per transport as an SVG.")
-    private Path plot;
+    @Mixin
+    private PlotOption plot;
 
     @Override
     public Integer call() throws Exception {
-        String problem = validate();
-        if (problem != null) {
-            spec.commandLine().getErr().println("canopy bench p2p: " + problem);
-            return 2;
-        }
+        return output.unlessInvalid(validate(), this::run);
+    }
+
+    private int run() throws Exception {
         Vertx vertx = CanopyVertx.create();
         JobSecret secret = JobSecret.generate();
         Path secretFile = secret.writeTemporary();
         try (TemporaryKeys keys = TemporaryKeys.create()) {
-            Optional<String> failed;
+            int status;
             TransportSecurity security = TransportSecurity.of(secret, EchoPeer.JOB);
             Transport transport = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel("bench"),
                     security), "start the transport");
@@ -104,14 +98,12 @@ public final class P2pBenchCommand implements Callable<Integer> {
                         NetSocketProbe.create(vertx, TransportOptions.LOOPBACK, ports.echo(), ports.sink()));
                 List<P2pRow> rows = measure(probes);
                 print(rows, peer.pid());
-                failed = plot == null ? Optional.empty()
-                        : PlotFile.write("--plot", plot, P2pPlot.of(rows).render());
-                failed.ifPresent(message -> spec.commandLine().getErr().println("canopy bench p2p: " + message));
+                status = plot.draw(() -> P2pPlot.of(rows).render());
                 for (P2pProbe probe : probes) {
                     await(probe.close(), "close " + probe.name());
                 }
             }
-            return failed.isPresent() ? 1 : 0;
+            return status;
         } finally {
             Files.deleteIfExists(secretFile);
             FutureWait.await(vertx.close(), Duration.ofSeconds(10), "closing Vert.x");
@@ -122,28 +114,26 @@ public final class P2pBenchCommand implements Callable<Integer> {
         return new Member(NodeId.of(id), Coordinates.ofHost(id), new NodeAddress(TransportOptions.LOOPBACK, tcpPort, udpPort));
     }
 
-    private String validate() {
+    private Optional<String> validate() {
         if (sizes.stream().distinct().count() < sizes.size()) {
-            return "--sizes " + sizes + " lists a size twice";
+            return Optional.of("--sizes " + sizes + " lists a size twice");
         }
         for (int size : sizes) {
             if (size < 1 || size > MAX_SIZE) {
-                return "message size " + size + " is outside 1.." + MAX_SIZE + " bytes (--sizes)";
+                return Optional.of("message size " + size + " is outside 1.." + MAX_SIZE + " bytes (--sizes)");
             }
         }
         if (rounds < 4) {
-            return "--rounds " + rounds + " is too few for a p99; use at least 4 (100 or more for a meaningful p99)";
+            return Optional.of("--rounds " + rounds + " is too few for a p99; use at least 4 (100 or more for a"
+                    + " meaningful p99)");
         }
         if (jitWarmUp < 1) {
-            return "--jit-warm-up " + jitWarmUp + " must be positive";
+            return Optional.of("--jit-warm-up " + jitWarmUp + " must be positive");
         }
         if (streamBytes < 1) {
-            return "--stream-bytes " + streamBytes + " must be positive";
+            return Optional.of("--stream-bytes " + streamBytes + " must be positive");
         }
-        if (plot != null) {
-            return PlotFile.problem("--plot", plot).orElse(null);
-        }
-        return null;
+        return plot.problem();
     }
 
     /** For each size, each probe in turn: round trips and a stream, each after a warm-up of the same length. */
@@ -170,21 +160,15 @@ public final class P2pBenchCommand implements Callable<Integer> {
     }
 
     private void print(List<P2pRow> rows, long peerPid) {
-        PrintWriter out = spec.commandLine().getOut();
         MachineInfo machine = MachineInfo.current();
-        if (json) {
-            JsonArray sizesJson = new JsonArray();
-            for (int size : sizes) {
-                JsonObject entry = new JsonObject().put("size_bytes", size);
-                rows.stream().filter(row -> row.size() == size).forEach(row -> entry.put(row.probe(), row.toJson()));
-                sizesJson.add(entry);
-            }
-            out.println(new JsonObject().put("benchmark", "p2p").put("machine", machine.toJson())
-                    .put("peer_pid", peerPid).put("results", sizesJson).encodePrettily());
-        } else {
-            out.println(P2pTable.render(sizes, rows, machine));
+        JsonArray sizesJson = new JsonArray();
+        for (int size : sizes) {
+            JsonObject entry = new JsonObject().put("size_bytes", size);
+            rows.stream().filter(row -> row.size() == size).forEach(row -> entry.put(row.probe(), row.toJson()));
+            sizesJson.add(entry);
         }
-        out.flush();
+        output.print(new JsonObject().put("benchmark", "p2p").put("machine", machine.toJson())
+                .put("peer_pid", peerPid).put("results", sizesJson), () -> P2pTable.render(sizes, rows, machine));
     }
 
     private static <T> T await(Future<T> future, String step) {

@@ -1,8 +1,9 @@
 package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.LevelFiles;
+import dev.canopy.cli.bench.BenchOutput;
+import dev.canopy.cli.bench.PlotOption;
 import dev.canopy.cli.plot.BenchPlots;
-import dev.canopy.cli.plot.PlotFile;
 import dev.canopy.collectives.AllToAllRoute;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.CollectiveSettings;
@@ -24,7 +25,6 @@ import dev.canopy.topology.tree.TreeAlgorithm;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,6 +33,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -48,7 +49,7 @@ import picocli.CommandLine.Spec;
  * {@code auto} may choose another tree per size; the prediction beside each measurement is the
  * topology's cost model replaying that plan ({@link GridTimes}).
  */
-@Command(name = "collectives", mixinStandardHelpOptions = true,
+@Command(name = "collectives", mixinStandardHelpOptions = true, resourceBundle = BenchOutput.TEXTS,
         description = "Time a collective on the level file's emulated grid for each heavy-WAN algorithm and size.")
 public final class CollectivesBenchCommand implements Callable<Integer> {
 
@@ -99,27 +100,24 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
     @Option(names = "--root-site", description = "Root: the first rank of this site.")
     private String rootSite;
 
-    @Option(names = "--json", description = "Print JSON instead of a table.")
-    private boolean json;
-
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the emulated jitter and loss.")
     private long seed;
 
-    @Option(names = "--plot", paramLabel = "FILE.svg",
-            description = "Also draw the median completion against size per algorithm, with the lower bound, as an SVG.")
-    private Path plot;
+    @Mixin
+    private BenchOutput output;
+
+    @Mixin
+    private PlotOption plot;
 
     @Override
-    public Integer call() {
-        PrintWriter err = spec.commandLine().getErr();
-        Optional<String> invalid = validate();
-        if (invalid.isPresent()) {
-            err.println("canopy bench collectives: " + invalid.get());
-            return 2;
-        }
-        Optional<GridModel> loaded = LevelFiles.load(config, "bench collectives", err);
+    public Integer call() throws Exception {
+        return output.unlessInvalid(validate(), this::run);
+    }
+
+    private int run() {
+        Optional<GridModel> loaded = LevelFiles.load(config, "bench collectives", spec.commandLine().getErr());
         if (loaded.isEmpty()) {
-            return 2;
+            return BenchOutput.EXIT_BAD_INPUT;
         }
         GridModel grid = loaded.get();
         Operation operation = Operation.valueOf(op.toUpperCase(Locale.ROOT));
@@ -129,22 +127,12 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
             List<Communicator> world = emulated.world();
             int rootRank = rootRank(world);
             if (rootRank < 0) {
-                err.println("canopy bench collectives: " + describeRootProblem(grid, world.size()));
-                return 2;
+                return output.refuse(describeRootProblem(grid, world.size()));
             }
             JsonObject report = run(grid, world, operation, heavyWan, variants, rootRank);
-            PrintWriter out = spec.commandLine().getOut();
-            out.println(json ? report.encodePrettily() : BenchTable.format(report));
-            out.flush();
-            if (plot != null) {
-                Optional<String> failed = PlotFile.write("--plot", plot, BenchPlots.collectives(report).render());
-                if (failed.isPresent()) {
-                    err.println("canopy bench collectives: " + failed.get());
-                    return 1;
-                }
-            }
+            output.print(report, () -> BenchTable.format(report));
+            return plot.draw(() -> BenchPlots.collectives(report).render());
         }
-        return 0;
     }
 
     private JsonObject run(GridModel grid, List<Communicator> world, Operation operation, List<TreeAlgorithm> heavyWan,
@@ -320,8 +308,8 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
         if (iterations < 1) {
             return Optional.of("--iterations must be at least 1, got " + iterations);
         }
-        if (plot != null && PlotFile.problem("--plot", plot).isPresent()) {
-            return PlotFile.problem("--plot", plot);
+        if (plot.problem().isPresent()) {
+            return plot.problem();
         }
         for (int size : sizes) {
             if (size < 0 || size > 64 << 20) {

@@ -1,5 +1,6 @@
 package dev.canopy.cli.topology;
 
+import dev.canopy.cli.bench.BenchOutput;
 import dev.canopy.topology.graph.LatencyCsvReader;
 import dev.canopy.topology.graph.LatencyGraph;
 import dev.canopy.topology.graph.LatencyMatrix;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -33,7 +35,7 @@ import picocli.CommandLine.Spec;
  * matrix, and 10,000 synthetic processes planned hierarchically (a full 10,000-node matrix would be
  * 10^8 entries; the hierarchy only ever needs coordinator matrices).
  */
-@Command(name = "topology", mixinStandardHelpOptions = true,
+@Command(name = "topology", mixinStandardHelpOptions = true, resourceBundle = BenchOutput.TEXTS,
         description = "Time tree building per algorithm for 64, 1,000 and 10,000 (hierarchical) nodes.")
 public final class TopologyBenchCommand implements Callable<Integer> {
 
@@ -56,8 +58,8 @@ public final class TopologyBenchCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", description = "Seed of the synthetic grids (default: ${DEFAULT-VALUE}).")
     private long seed;
 
-    @Option(names = "--json", description = "Print the rows as JSON.")
-    private boolean json;
+    @Mixin
+    private BenchOutput output;
 
     private double sink;
 
@@ -126,7 +128,7 @@ public final class TopologyBenchCommand implements Callable<Integer> {
 
     private void print(List<Row> rows) {
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (output.json()) {
             JsonArray array = new JsonArray();
             rows.forEach(row -> array.add(new JsonObject().put("input", row.input()).put("nodes", row.nodes())
                     .put("task", row.task()).put("median_ms", row.timing().medianMs()).put("min_ms", row.timing().minMs())

@@ -1,6 +1,7 @@
 package dev.canopy.cli.bench.dynamic;
 
 import dev.canopy.cli.LevelFiles;
+import dev.canopy.cli.bench.BenchOutput;
 import dev.canopy.cli.bench.MachineInfo;
 import dev.canopy.dynamic.InterPhase;
 import dev.canopy.gridconfig.GridConfigs;
@@ -15,6 +16,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -25,7 +27,7 @@ import picocli.CommandLine.Spec;
  * topology-aware vs the flat inter phase on the emulated grid (default: the bundled 8-site grid). {@code --quick}
  * runs a reduced set of shapes; {@code --json} prints the issue's contract.
  */
-@Command(name = "dynamic", mixinStandardHelpOptions = true,
+@Command(name = "dynamic", mixinStandardHelpOptions = true, resourceBundle = BenchOutput.TEXTS,
         description = "Spawn, merge and inter-communicator benchmarks on the emulated grid.")
 public final class DynamicBenchCommand implements Callable<Integer> {
 
@@ -38,8 +40,8 @@ public final class DynamicBenchCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "A reduced set of shapes and runs (a few minutes on an idle machine).")
     private boolean quick;
 
-    @Option(names = "--json", description = "Print JSON (the keys of the issue's contract) instead of tables.")
-    private boolean json;
+    @Mixin
+    private BenchOutput output;
 
     @Override
     public Integer call() throws Exception {
@@ -50,18 +52,17 @@ public final class DynamicBenchCommand implements Callable<Integer> {
         } else {
             Optional<GridModel> loaded = LevelFiles.load(config, "bench dynamic", err);
             if (loaded.isEmpty()) {
-                return 2;
+                return BenchOutput.EXIT_BAD_INPUT;
             }
             grid = loaded.get();
         }
         if (grid.sites().stream().anyMatch(site -> site.processCount() < 2) || grid.sites().size() < 2) {
-            err.println("canopy bench dynamic: the grid needs at least 2 sites with 2 processes each (parents and"
-                    + " children share every site); " + grid.name() + " has " + grid.sites().size() + " sites");
-            return 2;
+            return output.refuse("the grid needs at least 2 sites with 2 processes each (parents and children share"
+                    + " every site); " + grid.name() + " has " + grid.sites().size() + " sites");
         }
         Plan plan = quick ? Plan.QUICK : Plan.FULL;
         // Progress goes to stderr with --json, so standard output is the JSON alone.
-        PrintWriter progress = json ? err : spec.commandLine().getOut();
+        PrintWriter progress = output.json() ? err : spec.commandLine().getOut();
         List<SpawnBench.Latency> spawns = new ArrayList<>();
         List<SpawnBench.Rate> rates = new ArrayList<>();
         new SpawnBench(grid, progress).run(plan.shapes(), plan.runs(), plan.rateSpawns(), spawns, rates);
@@ -77,7 +78,7 @@ public final class DynamicBenchCommand implements Callable<Integer> {
                     phase));
         }
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (output.json()) {
             out.println(toJson(spawns, rates, merges, p2p, collectives).encodePrettily());
         } else {
             printTables(out, grid, spawns, rates, merges, p2p, collectives);

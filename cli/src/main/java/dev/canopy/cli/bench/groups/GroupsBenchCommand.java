@@ -1,5 +1,8 @@
 package dev.canopy.cli.bench.groups;
 
+import dev.canopy.cli.bench.BenchOutput;
+import dev.canopy.cli.bench.TimeoutOption;
+import dev.canopy.cli.bench.namespaces.NamespaceSupport;
 import dev.canopy.collectives.multicast.GroupEndpoints;
 import dev.canopy.core.transport.emulation.NanoClock;
 import dev.canopy.core.transport.emulation.ThreadDelayScheduler;
@@ -10,7 +13,6 @@ import dev.canopy.multicast.reliable.MulticastOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,9 +25,8 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code canopy bench groups}: the seed's experiment on multicast group management and more, in one run
@@ -39,12 +40,15 @@ import picocli.CommandLine.Spec;
  * datagram goes through the kernel's multicast routing and is looped back to the group's other sockets on that
  * host (no bridge hop); without root it says why in {@code fallback} and runs as {@code emulated-ud}.
  */
-@Command(name = "groups", mixinStandardHelpOptions = true,
+@Command(name = "groups", mixinStandardHelpOptions = true, resourceBundle = BenchOutput.TEXTS,
         description = "Compare the multicast group policies (dynamic, static, persistent, auto) with point-to-point sends.")
 public final class GroupsBenchCommand implements Callable<Integer> {
 
-    @Spec
-    private CommandSpec spec;
+    @Mixin
+    private BenchOutput output;
+
+    @Mixin
+    private TimeoutOption timeout = new TimeoutOption(1800);
 
     @Option(names = "--members", defaultValue = "29", description = "Members (default ${DEFAULT-VALUE}, the seed's).")
     private int members;
@@ -72,12 +76,6 @@ public final class GroupsBenchCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the fabric's loss.")
     private long seed;
 
-    @Option(names = "--timeout", defaultValue = "1800", description = "--fabric udp: seconds before the run is stopped.")
-    private long timeoutSeconds;
-
-    @Option(names = "--json", description = "Print JSON instead of a table.")
-    private boolean json;
-
     /** Set by the parent of a udp run: this process runs inside the namespace, multicasting on this address. */
     @Option(names = "--inside-namespace", hidden = true)
     private String insideNamespace;
@@ -87,28 +85,26 @@ public final class GroupsBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter err = spec.commandLine().getErr();
-        Optional<String> invalid = validate();
-        if (invalid.isPresent()) {
-            err.println("canopy bench groups: " + invalid.get());
-            return 2;
-        }
+        return output.unlessInvalid(validate(), this::run);
+    }
+
+    private int run() throws IOException, InterruptedException {
         GroupsBenchRun run = new GroupsBenchRun(members, sizes, iterations, warmup, operations);
         if (insideNamespace != null) {
             JsonObject report = run.run(GroupEndpoints.udp(InetAddress.getByName(insideNamespace)),
                     MulticastOptions.DEFAULTS, seed);
             Files.writeString(resultFile, report.encode(), StandardCharsets.UTF_8);
-            return 0;
+            return BenchOutput.EXIT_OK;
         }
         JsonObject report;
         String fallback = null;
         if (fabric.equals("udp")) {
-            Optional<String> unavailable = NetworkNamespaces.unavailableReason();
+            Optional<String> unavailable = NamespaceSupport.unavailableReason();
             if (unavailable.isPresent()) {
-                fallback = "--fabric udp: " + unavailable.get() + "; ran on the emulated-ud fabric instead";
+                fallback = NamespaceSupport.udpFallback(unavailable.get(), "ran on the emulated-ud fabric instead");
                 report = emulated(run);
             } else {
-                report = inNamespace(err);
+                report = inNamespace();
             }
         } else {
             report = emulated(run);
@@ -122,10 +118,8 @@ public final class GroupsBenchCommand implements Callable<Integer> {
                 .put("machine", Runtime.getRuntime().availableProcessors() + " CPUs, "
                         + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"))
                 .put("results", results).put("management", management);
-        PrintWriter out = spec.commandLine().getOut();
-        out.println(json ? report.encodePrettily() : GroupsBenchTable.format(report));
-        out.flush();
-        return 0;
+        output.print(report, () -> GroupsBenchTable.format(report));
+        return BenchOutput.EXIT_OK;
     }
 
     private JsonObject emulated(GroupsBenchRun run) {
@@ -140,7 +134,7 @@ public final class GroupsBenchCommand implements Callable<Integer> {
     }
 
     /** This command once more, inside a network namespace of its own, on the namespace's veth address. */
-    private JsonObject inNamespace(PrintWriter err) throws IOException, InterruptedException {
+    private JsonObject inNamespace() throws IOException, InterruptedException {
         NetworkNamespaces.removeStale();
         Path result = Files.createTempFile("canopy-bench-groups", ".json");
         NetworkNamespaces namespaces = NetworkNamespaces.create(1);
@@ -157,8 +151,8 @@ public final class GroupsBenchCommand implements Callable<Integer> {
                     "--inside-namespace", NetworkNamespaces.addressOf(0), "--result-file", result.toString()));
             child = namespaces.exec(0, command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            if (!child.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                throw new IOException("the udp run did not finish within " + timeoutSeconds + " s (--timeout)");
+            if (!child.waitFor(timeout.seconds(), TimeUnit.SECONDS)) {
+                throw new IOException("the udp run did not finish within " + timeout.seconds() + " s (--timeout)");
             }
             if (child.exitValue() != 0) {
                 throw new IOException("the udp run inside namespace " + namespaces.hostNamespace(0) + " exited with "
@@ -186,7 +180,7 @@ public final class GroupsBenchCommand implements Callable<Integer> {
         if (!(loss >= 0 && loss < 1)) {
             return Optional.of("--loss must be in [0, 1), got " + loss);
         }
-        if (iterations < 1 || warmup < 0 || timeoutSeconds < 1) {
+        if (iterations < 1 || warmup < 0 || timeout.seconds() < 1) {
             return Optional.of("--iterations must be at least 1, --warmup 0 or more and --timeout positive");
         }
         for (String operation : operations) {

@@ -1,7 +1,10 @@
 package dev.canopy.cli.bench.multicast;
 
+import dev.canopy.cli.bench.BenchOutput;
+import dev.canopy.cli.bench.PlotOption;
+import dev.canopy.cli.bench.TimeoutOption;
+import dev.canopy.cli.bench.namespaces.NamespaceSupport;
 import dev.canopy.cli.plot.BenchPlots;
-import dev.canopy.cli.plot.PlotFile;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
@@ -18,7 +21,6 @@ import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.multicast.fabric.emulated.EmulatedUdOptions;
 import dev.canopy.multicast.fabric.emulated.EmulatedUdSwitch;
-import dev.canopy.multicast.fabric.udp.NetworkNamespaces;
 import dev.canopy.multicast.reliable.MulticastOptions;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.tree.TreeAlgorithm;
@@ -26,17 +28,15 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.function.Supplier;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -50,12 +50,18 @@ import picocli.CommandLine.Spec;
  * its own, multicast over real IP multicast ({@link NamespaceBench}); without root (or where namespaces cannot
  * be created) it says why in {@code fallback} and runs as {@code emulated-ud}.
  */
-@Command(name = "multicast", mixinStandardHelpOptions = true,
+@Command(name = "multicast", mixinStandardHelpOptions = true, resourceBundle = BenchOutput.TEXTS,
         description = "Compare bcast by reliable multicast with the point-to-point binomial and pipelined trees.")
 public final class MulticastBenchCommand implements Callable<Integer> {
 
-    /** Why real multicast in network namespaces cannot run here (empty: it can); tests replace it. */
-    static Supplier<Optional<String>> namespacesUnavailable = NetworkNamespaces::unavailableReason;
+    @Mixin
+    private BenchOutput output;
+
+    @Mixin
+    private PlotOption plot;
+
+    @Mixin
+    private TimeoutOption timeout = new TimeoutOption(1200);
 
     @Spec
     private CommandSpec spec;
@@ -100,28 +106,16 @@ public final class MulticastBenchCommand implements Callable<Integer> {
             description = "Receive buffers each member posts per root (default ${DEFAULT-VALUE}).")
     private int credits;
 
-    @Option(names = "--timeout", defaultValue = "1200",
-            description = "--fabric udp: seconds before the members are stopped (default ${DEFAULT-VALUE}).")
-    private long timeoutSeconds;
-
-    @Option(names = "--json", description = "Print JSON instead of a table.")
-    private boolean json;
-
-    @Option(names = "--plot", paramLabel = "FILE.svg", description = "Also draw the median latency against size per method as an SVG.")
-    private Path plot;
-
     @Override
-    public Integer call() throws InterruptedException {
-        PrintWriter err = spec.commandLine().getErr();
-        Optional<String> invalid = validate();
-        if (invalid.isPresent()) {
-            err.println("canopy bench multicast: " + invalid.get());
-            return 2;
-        }
+    public Integer call() throws Exception {
+        return output.unlessInvalid(validate(), this::run);
+    }
+
+    private int run() throws InterruptedException {
         JsonObject report;
         if (fabric.equals("udp")) {
-            Optional<String> unavailable = namespacesUnavailable.get();
-            report = unavailable.isPresent() ? inOneJvm(fallback(unavailable.get())) : inNamespaces(err);
+            Optional<String> unavailable = NamespaceSupport.unavailableReason();
+            report = unavailable.isPresent() ? inOneJvm(fallback(unavailable.get())) : inNamespaces();
         } else {
             report = inOneJvm(null);
         }
@@ -131,30 +125,22 @@ public final class MulticastBenchCommand implements Callable<Integer> {
                 .put("date", java.time.Instant.now().toString()).put("results", results)
                 .put("model", ModelRun.of(report.getInteger("members"), results,
                         !report.getString("layer", "").startsWith("point-to-point")));
-        PrintWriter out = spec.commandLine().getOut();
-        out.println(json ? report.encodePrettily() : MulticastBenchTable.format(report));
-        out.flush();
-        if (plot != null) {
-            Optional<String> failed = PlotFile.write("--plot", plot, BenchPlots.multicast(report).render());
-            if (failed.isPresent()) {
-                err.println("canopy bench multicast: " + failed.get());
-                return 1;
-            }
-        }
-        return 0;
+        output.print(report, () -> MulticastBenchTable.format(report));
+        return plot.draw(() -> BenchPlots.multicast(report).render());
     }
 
     private static String fallback(String why) {
-        return "--fabric udp: " + why + "; multicast ran on the emulated-ud fabric in one JVM instead";
+        return NamespaceSupport.udpFallback(why, "multicast ran on the emulated-ud fabric in one JVM instead");
     }
 
     /** Every member a JVM in a network namespace of its own, multicast over real IP multicast. */
-    private JsonObject inNamespaces(PrintWriter err) throws InterruptedException {
+    private JsonObject inNamespaces() throws InterruptedException {
         DistributedRuns.Parameters parameters = new DistributedRuns.Parameters(sizes, iterations, warmup, backToBack,
                 skewMicros, seed, subGroupSize, window, credits);
         NamespaceBench.Outcome outcome;
         try {
-            outcome = new NamespaceBench(members, parameters, err).run(udpLevelFile(), timeoutSeconds);
+            outcome = new NamespaceBench(members, parameters, spec.commandLine().getErr()).run(udpLevelFile(),
+                    timeout.seconds());
         } catch (IOException e) {
             if (String.valueOf(e.getMessage()).contains("Operation not permitted")
                     || String.valueOf(e.getMessage()).contains("Permission denied")) {
@@ -263,7 +249,7 @@ public final class MulticastBenchCommand implements Callable<Integer> {
         if (skewMicros < 0 || skewMicros > 1_000_000) {
             return Optional.of("--skew-us must be 0 to 1000000, got " + skewMicros);
         }
-        if (subGroupSize < 0 || subGroupSize > members || timeoutSeconds < 1) {
+        if (subGroupSize < 0 || subGroupSize > members || timeout.seconds() < 1) {
             return Optional.of("--sub-group must be 0 to --members and --timeout positive");
         }
         if (window < 1 || window > 1 << 16 || credits < MulticastOptions.DEFAULTS.ackEvery() || credits > 1 << 16) {
@@ -273,8 +259,8 @@ public final class MulticastBenchCommand implements Callable<Integer> {
         if (iterations < 1 || warmup < 0 || backToBack < 1) {
             return Optional.of("--iterations and --back-to-back must be at least 1 and --warmup 0 or more");
         }
-        if (plot != null && PlotFile.problem("--plot", plot).isPresent()) {
-            return PlotFile.problem("--plot", plot);
+        if (plot.problem().isPresent()) {
+            return plot.problem();
         }
         for (int size : sizes) {
             if (size < 0 || size > 64 << 20) {

@@ -1,19 +1,18 @@
 package dev.canopy.cli.bench.segmentation;
 
+import dev.canopy.cli.bench.BenchOutput;
+import dev.canopy.cli.bench.PlotOption;
+import dev.canopy.cli.bench.TimeoutOption;
 import dev.canopy.cli.bench.namespaces.NamespaceJob;
+import dev.canopy.cli.bench.namespaces.NamespaceSupport;
 import dev.canopy.cli.plot.BenchPlots;
-import dev.canopy.cli.plot.PlotFile;
 import dev.canopy.multicast.fabric.udp.LinkShape;
-import dev.canopy.multicast.fabric.udp.NetworkNamespaces;
-import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -28,7 +27,7 @@ import picocli.CommandLine.Spec;
  * {@value #NAMESPACE_PREFIX}...; they are removed at the end, on Ctrl-C or kill (a shutdown hook), and those of
  * an earlier run that was killed harder are swept at the start.
  */
-@Command(name = "segmentation", mixinStandardHelpOptions = true,
+@Command(name = "segmentation", mixinStandardHelpOptions = true, resourceBundle = BenchOutput.TEXTS,
         description = "On a switched cluster of network namespaces (tbf + drop-tail pfifo links): calibrate S, M1, M2,"
                 + " store them in ZooKeeper, and compare native with optimised scatter and gather. Needs root.")
 public final class SegmentationBenchCommand implements Callable<Integer> {
@@ -36,8 +35,14 @@ public final class SegmentationBenchCommand implements Callable<Integer> {
     /** Every namespace of this command's clusters starts with this. */
     public static final String NAMESPACE_PREFIX = "canopy-ic-";
 
-    /** Why namespaces cannot be created here (empty: they can); tests replace it. */
-    static Supplier<Optional<String>> namespacesUnavailable = NetworkNamespaces::unavailableReason;
+    @Mixin
+    private BenchOutput output;
+
+    @Mixin
+    private PlotOption plot;
+
+    @Mixin
+    private TimeoutOption timeout = new TimeoutOption(1800);
 
     @Spec
     private CommandSpec spec;
@@ -76,53 +81,31 @@ public final class SegmentationBenchCommand implements Callable<Integer> {
                     + " as canopy calibrate).")
     private double escalationShare;
 
-    @Option(names = "--timeout", defaultValue = "1800", description = "Seconds before the members are stopped (default ${DEFAULT-VALUE}).")
-    private long timeoutSeconds;
-
-    @Option(names = "--json", description = "Print JSON instead of a table.")
-    private boolean json;
-
-    @Option(names = "--plot", paramLabel = "FILE.svg", description = "Also draw native and optimised times against size as an SVG.")
-    private Path plot;
-
     @Override
-    public Integer call() throws InterruptedException {
-        PrintWriter err = spec.commandLine().getErr();
-        Optional<String> invalid = validate();
-        if (invalid.isPresent()) {
-            err.println("canopy bench segmentation: " + invalid.get());
-            return 2;
-        }
-        Optional<String> unavailable = namespacesUnavailable.get();
+    public Integer call() throws Exception {
+        return output.unlessInvalid(validate(), this::run);
+    }
+
+    private int run() throws InterruptedException {
+        Optional<String> unavailable = NamespaceSupport.unavailableReason();
         if (unavailable.isPresent()) {
-            err.println("canopy bench segmentation: the cluster is built from network namespaces and shaped with tc: "
-                    + unavailable.get() + "; run it as root (sudo canopy bench segmentation ...)");
-            return 2;
+            return output.refuse(NamespaceSupport.runAsRoot("bench segmentation",
+                    "the cluster is built from network namespaces and shaped with tc", unavailable.get()));
         }
         LinkShape link = new LinkShape(rateMbit, queuePackets);
         NamespaceJob.Setup setup = new NamespaceJob.Setup(NAMESPACE_PREFIX, hosts, Optional.of(link), "bench-segmentation",
                 levelFile());
         NamespaceJob.Outcome outcome;
         try {
-            outcome = new NamespaceJob(setup, List.of(), err).run(SegmentationBenchMember.class,
+            outcome = new NamespaceJob(setup, List.of(), spec.commandLine().getErr()).run(SegmentationBenchMember.class,
                     List.of(new SegmentationRun(sizes, calibrationRepetitions, repetitions, escalationJumpMillis,
-                            escalationShare).toJson().encode()), timeoutSeconds);
+                            escalationShare).toJson().encode()), timeout.seconds());
         } catch (IOException e) {
-            err.println("canopy bench segmentation: " + e.getMessage());
-            return 1;
+            return output.fail(e.getMessage());
         }
         SegmentationReport report = SegmentationReport.of(hosts, link, outcome.results().get(SegmentationBenchMember.ROOT));
-        PrintWriter out = spec.commandLine().getOut();
-        out.println(json ? report.toJson().encodePrettily() : SegmentationBenchTable.format(report));
-        out.flush();
-        if (plot != null) {
-            Optional<String> failed = PlotFile.write("--plot", plot, BenchPlots.segmentation(report.toJson()).render());
-            if (failed.isPresent()) {
-                err.println("canopy bench segmentation: " + failed.get());
-                return 1;
-            }
-        }
-        return 0;
+        output.print(report.toJson(), () -> SegmentationBenchTable.format(report));
+        return plot.draw(() -> BenchPlots.segmentation(report.toJson()).render());
     }
 
     /** One site, one LAN of {@code hosts} processes, flat trees (native scatter and gather are flat). */
@@ -158,9 +141,9 @@ public final class SegmentationBenchCommand implements Callable<Integer> {
         if (!(escalationJumpMillis >= 0 && escalationJumpMillis <= 60_000) || !(escalationShare > 0 && escalationShare <= 1)) {
             return Optional.of("--escalation-jump-ms must be 0 to 60000 and --escalation-share more than 0 and at most 1");
         }
-        if (timeoutSeconds < 1) {
-            return Optional.of("--timeout must be positive, got " + timeoutSeconds);
+        if (timeout.seconds() < 1) {
+            return Optional.of("--timeout must be positive, got " + timeout.seconds());
         }
-        return plot == null ? Optional.empty() : PlotFile.problem("--plot", plot);
+        return plot.problem();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.canopy.cli.CanopyCommand;
+import dev.canopy.cli.bench.namespaces.NamespaceSupport;
 import dev.canopy.multicast.fabric.udp.NetworkNamespaces;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -55,8 +56,8 @@ class MulticastBenchCommandTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void udpWithoutNamespacesSaysWhyAndFallsBack() {
-        Supplier<Optional<String>> real = MulticastBenchCommand.namespacesUnavailable;
-        MulticastBenchCommand.namespacesUnavailable = () -> Optional.of("real multicast runs need root (running as test)");
+        Supplier<Optional<String>> real = NamespaceSupport.unavailable;
+        NamespaceSupport.unavailable = () -> Optional.of("real multicast runs need root (running as test)");
         try {
             JsonObject report = run("--members", "3", "--sizes", "1024", "--fabric", "udp", "--iterations", "2",
                     "--warmup", "0", "--back-to-back", "4", "--json");
@@ -65,7 +66,7 @@ class MulticastBenchCommandTest {
                     .contains("emulated-ud");
             assertThat(report.getJsonArray("results")).hasSize(3);
         } finally {
-            MulticastBenchCommand.namespacesUnavailable = real;
+            NamespaceSupport.unavailable = real;
         }
     }
 

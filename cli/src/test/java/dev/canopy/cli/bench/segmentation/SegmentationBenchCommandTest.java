@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.canopy.cli.CanopyCommand;
+import dev.canopy.cli.bench.namespaces.NamespaceSupport;
 import dev.canopy.multicast.fabric.udp.NetworkNamespaces;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
@@ -26,8 +27,8 @@ class SegmentationBenchCommandTest {
 
     @Test
     void withoutRootItSaysSoAndExitsTwo() {
-        Supplier<Optional<String>> real = SegmentationBenchCommand.namespacesUnavailable;
-        SegmentationBenchCommand.namespacesUnavailable = () -> Optional.of("runs on emulated hosts create network"
+        Supplier<Optional<String>> real = NamespaceSupport.unavailable;
+        NamespaceSupport.unavailable = () -> Optional.of("runs on emulated hosts create network"
                 + " namespaces and need root (running as test)");
         try {
             StringWriter err = new StringWriter();
@@ -38,7 +39,7 @@ class SegmentationBenchCommandTest {
             assertThat(err.toString()).contains("need root (running as test)").contains("run it as root");
             assertThat(out.toString()).isEmpty();
         } finally {
-            SegmentationBenchCommand.namespacesUnavailable = real;
+            NamespaceSupport.unavailable = real;
         }
     }
 
