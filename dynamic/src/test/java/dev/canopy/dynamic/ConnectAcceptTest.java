@@ -13,8 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -28,24 +27,11 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ConnectAcceptTest {
 
-    private TwoJobs jobs;
-    private TwoJobs.Pair inter;
-
-    @BeforeAll
-    void connect() {
-        jobs = TwoJobs.start(TwoJobs.fourSites(), new int[] {0, 1, 3}, new int[] {6, 9}, false, InterPhase.TOPOLOGY);
-        inter = jobs.connect("ocean");
-    }
-
-    @AfterAll
-    void close() {
-        if (inter != null) {
-            inter.disconnect();
-        }
-        if (jobs != null) {
-            jobs.close();
-        }
-    }
+    @AutoClose
+    private final ConnectedJobs connected = ConnectedJobs.start(new int[] {0, 1, 3}, new int[] {6, 9}, InterPhase.TOPOLOGY,
+            "ocean");
+    private final TwoJobs jobs = connected.jobs;
+    private final TwoJobs.Pair inter = connected.inter;
 
     @Test
     void bothSidesSeeBothGroups() {

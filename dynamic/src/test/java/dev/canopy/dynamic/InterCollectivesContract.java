@@ -16,7 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -37,26 +37,17 @@ abstract class InterCollectivesContract {
     private static final ArrayType<int[]> INTS = ArrayType.INTS;
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
-    private TwoJobs jobs;
+    @AutoClose
+    private ConnectedJobs connected;
     private TwoJobs.Pair inter;
 
     abstract InterPhase phase();
 
     @BeforeAll
     void connect() {
-        jobs = TwoJobs.start(TwoJobs.fourSites(), new int[] {0, 1, 3}, new int[] {6, 9}, false, phase());
-        inter = jobs.connect("contract-" + phase());
+        connected = ConnectedJobs.start(new int[] {0, 1, 3}, new int[] {6, 9}, phase(), "contract-" + phase());
+        inter = connected.inter;
         assertThat(inter.server().get(0).interPhase()).isEqualTo(phase());
-    }
-
-    @AfterAll
-    void close() {
-        if (inter != null) {
-            inter.disconnect();
-        }
-        if (jobs != null) {
-            jobs.close();
-        }
     }
 
     /** Process (server or client, rank)'s contribution of {@code count} ints: distinct everywhere. */

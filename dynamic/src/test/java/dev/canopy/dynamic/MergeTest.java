@@ -15,8 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -32,24 +31,11 @@ class MergeTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
-    private TwoJobs jobs;
-    private TwoJobs.Pair inter;
-
-    @BeforeAll
-    void connect() {
-        jobs = TwoJobs.start(TwoJobs.fourSites(), new int[] {0, 3, 4}, new int[] {7, 10}, false, InterPhase.TOPOLOGY);
-        inter = jobs.connect("merge");
-    }
-
-    @AfterAll
-    void close() {
-        if (inter != null) {
-            inter.disconnect();
-        }
-        if (jobs != null) {
-            jobs.close();
-        }
-    }
+    @AutoClose
+    private final ConnectedJobs connected = ConnectedJobs.start(new int[] {0, 3, 4}, new int[] {7, 10}, InterPhase.TOPOLOGY,
+            "merge");
+    private final TwoJobs jobs = connected.jobs;
+    private final TwoJobs.Pair inter = connected.inter;
 
     @Test
     void lowGroupFirstThenTheOtherAndEveryCollectiveRunsOnTheResult() {

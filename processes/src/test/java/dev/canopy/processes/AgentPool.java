@@ -5,6 +5,7 @@ import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.zookeeper.server.EmbeddedZooKeeper;
@@ -21,6 +22,8 @@ import org.apache.curator.framework.CuratorFramework;
 /**
  * A test's pool: an embedded ZooKeeper, a job secret in a file, agents started in this JVM (their children are
  * real JVMs running {@link JoiningEntry}), and the parent root's spawner on a client with the secret's identity.
+ * A test class holds one per test ({@code @AutoClose final AgentPool pool = AgentPool.start();}); closing it
+ * stops the agents and fails the test when any of their children outlives them.
  */
 final class AgentPool implements AutoCloseable {
 
@@ -36,13 +39,22 @@ final class AgentPool implements AutoCloseable {
     final Spawner spawner;
     private final List<LaunchAgent> agents = new ArrayList<>();
 
-    AgentPool() throws Exception {
+    private AgentPool() throws Exception {
         secretFile = secret.writeTemporary();
         client = ZooKeeperSession.builder(zooKeeper.connectString(), Duration.ofSeconds(6), Duration.ofSeconds(10),
                 Optional.of(ZooKeeperCredentials.of(secret))).build();
         client.start();
         client.blockUntilConnected();
         spawner = new Spawner(vertx, client, new AgentZnodes(pool));
+    }
+
+    /** A new pool; a failure to set it up fails the test. */
+    static AgentPool start() {
+        try {
+            return new AgentPool();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not set up the agent pool: " + e.getMessage(), e);
+        }
     }
 
     /** The label of the children of this pool's agents (for counting them). */
@@ -71,5 +83,6 @@ final class AgentPool implements AutoCloseable {
         vertx.close().toCompletionStage().toCompletableFuture().get();
         zooKeeper.close();
         Files.deleteIfExists(secretFile);
+        Await.until(() -> ChildProcesses.count(pool) == 0, () -> "children of " + pool + " outlived the test");
     }
 }

@@ -5,25 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.canopy.core.testing.Await;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** An agent whose ZooKeeper session expires registers again and keeps serving spawns. */
 class AgentSessionTest {
 
-    private AgentPool pool;
-
-    @BeforeEach
-    void start() throws Exception {
-        pool = new AgentPool();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        pool.close();
-        Await.until(() -> ChildProcesses.count(pool.label()) == 0, () -> "children of " + pool.label() + " outlived the test");
-    }
+    @AutoClose
+    private final AgentPool pool = AgentPool.start();
 
     @Test
     void anExpiredSessionIsFollowedByANewRegistration() throws Exception {

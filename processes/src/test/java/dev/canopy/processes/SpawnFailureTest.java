@@ -18,8 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,18 +29,8 @@ class SpawnFailureTest {
 
     private static final Duration BOUND = Duration.ofSeconds(60);
 
-    private AgentPool pool;
-
-    @BeforeEach
-    void start() throws Exception {
-        pool = new AgentPool();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        pool.close();
-        Await.until(() -> ChildProcesses.count(pool.label()) == 0, () -> "children of " + pool.label() + " outlived the test");
-    }
+    @AutoClose
+    private final AgentPool pool = AgentPool.start();
 
     @Test
     void anUnknownProgramClassFailsNamingIt() throws Exception {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyMain;
 import dev.canopy.cli.FutureWait;
-import dev.canopy.cli.dashboard.Poll;
+import dev.canopy.cli.testing.Poll;
 import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.node.CanopyVertx;

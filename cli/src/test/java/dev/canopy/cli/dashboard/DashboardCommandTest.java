@@ -3,6 +3,7 @@ package dev.canopy.cli.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyCommand;
+import dev.canopy.cli.testing.Poll;
 import dev.canopy.collectives.run.EmulatedGrid;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;

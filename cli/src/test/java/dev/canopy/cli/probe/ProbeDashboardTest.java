@@ -3,7 +3,7 @@ package dev.canopy.cli.probe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyCommand;
-import dev.canopy.cli.dashboard.Poll;
+import dev.canopy.cli.testing.Poll;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;

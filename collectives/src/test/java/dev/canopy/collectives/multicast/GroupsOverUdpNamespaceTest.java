@@ -1,14 +1,12 @@
 package dev.canopy.collectives.multicast;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.canopy.core.testing.RootOnly;
 import dev.canopy.multicast.fabric.udp.NetworkNamespaces;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -23,11 +21,10 @@ class GroupsOverUdpNamespaceTest {
     @Test
     @Timeout(300)
     void everyPolicyOverRealMulticastEqualsTheReference() throws Exception {
-        Optional<String> unavailable = NetworkNamespaces.unavailableReason();
-        assumeTrue(unavailable.isEmpty(), () -> "skipped: " + unavailable.orElse(""));
+        RootOnly.assumeAvailable(NetworkNamespaces.unavailableReason());
         NetworkNamespaces.removeStale();
         long seed = Long.getLong("canopy.seed", System.nanoTime());
-        try (NetworkNamespaces namespaces = createOrSkip()) {
+        try (NetworkNamespaces namespaces = RootOnly.createOrSkip(() -> NetworkNamespaces.create(1))) {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             Process child = namespaces.exec(0, List.of(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
                     GroupsOverUdpMain.class.getName(), NetworkNamespaces.addressOf(0), String.valueOf(seed)))
@@ -43,17 +40,6 @@ class GroupsOverUdpNamespaceTest {
             } finally {
                 child.destroyForcibly();
             }
-        }
-    }
-
-    private static NetworkNamespaces createOrSkip() throws IOException {
-        try {
-            return NetworkNamespaces.create(1);
-        } catch (IOException e) {
-            boolean notPermitted = String.valueOf(e.getMessage()).contains("Operation not permitted")
-                    || String.valueOf(e.getMessage()).contains("Permission denied");
-            assumeTrue(!notPermitted, () -> "skipped: network namespaces cannot be created here: " + e.getMessage());
-            throw e;
         }
     }
 }

@@ -1,14 +1,12 @@
 package dev.canopy.multicast.groups;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.canopy.core.testing.RootOnly;
 import dev.canopy.multicast.fabric.udp.NetworkNamespaces;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -24,10 +22,9 @@ class TwoJobsUdpNamespaceTest {
     @Test
     @Timeout(180)
     void twoJobsWithLeasedGroupsNeverHearEachOtherWhereUnleasedOnesDo() throws Exception {
-        Optional<String> unavailable = NetworkNamespaces.unavailableReason();
-        assumeTrue(unavailable.isEmpty(), () -> "skipped: " + unavailable.orElse(""));
+        RootOnly.assumeAvailable(NetworkNamespaces.unavailableReason());
         NetworkNamespaces.removeStale();
-        try (NetworkNamespaces namespaces = createOrSkip()) {
+        try (NetworkNamespaces namespaces = RootOnly.createOrSkip(() -> NetworkNamespaces.create(1))) {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             Process child = namespaces.exec(0, List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                     TwoJobsUdpMain.class.getName(), NetworkNamespaces.addressOf(0))).redirectErrorStream(true).start();
@@ -56,16 +53,5 @@ class TwoJobsUdpNamespaceTest {
     private static String line(String output, String prefix) {
         return output.lines().filter(line -> line.startsWith(prefix)).findFirst().map(line -> line.substring(prefix.length()))
                 .orElseThrow(() -> new AssertionError("no " + prefix + "line in:\n" + output));
-    }
-
-    private static NetworkNamespaces createOrSkip() throws IOException {
-        try {
-            return NetworkNamespaces.create(1);
-        } catch (IOException e) {
-            boolean notPermitted = String.valueOf(e.getMessage()).contains("Operation not permitted")
-                    || String.valueOf(e.getMessage()).contains("Permission denied");
-            assumeTrue(!notPermitted, () -> "skipped: network namespaces cannot be created here: " + e.getMessage());
-            throw e;
-        }
     }
 }

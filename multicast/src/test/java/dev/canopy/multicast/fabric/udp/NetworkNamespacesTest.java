@@ -1,12 +1,11 @@
 package dev.canopy.multicast.fabric.udp;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.canopy.core.testing.RootOnly;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -28,8 +27,7 @@ class NetworkNamespacesTest {
     @Test
     @Timeout(60)
     void staleNamespacesOfDeadProcessesAreRemovedOthersStay() throws Exception {
-        Optional<String> unavailable = NetworkNamespaces.unavailableReason();
-        assumeTrue(unavailable.isEmpty(), () -> "skipped: " + unavailable.orElse(""));
+        RootOnly.assumeAvailable(NetworkNamespaces.unavailableReason());
         Process exited = new ProcessBuilder("true").start();
         exited.waitFor();
         String stale = NetworkNamespaces.PREFIX + exited.pid() + "-1-br";

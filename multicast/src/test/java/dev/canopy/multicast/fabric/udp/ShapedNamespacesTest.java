@@ -2,8 +2,8 @@ package dev.canopy.multicast.fabric.udp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.canopy.core.testing.RootOnly;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +22,7 @@ class ShapedNamespacesTest {
     @Test
     @Timeout(120)
     void everyLinkIsShapedAndEverythingIsRemovedOnClose() throws Exception {
-        Optional<String> unavailable = NetworkNamespaces.unavailableReason();
-        assumeTrue(unavailable.isEmpty(), () -> "skipped: " + unavailable.orElse(""));
+        RootOnly.assumeAvailable(NetworkNamespaces.unavailableReason());
         String host0;
         String bridge;
         try (NetworkNamespaces namespaces = NetworkNamespaces.create(PREFIX, 3, Optional.of(new LinkShape(200, 17)))) {

@@ -1,8 +1,8 @@
 package dev.canopy.multicast.fabric.udp;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.canopy.core.testing.RootOnly;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -44,11 +43,10 @@ class UdpMulticastNamespaceTest {
     }
 
     private static void run(int hosts, int messages) throws Exception {
-        Optional<String> unavailable = NetworkNamespaces.unavailableReason();
-        assumeTrue(unavailable.isEmpty(), () -> "skipped: " + unavailable.orElse(""));
+        RootOnly.assumeAvailable(NetworkNamespaces.unavailableReason());
         System.out.println("UdpMulticastNamespaceTest seed: " + SEED + " (replay with -Dcanopy.seed=" + SEED + ")");
         List<Process> processes = new ArrayList<>();
-        try (NetworkNamespaces namespaces = createOrSkip(hosts)) {
+        try (NetworkNamespaces namespaces = RootOnly.createOrSkip(() -> NetworkNamespaces.create(hosts))) {
             List<BlockingQueue<String>> outputs = new ArrayList<>();
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             for (int i = 0; i < hosts; i++) {
@@ -80,18 +78,6 @@ class UdpMulticastNamespaceTest {
             done.forEach(System.out::println);
         } finally {
             processes.forEach(Process::destroyForcibly);
-        }
-    }
-
-    /** Namespaces, or a skip when this root may not create them (a container without CAP_SYS_ADMIN, say). */
-    private static NetworkNamespaces createOrSkip(int hosts) throws IOException {
-        try {
-            return NetworkNamespaces.create(hosts);
-        } catch (IOException e) {
-            boolean notPermitted = String.valueOf(e.getMessage()).contains("Operation not permitted")
-                    || String.valueOf(e.getMessage()).contains("Permission denied");
-            assumeTrue(!notPermitted, () -> "skipped: network namespaces cannot be created here: " + e.getMessage());
-            throw e;
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.canopy.cli.dashboard;
+package dev.canopy.cli.testing;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -6,7 +6,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * Waits for a condition with a deadline, for the cli's dashboard tests. (core's test jar has the same helper, but
+ * Waits for a condition with a deadline, for the cli's tests. (core's test jar has the same helper, but
  * its logback-test.xml on this module's test classpath would change what child JVMs print.)
  */
 public final class Poll {
