@@ -1,6 +1,7 @@
 package dev.canopy.cli.launch;
 
 import dev.canopy.cli.collectives.RankProcesses;
+import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.gridconfig.model.GridModel;
 import java.io.PrintWriter;
@@ -31,8 +32,7 @@ public final class SshLaunch {
 
     /** The job as the launcher has checked it. */
     public record Job(GridModel grid, String levelFile, String name, String secretHex, String zooKeeper,
-            String programClass, Optional<String> classpath, boolean livePlans,
-            IntFunction<Optional<TlsSettings>> tls) {
+            Optional<ZooKeeperTls> zooKeeperTls, LaunchProgram program, IntFunction<Optional<TlsSettings>> tls) {
     }
 
     /** Agents stop their nodes within {@link LaunchAgentCommand#STOP_GRACE}, and wait for the hosts below. */
@@ -193,8 +193,7 @@ public final class SshLaunch {
             javaOptions.addAll(List.of(extra.strip().split("\\s+")));
         }
         return new LaunchPlan(job.name(), job.secretHex(), job.levelFile(), job.zooKeeper(),
-                new LaunchPlan.Program(job.programClass(), job.classpath(), List.of(), job.livePlans()),
-                new LaunchPlan.Runtime(java, System.getProperty("java.class.path"), javaOptions), ssh, tls, root);
+                job.zooKeeperTls().map(ZooKeeperTlsFiles::of), job.program(), new LaunchPlan.Runtime(java, System.getProperty("java.class.path"), javaOptions), ssh, tls, root);
     }
 
     private static String pem(byte[] pem) {

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,6 +16,12 @@ import org.junit.jupiter.api.Test;
 class LaunchPlanTest {
 
     private static final String SECRET = "0123456789abcdef".repeat(4);
+    /** Arguments a shell would split, expand or run: they must arrive byte for byte. */
+    static final List<String> AWKWARD_ARGUMENTS = List.of("two words", "it's", "\"quoted\"", "$HOME", "`id`", "$(id)",
+            "a;b", "x && y", "| cat", "*", "--zk", "-", "", "tab\there", "line\nbreak", "back\\slash", "\u00e9t\u00e9 \u2603");
+    private static final ZooKeeperTlsFiles ZOOKEEPER_TLS = ZooKeeperTlsFiles.fromJson(new JsonObject()
+            .put("ca.p12", Base64.getEncoder().encodeToString(new byte[] {0, 1, 2, (byte) 0xff}))
+            .put("password", Base64.getEncoder().encodeToString("secret\n".getBytes(StandardCharsets.US_ASCII))));
 
     private static LaunchPlan plan() {
         HostTree leaf = new HostTree("n3", List.of(2), List.of());
@@ -20,8 +29,8 @@ class LaunchPlanTest {
         LaunchPlan.Tls tls = new LaunchPlan.Tls(Optional.of("canopy-node"), Map.of(
                 0, new LaunchPlan.TlsFiles("cert0", "key0", "ca"), 1, new LaunchPlan.TlsFiles("cert1", "key1", "ca"),
                 2, new LaunchPlan.TlsFiles("cert2", "key2", "ca")));
-        return new LaunchPlan("run-1", SECRET, "+\n( &(type = subjob) (count = 3) )\n", "10.0.0.1:2181",
-                new LaunchPlan.Program("demo.Sums", Optional.of("/shared/demo"), List.of("--n", "3"), true),
+        return new LaunchPlan("run-1", SECRET, "+\n( &(type = subjob) (count = 3) )\n", "10.0.0.1:2281",
+                Optional.of(ZOOKEEPER_TLS), new LaunchProgram("demo.Sums", Optional.of("/shared/demo"), AWKWARD_ARGUMENTS, true),
                 new LaunchPlan.Runtime("/usr/bin/java", "/shared/canopy.jar", List.of("-Xmx1g")),
                 new SshClient("ssh", Optional.of("me"), OptionalInt.of(2222), List.of("-i", "/home/me/.ssh/key")),
                 Optional.of(tls), root);
@@ -32,6 +41,37 @@ class LaunchPlanTest {
         LaunchPlan plan = plan();
         assertThat(LaunchPlan.fromLine(plan.toLine(), levelFile -> 3)).isEqualTo(plan);
         assertThat(plan.toLine()).doesNotContain("\n");
+    }
+
+    @Test
+    void theProgramsArgumentsAndTheZooKeeperTlsFilesReachEveryHostAsGiven() {
+        LaunchPlan child = LaunchPlan.fromLine(plan().forChild(plan().tree().children().get(0)).toLine(), levelFile -> 3);
+        assertThat(child.program().arguments()).containsExactlyElementsOf(AWKWARD_ARGUMENTS);
+        assertThat(child.zooKeeperTls()).contains(ZOOKEEPER_TLS);
+        assertThat(child.zooKeeperTls().orElseThrow().names()).containsExactly("ca.p12", "password");
+    }
+
+    @Test
+    void aNodeGetsTheArgumentsAfterItsOptionsAsSeparateWordsAndTheZooKeeperTlsDirectory() {
+        AgentNodes.Files files = new AgentNodes.Files(Path.of("/tmp/d/grid.rsl"), Path.of("/tmp/d/job.key"),
+                Optional.empty(), Optional.of(Path.of("/tmp/d/zk-tls")));
+        List<String> command = AgentNodes.command(plan(), 1, "10.0.0.2", files);
+        assertThat(command).containsSequence("--zk-tls", "/tmp/d/zk-tls");
+        assertThat(command.subList(command.indexOf("--") + 1, command.size())).containsExactlyElementsOf(AWKWARD_ARGUMENTS);
+        assertThat(ProgramEnvironment.of(plan(), 1, "10.0.0.2", files)).containsEntry("CANOPY_PROCESS", "1")
+                .containsEntry("CANOPY_HOST", "10.0.0.2").containsEntry("CANOPY_ZK", "10.0.0.1:2281")
+                .containsEntry("CANOPY_ZK_TLS", "/tmp/d/zk-tls").containsEntry("CANOPY_SECRET_FILE", "/tmp/d/job.key")
+                .containsEntry("CANOPY_LIVE_PLANS", "1").doesNotContainValue(SECRET);
+    }
+
+    @Test
+    void aZooKeeperTlsFileNamedLikeAPathOrTheServersKeyIsRefused() {
+        for (String name : List.of("../.ssh/authorized_keys", "server.pem", "server.p12", "/etc/passwd")) {
+            assertThatThrownBy(() -> ZooKeeperTlsFiles.fromJson(new JsonObject().put(name, "AAAA")))
+                    .hasMessageContaining("\"" + name + "\" is not a ZooKeeper TLS client file");
+        }
+        assertThatThrownBy(() -> ZooKeeperTlsFiles.fromJson(new JsonObject().put("ca.pem", "not base64!")))
+                .hasMessageContaining("ZooKeeper TLS file ca.pem is not base64");
     }
 
     @Test
