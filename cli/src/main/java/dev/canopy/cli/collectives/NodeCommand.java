@@ -4,6 +4,7 @@ import dev.canopy.cli.LevelFiles;
 import dev.canopy.cli.TlsOptionsMixin;
 import dev.canopy.cli.dashboard.CommandDashboard;
 import dev.canopy.cli.dashboard.DashboardMixin;
+import dev.canopy.cli.launch.ProgramArgumentsFile;
 import dev.canopy.cli.probe.HumanDuration;
 import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.collectives.run.FatalErrors;
@@ -114,6 +115,11 @@ public final class NodeCommand implements Callable<Integer> {
     @Parameters(description = "Arguments for a program with main.")
     private List<String> arguments = new ArrayList<>();
 
+    /** How canopy launch --hostfile's agent passes them: in a UTF-8 file, whatever the ssh session's locale. */
+    @Option(names = "--arguments-file", hidden = true, paramLabel = "FILE",
+            description = "The program's arguments as a JSON array of strings (UTF-8), instead of after --.")
+    private Path argumentsFile;
+
     @Override
     public Integer call() throws Exception {
         // Started by canopy launch --hostfile's agent: end with it, however it ends.
@@ -125,6 +131,18 @@ public final class NodeCommand implements Callable<Integer> {
         OptionalInt index = processIndex(grid.get());
         if (index.isEmpty()) {
             return 2;
+        }
+        if (argumentsFile != null) {
+            try {
+                if (!arguments.isEmpty()) {
+                    throw new IllegalArgumentException("give the program's arguments after -- or in --arguments-file,"
+                            + " not both");
+                }
+                arguments = ProgramArgumentsFile.read(argumentsFile);
+            } catch (IllegalArgumentException e) {
+                spec.commandLine().getErr().println("canopy node: " + e.getMessage());
+                return 2;
+            }
         }
         NodeAddresses.Checked addresses = NodeAddresses.ofThisMachine().check(host, Optional.ofNullable(advertise));
         if (addresses instanceof NodeAddresses.Refused refused) {

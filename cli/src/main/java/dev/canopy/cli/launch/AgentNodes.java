@@ -25,7 +25,8 @@ import java.util.function.Consumer;
 final class AgentNodes {
 
     /** Where the plan's files are on this host (written by the agent, mode 600). */
-    record Files(Path levelFile, Path secret, Optional<Path> tlsDirectory, Optional<Path> zooKeeperTlsDirectory) {
+    record Files(Path levelFile, Path secret, Path programArguments, Optional<Path> tlsDirectory,
+            Optional<Path> zooKeeperTlsDirectory) {
     }
 
     /** A node's JVM, and when its exit status has been sent (after the last line of its output). */
@@ -88,8 +89,7 @@ final class AgentNodes {
             command.addAll(List.of("--tls", directory.toString()));
             plan.tls().flatMap(LaunchPlan.Tls::peerName).ifPresent(name -> command.addAll(List.of("--tls-peer-name", name)));
         });
-        command.add("--");
-        command.addAll(plan.program().arguments());
+        command.addAll(List.of("--arguments-file", files.programArguments().toString()));
         return command;
     }
 

@@ -206,7 +206,8 @@ public final class LaunchAgentCommand implements Callable<Integer> {
         if (plan.zooKeeperTls().isPresent()) {
             zooKeeperTls = Optional.of(plan.zooKeeperTls().get().writeTo(directory.resolve("zk-tls")));
         }
-        return new AgentNodes.Files(levelFile, secret, tlsDirectory, zooKeeperTls);
+        Path arguments = ProgramArgumentsFile.write(plan.program().arguments(), directory.resolve("arguments.json"));
+        return new AgentNodes.Files(levelFile, secret, arguments, tlsDirectory, zooKeeperTls);
     }
 
     private static void writePrivate(Path file, String text) throws IOException {

@@ -3,22 +3,26 @@ package dev.canopy.cli.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.canopy.cli.collectives.ArgumentsProgram;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LaunchPlanTest {
 
+    @TempDir
+    Path directory;
+
     private static final String SECRET = "0123456789abcdef".repeat(4);
-    /** Arguments a shell would split, expand or run: they must arrive byte for byte. */
-    static final List<String> AWKWARD_ARGUMENTS = List.of("two words", "it's", "\"quoted\"", "$HOME", "`id`", "$(id)",
-            "a;b", "x && y", "| cat", "*", "--zk", "-", "", "tab\there", "line\nbreak", "back\\slash", "\u00e9t\u00e9 \u2603");
     private static final ZooKeeperTlsFiles ZOOKEEPER_TLS = ZooKeeperTlsFiles.fromJson(new JsonObject()
             .put("ca.p12", Base64.getEncoder().encodeToString(new byte[] {0, 1, 2, (byte) 0xff}))
             .put("password", Base64.getEncoder().encodeToString("secret\n".getBytes(StandardCharsets.US_ASCII))));
@@ -30,7 +34,7 @@ class LaunchPlanTest {
                 0, new LaunchPlan.TlsFiles("cert0", "key0", "ca"), 1, new LaunchPlan.TlsFiles("cert1", "key1", "ca"),
                 2, new LaunchPlan.TlsFiles("cert2", "key2", "ca")));
         return new LaunchPlan("run-1", SECRET, "+\n( &(type = subjob) (count = 3) )\n", "10.0.0.1:2281",
-                Optional.of(ZOOKEEPER_TLS), new LaunchProgram("demo.Sums", Optional.of("/shared/demo"), AWKWARD_ARGUMENTS, true),
+                Optional.of(ZOOKEEPER_TLS), new LaunchProgram("demo.Sums", Optional.of("/shared/demo"), ArgumentsProgram.AWKWARD_ARGUMENTS, true),
                 new LaunchPlan.Runtime("/usr/bin/java", "/shared/canopy.jar", List.of("-Xmx1g")),
                 new SshClient("ssh", Optional.of("me"), OptionalInt.of(2222), List.of("-i", "/home/me/.ssh/key")),
                 Optional.of(tls), root);
@@ -46,22 +50,35 @@ class LaunchPlanTest {
     @Test
     void theProgramsArgumentsAndTheZooKeeperTlsFilesReachEveryHostAsGiven() {
         LaunchPlan child = LaunchPlan.fromLine(plan().forChild(plan().tree().children().get(0)).toLine(), levelFile -> 3);
-        assertThat(child.program().arguments()).containsExactlyElementsOf(AWKWARD_ARGUMENTS);
+        assertThat(child.program().arguments()).containsExactlyElementsOf(ArgumentsProgram.AWKWARD_ARGUMENTS);
         assertThat(child.zooKeeperTls()).contains(ZOOKEEPER_TLS);
         assertThat(child.zooKeeperTls().orElseThrow().names()).containsExactly("ca.p12", "password");
     }
 
     @Test
-    void aNodeGetsTheArgumentsAfterItsOptionsAsSeparateWordsAndTheZooKeeperTlsDirectory() {
-        AgentNodes.Files files = new AgentNodes.Files(Path.of("/tmp/d/grid.rsl"), Path.of("/tmp/d/job.key"),
+    void aNodeGetsTheArgumentsInAPrivateUtf8FileAndTheZooKeeperTlsDirectory() throws Exception {
+        Path arguments = ProgramArgumentsFile.write(plan().program().arguments(), directory.resolve("arguments.json"));
+        AgentNodes.Files files = new AgentNodes.Files(Path.of("/tmp/d/grid.rsl"), Path.of("/tmp/d/job.key"), arguments,
                 Optional.empty(), Optional.of(Path.of("/tmp/d/zk-tls")));
         List<String> command = AgentNodes.command(plan(), 1, "10.0.0.2", files);
-        assertThat(command).containsSequence("--zk-tls", "/tmp/d/zk-tls");
-        assertThat(command.subList(command.indexOf("--") + 1, command.size())).containsExactlyElementsOf(AWKWARD_ARGUMENTS);
+        assertThat(command).containsSequence("--zk-tls", "/tmp/d/zk-tls").containsSequence("--arguments-file",
+                arguments.toString()).doesNotContain("--", "two words");
+        assertThat(ProgramArgumentsFile.read(arguments)).containsExactlyElementsOf(ArgumentsProgram.AWKWARD_ARGUMENTS);
+        assertThat(Files.getPosixFilePermissions(arguments)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
         assertThat(ProgramEnvironment.of(plan(), 1, "10.0.0.2", files)).containsEntry("CANOPY_PROCESS", "1")
                 .containsEntry("CANOPY_HOST", "10.0.0.2").containsEntry("CANOPY_ZK", "10.0.0.1:2281")
                 .containsEntry("CANOPY_ZK_TLS", "/tmp/d/zk-tls").containsEntry("CANOPY_SECRET_FILE", "/tmp/d/job.key")
                 .containsEntry("CANOPY_LIVE_PLANS", "1").doesNotContainValue(SECRET);
+    }
+
+    @Test
+    void anArgumentsFileThatIsNotAnArrayOfStringsIsRefusedNamingIt() throws Exception {
+        Path numbers = Files.writeString(directory.resolve("numbers.json"), "[\"a\", 7]");
+        Path object = Files.writeString(directory.resolve("object.json"), "{}");
+        assertThatThrownBy(() -> ProgramArgumentsFile.read(numbers))
+                .hasMessageContaining("--arguments-file " + numbers + " must hold strings only, found 7");
+        assertThatThrownBy(() -> ProgramArgumentsFile.read(object))
+                .hasMessageContaining("--arguments-file " + object + " is not a JSON array");
     }
 
     @Test
