@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
             dev.canopy.cli.dashboard.DashboardCommand.class,
             BenchCommand.class,
             dev.canopy.cli.keys.KeysCommand.class,
+            CompletionCommand.class,
             CommandLine.HelpCommand.class,
         })
 public final class CanopyCommand implements Runnable {
