@@ -1,6 +1,7 @@
 package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.TlsOptionsMixin;
+import dev.canopy.cli.Verbosity;
 import dev.canopy.cli.dashboard.CommandDashboard;
 import dev.canopy.cli.dashboard.DashboardMixin;
 import dev.canopy.cli.launch.LaunchProgram;
@@ -203,6 +204,8 @@ public final class LaunchCommand implements Callable<Integer> {
                 String prefix = "[rank " + ranks.rankOf(index) + "] ";
                 processes.add(ranks.rankOf(index), process, PrefixedOutput.pump(process.getInputStream(), out, prefix));
             }
+            Verbosity.progress(spec.commandLine().getErr(), "canopy launch: " + grid.processCount() + " processes started"
+                    + " on this machine (WAN emulated between its sites); waiting for them (at most " + timeoutSeconds + " s)");
             return processes.awaitAll(Duration.ofSeconds(timeoutSeconds));
         } finally {
             served.ifPresent(CommandDashboard::close);
@@ -231,6 +234,7 @@ public final class LaunchCommand implements Callable<Integer> {
         environment.put(JoinOptions.ENV_SECRET_FILE, secret.toString());
         environment.put(JoinOptions.ENV_EMULATE_WAN, "1");
         environment.put(ProgramEnvironment.ENV_HOST, NodeAddresses.DEFAULT_HOST);
+        Verbosity.childLogLevel().ifPresent(level -> environment.put(Verbosity.ENV_LOG_LEVEL, level));
         environment.put(JoinOptions.ENV_LIVE_PLANS, livePlans ? "1" : "0");
         environment.putAll(tlsFiles.environment(index));
         zooKeeperTls.exportTo(environment);

@@ -1,5 +1,6 @@
 package dev.canopy.cli.launch;
 
+import dev.canopy.cli.Verbosity;
 import dev.canopy.cli.collectives.RankProcesses;
 import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.security.tls.TlsSettings;
@@ -16,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
 import java.util.stream.IntStream;
@@ -49,6 +51,10 @@ public final class SshLaunch {
     private final CountDownLatch ended;
     private final AtomicBoolean stoppingAfterLoss = new AtomicBoolean();
     private volatile SshSessions sessions;
+    /** For the progress lines: how many hosts the job has, how many have started, the job's time limit. */
+    private volatile long hostCount;
+    private final AtomicLong hostsStarted = new AtomicLong();
+    private volatile Duration timeout;
 
     private SshLaunch(Job job, SshClient ssh, int fanout, PrintWriter out, PrintWriter err) {
         this.job = job;
@@ -116,6 +122,8 @@ public final class SshLaunch {
      */
     public int run(Duration timeout, IntUnaryOperator rankOf) throws InterruptedException {
         List<HostTree> roots = HostTree.of(job.grid(), fanout);
+        this.timeout = timeout;
+        hostCount = roots.stream().mapToLong(root -> root.allHosts().count()).sum();
         LaunchPlan whole = plan(roots.get(0));
         try (SshSessions sessions = new SshSessions(statuses.length, message -> receive(message, rankOf))) {
             this.sessions = sessions;
@@ -189,6 +197,7 @@ public final class SshLaunch {
         String java = System.getProperty("java.home") + "/bin/java";
         String extra = System.getenv("CANOPY_JAVA_OPTS");
         List<String> javaOptions = new ArrayList<>(List.of("-XX:+ExitOnOutOfMemoryError"));
+        Verbosity.childLogLevel().ifPresent(level -> javaOptions.add("-D" + Verbosity.ENV_LOG_LEVEL + "=" + level));
         if (extra != null && !extra.isBlank()) {
             javaOptions.addAll(List.of(extra.strip().split("\\s+")));
         }
@@ -209,7 +218,11 @@ public final class SshLaunch {
         } else if (message instanceof AgentMessage.Exited exit) {
             exited(exit, rankOf);
         } else if (message instanceof AgentMessage.Started started) {
-            report("canopy launch: " + started.host() + " started (reached from " + started.via() + ")");
+            Verbosity.progress(err, "canopy launch: " + started.host() + " started (reached from " + started.via() + ")");
+            if (hostsStarted.incrementAndGet() == hostCount) {
+                Verbosity.progress(err, "canopy launch: all " + hostCount + " hosts started; waiting for the "
+                        + statuses.length + " processes (at most " + timeout.toSeconds() + " s)");
+            }
         } else if (message instanceof AgentMessage.Problem problem) {
             report("canopy launch: " + problem.host() + ": " + problem.text());
         } else if (message instanceof AgentMessage.Lost lost) {
