@@ -5,6 +5,7 @@ import dev.canopy.cli.collectives.RankProcesses;
 import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.processes.JvmCommand;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -195,7 +196,7 @@ public final class SshLaunch {
         }
         Optional<LaunchPlan.Tls> tls = files.isEmpty() ? Optional.empty() : Optional.of(new LaunchPlan.Tls(peerName, files));
         String java = System.getProperty("java.home") + "/bin/java";
-        String extra = System.getenv("CANOPY_JAVA_OPTS");
+        String extra = System.getenv(JvmCommand.ENV_JAVA_OPTS);
         List<String> javaOptions = new ArrayList<>(List.of("-XX:+ExitOnOutOfMemoryError"));
         Verbosity.childLogLevel().ifPresent(level -> javaOptions.add("-D" + Verbosity.ENV_LOG_LEVEL + "=" + level));
         if (extra != null && !extra.isBlank()) {
