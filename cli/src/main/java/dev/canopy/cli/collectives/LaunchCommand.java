@@ -142,6 +142,9 @@ public final class LaunchCommand implements Callable<Integer> {
                 SshLaunch.check(grid, ssh);
                 if (zooKeeper == null) {
                     zooKeeperHost = SshLaunch.zooKeeperAddress(grid);
+                    String address = zooKeeperHost;
+                    zooKeeperTlsFiles.filter(ZooKeeperTls::hasServerKey)
+                            .ifPresent(tls -> EmbeddedZooKeeperCertificate.requireAddress(tls, address));
                 } else {
                     SshLaunch.checkZooKeeper(zooKeeper);
                 }
