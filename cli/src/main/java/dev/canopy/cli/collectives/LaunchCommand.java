@@ -39,7 +39,8 @@ import picocli.CommandLine.Spec;
  * {@code canopy launch}: runs a program in one JVM per process of a level file on this machine, with
  * the file's WAN emulated between sites, all joining one job through ZooKeeper (embedded unless
  * {@code --zk} is given). With {@code --hostfile} (or {@code --remote}) the processes run on the file's real hosts
- * instead, started over ssh with no WAN emulated ({@link SshLaunch}). Each line of output
+ * instead, started over ssh with no WAN emulated ({@link SshLaunch}). The arguments after {@code --} go to the
+ * program's {@code main} in every process, as given (never through a shell). Each line of output
  * is prefixed with the process's rank; a process that fails is reported as it ends (rank, exit status, why);
  * the exit status is the worst of the processes'. The processes die with the launcher, however it dies
  * ({@code LauncherWatch}), and a fatal JVM error ends a process at once ({@code -XX:+ExitOnOutOfMemoryError},

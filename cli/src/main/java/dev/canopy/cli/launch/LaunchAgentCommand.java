@@ -25,8 +25,9 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code canopy launch-agent} (hidden): what {@code canopy launch --hostfile} runs on each host over ssh. It reads
- * its {@link LaunchPlan} from standard input, writes the secret, level file and TLS files into a new directory only
- * its owner may enter (files mode 600, deleted at the end: also the ZooKeeper TLS client files), starts the hosts below it in the start-up tree
+ * its {@link LaunchPlan} from standard input, writes the secret, level file, TLS files, ZooKeeper TLS client files
+ * and the program's arguments ({@link ProgramArgumentsFile}) into a new directory only its owner may enter (files
+ * mode 600, deleted at the end), starts the hosts below it in the start-up tree
  * ({@link SshSessions}), runs its own processes ({@link AgentNodes}) on the address its ssh session came in on, and
  * sends everything up on standard output ({@link AgentMessage}). It ends when all of them have.
  *
