@@ -112,12 +112,12 @@ class SshLaunchTest {
     }
 
     @Test
-    void aMainProgramGetsItsArgumentsByteForByteAndJoinsThroughTheEmbeddedZooKeeperOverTls() throws Exception {
+    void aMainProgramGetsItsArgumentsByteForByteAndJoinsThroughTheEmbeddedZooKeeperOverTlsLoggingAtInfoWithMinusV() throws Exception {
         Path hostfile = hostfile("arguments", "slots=1", "slots=1");
         // The launcher's ZooKeeper listens on the login host's address towards the hosts: its certificate names it.
         Path zooKeeperTls = ZooKeeperTlsKeys.create(hosts.directory().resolve("zk-tls"), "ip:" + SshHosts.address(0));
         List<String> arguments = new ArrayList<>(List.of("--hostfile", hostfile.toString(), "--site-by", "subnet:/32",
-                "--class", ArgumentsProgram.class.getName(), "--zk-tls", zooKeeperTls.toString(), "--"));
+                "--class", ArgumentsProgram.class.getName(), "--zk-tls", zooKeeperTls.toString(), "-v", "--"));
         arguments.addAll(ArgumentsProgram.AWKWARD_ARGUMENTS);
         Launcher launcher = Launcher.start("ssh-args-" + System.nanoTime(), arguments);
         try {
@@ -133,6 +133,9 @@ class SshLaunchTest {
                 // Joined with the CANOPY_* environment the agent gave it: over TLS to ZooKeeper, on its host's address.
                 assertThat(output).contains("[rank " + rank + "] allreduce 2 1");
             }
+            // -v reached the remote JVMs: their INFO lines, hidden at the default WARN.
+            assertThat(output).containsPattern("\\[rank [01]\\] [0-9:.]+ INFO ");
+            assertThat(output).contains("canopy launch: all 2 hosts started; waiting for the 2 processes");
         } finally {
             launcher.kill();
         }
