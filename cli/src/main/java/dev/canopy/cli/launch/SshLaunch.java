@@ -203,7 +203,8 @@ public final class SshLaunch {
             javaOptions.addAll(List.of(extra.strip().split("\\s+")));
         }
         return new LaunchPlan(job.name(), job.secretHex(), job.levelFile(), job.zooKeeper(),
-                job.zooKeeperTls().map(ZooKeeperTlsFiles::of), job.program(), new LaunchPlan.Runtime(java, System.getProperty("java.class.path"), javaOptions), ssh, tls, root);
+                job.zooKeeperTls().map(ZooKeeperTlsFiles::of), job.program(),
+                new LaunchPlan.Runtime(java, System.getProperty("java.class.path"), javaOptions), ssh, tls, root);
     }
 
     private static String pem(byte[] pem) {
