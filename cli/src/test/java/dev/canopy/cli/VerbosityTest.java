@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +34,12 @@ class VerbosityTest {
 
     private static Level rootLevel() {
         return ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).getLevel();
+    }
+
+    /** The next test's commands share this JVM (some parse without CanopyMain): none may inherit a -v or -q. */
+    @AfterEach
+    void neitherAfterwards() {
+        assertThat(run("completion").status()).isZero();
     }
 
     @Test
