@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.canopy.cli.collectives.ArgumentsProgram;
+import dev.canopy.cli.collectives.ZooKeeperTlsKeys;
+import dev.canopy.core.membership.ZooKeeperTls;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -79,6 +81,20 @@ class LaunchPlanTest {
                 .hasMessageContaining("--arguments-file " + numbers + " must hold strings only, found 7");
         assertThatThrownBy(() -> ProgramArgumentsFile.read(object))
                 .hasMessageContaining("--arguments-file " + object + " is not a JSON array");
+    }
+
+    @Test
+    void theHostsGetTheZooKeeperTlsClientFilesNeverTheServersKeyAndCheckThemPrivately() throws Exception {
+        ZooKeeperTls given = ZooKeeperTls.fromDirectory(ZooKeeperTlsKeys.create(directory.resolve("given"), "ip:10.1.0.1"));
+        ZooKeeperTlsFiles files = ZooKeeperTlsFiles.of(given);
+        assertThat(files.names()).containsExactly("ca.p12", "password");
+        ZooKeeperTlsFiles received = ZooKeeperTlsFiles.fromJson(new JsonObject(files.toJson().encode()));
+        Path written = received.writeTo(Files.createDirectory(directory.resolve("host")).resolve("zk-tls"));
+        assertThat(ZooKeeperTls.fromDirectory(written).hasServerKey()).isFalse();
+        assertThat(Files.readAllBytes(written.resolve("ca.p12"))).isEqualTo(Files.readAllBytes(
+                given.directory().resolve("ca.p12")));
+        assertThat(Files.getPosixFilePermissions(written.resolve("password")))
+                .isEqualTo(PosixFilePermissions.fromString("rw-------"));
     }
 
     @Test
