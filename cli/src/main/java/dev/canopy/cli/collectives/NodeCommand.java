@@ -15,6 +15,7 @@ import dev.canopy.collectives.run.LeaveOnShutdown;
 import dev.canopy.collectives.run.LivePlanSettings;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.node.JobId;
+import dev.canopy.core.node.NodeLogger;
 import dev.canopy.core.node.TransportStack;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.TransportOptions;
@@ -205,7 +206,9 @@ public final class NodeCommand implements Callable<Integer> {
         }
         LauncherEnvironment.Lookup lookup = LauncherEnvironment.lookup(System.getenv(), grid.processCount(), config.toString());
         if (lookup instanceof LauncherEnvironment.Found found) {
-            LOG.info("process {} of {}: {}", found.index(), config, found.describe());
+            // Labelled as every node's log line is ([site/host#?]: no rank before the job has started).
+            new NodeLogger(LOG, NodeLogger.label(grid.processes().get(found.index()).coordinates(), OptionalInt.empty()))
+                    .info("process {} of {}: {}", found.index(), config, found.describe());
             return OptionalInt.of(found.index());
         }
         String why = lookup instanceof LauncherEnvironment.Invalid invalid ? invalid.message()
