@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
             dev.canopy.cli.dashboard.DashboardCommand.class,
             BenchCommand.class,
             dev.canopy.cli.keys.KeysCommand.class,
+            CompletionCommand.class,
             CommandLine.HelpCommand.class,
         })
 public final class CanopyCommand implements Runnable {
@@ -41,10 +42,16 @@ public final class CanopyCommand implements Runnable {
      * {@code ProgramMain}, below the CLI); picocli sets it on every parse, so it never outlives one.
      */
     @Option(names = {"-v", VERBOSE}, scope = ScopeType.INHERIT, defaultValue = "false",
-            description = "On an error, print its stack trace after the one-line message.")
+            description = "Log at INFO (here and in the processes this command starts), and on an error print its"
+                    + " stack trace after the one-line message.")
     void verbose(boolean on) {
         System.setProperty("canopy.verbose", Boolean.toString(on));
     }
+
+    /** Read from the parse result, wherever it is on the command line ({@link Verbosity}). */
+    @Option(names = {"-q", Verbosity.QUIET}, scope = ScopeType.INHERIT, defaultValue = "false",
+            description = "Log errors only (here and in the processes this command starts) and print no progress lines.")
+    private boolean quiet;
 
     @Override
     public void run() {

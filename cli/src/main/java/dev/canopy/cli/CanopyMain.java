@@ -50,6 +50,10 @@ public final class CanopyMain {
     static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new CanopyCommand());
         commandLine.setExecutionExceptionHandler(new UserFacingErrors());
+        commandLine.setExecutionStrategy(parsed -> {
+            Verbosity.apply(parsed);
+            return new CommandLine.RunLast().execute(parsed);
+        });
         return commandLine;
     }
 }

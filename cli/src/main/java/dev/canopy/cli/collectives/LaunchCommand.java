@@ -1,8 +1,11 @@
 package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.TlsOptionsMixin;
+import dev.canopy.cli.Verbosity;
 import dev.canopy.cli.dashboard.CommandDashboard;
 import dev.canopy.cli.dashboard.DashboardMixin;
+import dev.canopy.cli.launch.LaunchProgram;
+import dev.canopy.cli.launch.ProgramEnvironment;
 import dev.canopy.cli.launch.SshLaunch;
 import dev.canopy.cli.launch.SshOptions;
 import dev.canopy.cli.config.SiteRuleConverter;
@@ -20,6 +23,7 @@ import java.io.File;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,13 +32,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code canopy launch}: runs a program in one JVM per process of a level file on this machine, with
  * the file's WAN emulated between sites, all joining one job through ZooKeeper (embedded unless
  * {@code --zk} is given). With {@code --hostfile} (or {@code --remote}) the processes run on the file's real hosts
- * instead, started over ssh with no WAN emulated ({@link SshLaunch}). Each line of output
+ * instead, started over ssh with no WAN emulated ({@link SshLaunch}). The arguments after {@code --} go to the
+ * program's {@code main} in every process, as given (never through a shell). Each line of output
  * is prefixed with the process's rank; a process that fails is reported as it ends (rank, exit status, why);
  * the exit status is the worst of the processes'. The processes die with the launcher, however it dies
  * ({@code LauncherWatch}), and a fatal JVM error ends a process at once ({@code -XX:+ExitOnOutOfMemoryError},
@@ -99,6 +105,11 @@ public final class LaunchCommand implements Callable<Integer> {
 
     @Mixin
     private TlsOptionsMixin tls;
+
+    @Parameters(paramLabel = "ARGS", description = "Arguments for a program with main, after --: each reaches every"
+            + " process exactly as given, on this machine and over ssh (e.g. -- --size 8 'a b').")
+    private List<String> arguments = new ArrayList<>();
+
     private LaunchTls tlsFiles;
     private LaunchGrid launchGrid;
 
@@ -130,12 +141,11 @@ public final class LaunchCommand implements Callable<Integer> {
         if (launchGrid.overSsh()) {
             try {
                 SshLaunch.check(grid, ssh);
-                if (zooKeeperTlsFiles.isPresent()) {
-                    throw new IllegalArgumentException("--zk-tls is not supported with --hostfile or --remote yet;"
-                            + " leave it out (the job's znodes are still guarded by the job secret)");
-                }
                 if (zooKeeper == null) {
                     zooKeeperHost = SshLaunch.zooKeeperAddress(grid);
+                    String address = zooKeeperHost;
+                    zooKeeperTlsFiles.filter(ZooKeeperTls::hasServerKey)
+                            .ifPresent(tls -> EmbeddedZooKeeperCertificate.requireAddress(tls, address));
                 } else {
                     SshLaunch.checkZooKeeper(zooKeeper);
                 }
@@ -184,8 +194,9 @@ public final class LaunchCommand implements Callable<Integer> {
                 JobId.of(jobName), Optional.of(secret.secret()), grid, Optional.empty(), out));
         if (launchGrid.overSsh()) {
             try {
+                LaunchProgram program = new LaunchProgram(programClass, Optional.ofNullable(classpath), arguments, livePlans);
                 return SshLaunch.of(new SshLaunch.Job(grid, launchGrid.levelFile(), jobName, secret.hex(), connectString,
-                        programClass, Optional.ofNullable(classpath), livePlans, tlsFiles::settings), ssh, out,
+                        zooKeeperTls.tls(), program, tlsFiles::settings), ssh, out,
                         spec.commandLine().getErr()).run(Duration.ofSeconds(timeoutSeconds), ranks::rankOf);
             } finally {
                 served.ifPresent(CommandDashboard::close);
@@ -197,10 +208,19 @@ public final class LaunchCommand implements Callable<Integer> {
                 String prefix = "[rank " + ranks.rankOf(index) + "] ";
                 processes.add(ranks.rankOf(index), process, PrefixedOutput.pump(process.getInputStream(), out, prefix));
             }
+            Verbosity.progress(spec.commandLine().getErr(), "canopy launch: " + grid.processCount() + " processes started"
+                    + " on this machine (WAN emulated between its sites); waiting for them (at most " + timeoutSeconds + " s)");
             return processes.awaitAll(Duration.ofSeconds(timeoutSeconds));
         } finally {
             served.ifPresent(CommandDashboard::close);
         }
+    }
+
+    /** ProgramMain's arguments: the program's class, then its own arguments. */
+    private List<String> programCommand() {
+        List<String> command = new ArrayList<>(List.of(programClass));
+        command.addAll(arguments);
+        return command;
     }
 
     private Process start(int index, String jobName, String connectString, Path secret) throws Exception {
@@ -208,7 +228,7 @@ public final class LaunchCommand implements Callable<Integer> {
         String fullClasspath = classpath == null ? ownClasspath : classpath + File.pathSeparator + ownClasspath;
         // The job and process in the command line, so that ps (and tests) can tell a job's processes.
         List<String> command = JvmCommand.of(System.getenv(), List.of("canopy.job=" + jobName, "canopy.process=" + index),
-                fullClasspath, ProgramMain.class.getName(), List.of(programClass));
+                fullClasspath, ProgramMain.class.getName(), programCommand());
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         Map<String, String> environment = builder.environment();
         environment.put(JoinOptions.ENV_JOB, jobName);
@@ -217,6 +237,8 @@ public final class LaunchCommand implements Callable<Integer> {
         environment.put(JoinOptions.ENV_ZOOKEEPER, connectString);
         environment.put(JoinOptions.ENV_SECRET_FILE, secret.toString());
         environment.put(JoinOptions.ENV_EMULATE_WAN, "1");
+        environment.put(ProgramEnvironment.ENV_HOST, NodeAddresses.DEFAULT_HOST);
+        Verbosity.childLogLevel().ifPresent(level -> environment.put(Verbosity.ENV_LOG_LEVEL, level));
         environment.put(JoinOptions.ENV_LIVE_PLANS, livePlans ? "1" : "0");
         environment.putAll(tlsFiles.environment(index));
         zooKeeperTls.exportTo(environment);

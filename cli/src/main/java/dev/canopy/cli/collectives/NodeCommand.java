@@ -4,6 +4,7 @@ import dev.canopy.cli.LevelFiles;
 import dev.canopy.cli.TlsOptionsMixin;
 import dev.canopy.cli.dashboard.CommandDashboard;
 import dev.canopy.cli.dashboard.DashboardMixin;
+import dev.canopy.cli.launch.ProgramArgumentsFile;
 import dev.canopy.cli.probe.HumanDuration;
 import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.collectives.run.FatalErrors;
@@ -14,6 +15,7 @@ import dev.canopy.collectives.run.LeaveOnShutdown;
 import dev.canopy.collectives.run.LivePlanSettings;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.node.JobId;
+import dev.canopy.core.node.NodeLogger;
 import dev.canopy.core.node.TransportStack;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.TransportOptions;
@@ -114,6 +116,11 @@ public final class NodeCommand implements Callable<Integer> {
     @Parameters(description = "Arguments for a program with main.")
     private List<String> arguments = new ArrayList<>();
 
+    /** How canopy launch --hostfile's agent passes them: in a UTF-8 file, whatever the ssh session's locale. */
+    @Option(names = "--arguments-file", hidden = true, paramLabel = "FILE",
+            description = "The program's arguments as a JSON array of strings (UTF-8), instead of after --.")
+    private Path argumentsFile;
+
     @Override
     public Integer call() throws Exception {
         // Started by canopy launch --hostfile's agent: end with it, however it ends.
@@ -125,6 +132,18 @@ public final class NodeCommand implements Callable<Integer> {
         OptionalInt index = processIndex(grid.get());
         if (index.isEmpty()) {
             return 2;
+        }
+        if (argumentsFile != null) {
+            try {
+                if (!arguments.isEmpty()) {
+                    throw new IllegalArgumentException("give the program's arguments after -- or in --arguments-file,"
+                            + " not both");
+                }
+                arguments = ProgramArgumentsFile.read(argumentsFile);
+            } catch (IllegalArgumentException e) {
+                spec.commandLine().getErr().println("canopy node: " + e.getMessage());
+                return 2;
+            }
         }
         NodeAddresses.Checked addresses = NodeAddresses.ofThisMachine().check(host, Optional.ofNullable(advertise));
         if (addresses instanceof NodeAddresses.Refused refused) {
@@ -187,7 +206,9 @@ public final class NodeCommand implements Callable<Integer> {
         }
         LauncherEnvironment.Lookup lookup = LauncherEnvironment.lookup(System.getenv(), grid.processCount(), config.toString());
         if (lookup instanceof LauncherEnvironment.Found found) {
-            LOG.info("process {} of {}: {}", found.index(), config, found.describe());
+            // Labelled as every node's log line is ([site/host#?]: no rank before the job has started).
+            new NodeLogger(LOG, NodeLogger.label(grid.processes().get(found.index()).coordinates(), OptionalInt.empty()))
+                    .info("process {} of {}: {}", found.index(), config, found.describe());
             return OptionalInt.of(found.index());
         }
         String why = lookup instanceof LauncherEnvironment.Invalid invalid ? invalid.message()

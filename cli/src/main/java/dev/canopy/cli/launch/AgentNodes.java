@@ -25,7 +25,8 @@ import java.util.function.Consumer;
 final class AgentNodes {
 
     /** Where the plan's files are on this host (written by the agent, mode 600). */
-    record Files(Path levelFile, Path secret, Optional<Path> tlsDirectory) {
+    record Files(Path levelFile, Path secret, Path programArguments, Optional<Path> tlsDirectory,
+            Optional<Path> zooKeeperTlsDirectory) {
     }
 
     /** A node's JVM, and when its exit status has been sent (after the last line of its output). */
@@ -53,6 +54,7 @@ final class AgentNodes {
             return;
         }
         ProcessBuilder builder = new ProcessBuilder(command(plan, process, address, files)).redirectErrorStream(true);
+        builder.environment().putAll(ProgramEnvironment.of(plan, process, address, files));
         builder.environment().put(LauncherWatch.ENV_WATCH_LAUNCHER, "1");
         Process jvm = builder.start();
         Thread output = new Thread(() -> pump(process, jvm), "node " + process + " output");
@@ -82,12 +84,12 @@ final class AgentNodes {
         if (plan.program().livePlans()) {
             command.add("--live-plans");
         }
+        files.zooKeeperTlsDirectory().ifPresent(directory -> command.addAll(List.of("--zk-tls", directory.toString())));
         files.tlsDirectory().ifPresent(directory -> {
             command.addAll(List.of("--tls", directory.toString()));
             plan.tls().flatMap(LaunchPlan.Tls::peerName).ifPresent(name -> command.addAll(List.of("--tls-peer-name", name)));
         });
-        command.add("--");
-        command.addAll(plan.program().arguments());
+        command.addAll(List.of("--arguments-file", files.programArguments().toString()));
         return command;
     }
 

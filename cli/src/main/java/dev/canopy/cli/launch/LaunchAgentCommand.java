@@ -25,8 +25,9 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code canopy launch-agent} (hidden): what {@code canopy launch --hostfile} runs on each host over ssh. It reads
- * its {@link LaunchPlan} from standard input, writes the secret, level file and TLS files into a new directory only
- * its owner may enter (files mode 600, deleted at the end), starts the hosts below it in the start-up tree
+ * its {@link LaunchPlan} from standard input, writes the secret, level file, TLS files, ZooKeeper TLS client files
+ * and the program's arguments ({@link ProgramArgumentsFile}) into a new directory only its owner may enter (files
+ * mode 600, deleted at the end), starts the hosts below it in the start-up tree
  * ({@link SshSessions}), runs its own processes ({@link AgentNodes}) on the address its ssh session came in on, and
  * sends everything up on standard output ({@link AgentMessage}). It ends when all of them have.
  *
@@ -112,7 +113,7 @@ public final class LaunchAgentCommand implements Callable<Integer> {
         for (int process : plan.tree().processes()) {
             try {
                 nodes.start(plan, process, address, files);
-            } catch (IOException e) {
+            } catch (IOException | IllegalArgumentException e) {
                 send(new AgentMessage.Problem(host, "cannot start process " + process + ": " + e.getMessage()));
                 send(new AgentMessage.Exited(process, 2));
             }
@@ -202,7 +203,12 @@ public final class LaunchAgentCommand implements Callable<Integer> {
             }
             tlsDirectory = Optional.of(tls);
         }
-        return new AgentNodes.Files(levelFile, secret, tlsDirectory);
+        Optional<Path> zooKeeperTls = Optional.empty();
+        if (plan.zooKeeperTls().isPresent()) {
+            zooKeeperTls = Optional.of(plan.zooKeeperTls().get().writeTo(directory.resolve("zk-tls")));
+        }
+        Path arguments = ProgramArgumentsFile.write(plan.program().arguments(), directory.resolve("arguments.json"));
+        return new AgentNodes.Files(levelFile, secret, arguments, tlsDirectory, zooKeeperTls);
     }
 
     private static void writePrivate(Path file, String text) throws IOException {

@@ -16,18 +16,13 @@ import java.util.stream.Collectors;
 /**
  * What a host started by {@code canopy launch --hostfile} needs to run its part of the job, sent as one JSON line
  * on the standard input of its ssh session (never on a command line, where {@code ps} would show the secret):
- * the job, its secret and level file, the ZooKeeper, the program, how to start Java and ssh there, the TLS files
- * of the processes it and the hosts below it run, and its place in the start-up tree ({@link HostTree}).
+ * the job, its secret and level file, the ZooKeeper (and the client side of its TLS directory, if any), the program
+ * and its arguments, how to start Java and ssh there, the TLS files of the processes it and the hosts below it run,
+ * and its place in the start-up tree ({@link HostTree}).
  */
-record LaunchPlan(String job, String secretHex, String levelFile, String zooKeeper, Program program,
-        Runtime runtime, SshClient ssh, Optional<Tls> tls, HostTree tree) {
-
-    /** The program every process runs: a class, where its classes are, its arguments, live plans or not. */
-    record Program(String className, Optional<String> classpath, List<String> arguments, boolean livePlans) {
-        Program {
-            arguments = List.copyOf(arguments);
-        }
-    }
+record LaunchPlan(String job, String secretHex, String levelFile, String zooKeeper,
+        Optional<ZooKeeperTlsFiles> zooKeeperTls, LaunchProgram program, Runtime runtime, SshClient ssh,
+        Optional<Tls> tls, HostTree tree) {
 
     /** How a host starts a JVM: the java program, Canopy's class path there, and options for the nodes' JVMs. */
     record Runtime(String java, String canopyClasspath, List<String> javaOptions) {
@@ -67,7 +62,7 @@ record LaunchPlan(String job, String secretHex, String levelFile, String zooKeep
         Optional<Tls> childTls = tls.map(all -> new Tls(all.peerName(), all.perProcess().entrySet().stream()
                 .filter(entry -> below.contains(entry.getKey()))
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue))));
-        return new LaunchPlan(job, secretHex, levelFile, zooKeeper, program, runtime, ssh, childTls, child);
+        return new LaunchPlan(job, secretHex, levelFile, zooKeeper, zooKeeperTls, program, runtime, ssh, childTls, child);
     }
 
     String toLine() {
@@ -79,6 +74,7 @@ record LaunchPlan(String job, String secretHex, String levelFile, String zooKeep
                         .put("javaOptions", new JsonArray(runtime.javaOptions())))
                 .put("ssh", ssh.toJson()).put("tree", tree.toJson());
         program.classpath().ifPresent(classpath -> json.getJsonObject("program").put("classpath", classpath));
+        zooKeeperTls.ifPresent(files -> json.put("zooKeeperTls", files.toJson()));
         tls.ifPresent(given -> {
             JsonObject files = new JsonObject();
             given.perProcess().forEach((process, pem) -> files.put(Integer.toString(process), new JsonObject()
@@ -108,9 +104,11 @@ record LaunchPlan(String job, String secretHex, String levelFile, String zooKeep
         JsonObject runtime = PlanJson.object(json, "runtime");
         Optional<Tls> tls = json.containsKey("tls") ? Optional.of(tls(PlanJson.object(json, "tls"), processCount))
                 : Optional.empty();
+        Optional<ZooKeeperTlsFiles> zooKeeperTls = json.containsKey("zooKeeperTls")
+                ? Optional.of(ZooKeeperTlsFiles.fromJson(PlanJson.object(json, "zooKeeperTls"))) : Optional.empty();
         return new LaunchPlan(PlanJson.string(json, "job"), PlanJson.string(json, "secret"), levelFile,
-                PlanJson.string(json, "zooKeeper"),
-                new Program(PlanJson.string(program, "class"), PlanJson.optionalString(program, "classpath"),
+                PlanJson.string(json, "zooKeeper"), zooKeeperTls,
+                new LaunchProgram(PlanJson.string(program, "class"), PlanJson.optionalString(program, "classpath"),
                         strings(program, "arguments"), PlanJson.bool(program, "livePlans")),
                 new Runtime(PlanJson.string(runtime, "java"), PlanJson.string(runtime, "classpath"),
                         strings(runtime, "javaOptions")),

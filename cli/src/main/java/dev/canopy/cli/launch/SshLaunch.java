@@ -1,8 +1,11 @@
 package dev.canopy.cli.launch;
 
+import dev.canopy.cli.Verbosity;
 import dev.canopy.cli.collectives.RankProcesses;
+import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.processes.JvmCommand;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -15,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
 import java.util.stream.IntStream;
@@ -31,8 +35,7 @@ public final class SshLaunch {
 
     /** The job as the launcher has checked it. */
     public record Job(GridModel grid, String levelFile, String name, String secretHex, String zooKeeper,
-            String programClass, Optional<String> classpath, boolean livePlans,
-            IntFunction<Optional<TlsSettings>> tls) {
+            Optional<ZooKeeperTls> zooKeeperTls, LaunchProgram program, IntFunction<Optional<TlsSettings>> tls) {
     }
 
     /** Agents stop their nodes within {@link LaunchAgentCommand#STOP_GRACE}, and wait for the hosts below. */
@@ -49,6 +52,10 @@ public final class SshLaunch {
     private final CountDownLatch ended;
     private final AtomicBoolean stoppingAfterLoss = new AtomicBoolean();
     private volatile SshSessions sessions;
+    /** For the progress lines: how many hosts the job has, how many have started, the job's time limit. */
+    private volatile long hostCount;
+    private final AtomicLong hostsStarted = new AtomicLong();
+    private volatile Duration timeout;
 
     private SshLaunch(Job job, SshClient ssh, int fanout, PrintWriter out, PrintWriter err) {
         this.job = job;
@@ -116,6 +123,8 @@ public final class SshLaunch {
      */
     public int run(Duration timeout, IntUnaryOperator rankOf) throws InterruptedException {
         List<HostTree> roots = HostTree.of(job.grid(), fanout);
+        this.timeout = timeout;
+        hostCount = roots.stream().mapToLong(root -> root.allHosts().count()).sum();
         LaunchPlan whole = plan(roots.get(0));
         try (SshSessions sessions = new SshSessions(statuses.length, message -> receive(message, rankOf))) {
             this.sessions = sessions;
@@ -187,13 +196,14 @@ public final class SshLaunch {
         }
         Optional<LaunchPlan.Tls> tls = files.isEmpty() ? Optional.empty() : Optional.of(new LaunchPlan.Tls(peerName, files));
         String java = System.getProperty("java.home") + "/bin/java";
-        String extra = System.getenv("CANOPY_JAVA_OPTS");
+        String extra = System.getenv(JvmCommand.ENV_JAVA_OPTS);
         List<String> javaOptions = new ArrayList<>(List.of("-XX:+ExitOnOutOfMemoryError"));
+        Verbosity.childLogLevel().ifPresent(level -> javaOptions.add("-D" + Verbosity.ENV_LOG_LEVEL + "=" + level));
         if (extra != null && !extra.isBlank()) {
             javaOptions.addAll(List.of(extra.strip().split("\\s+")));
         }
         return new LaunchPlan(job.name(), job.secretHex(), job.levelFile(), job.zooKeeper(),
-                new LaunchPlan.Program(job.programClass(), job.classpath(), List.of(), job.livePlans()),
+                job.zooKeeperTls().map(ZooKeeperTlsFiles::of), job.program(),
                 new LaunchPlan.Runtime(java, System.getProperty("java.class.path"), javaOptions), ssh, tls, root);
     }
 
@@ -210,7 +220,11 @@ public final class SshLaunch {
         } else if (message instanceof AgentMessage.Exited exit) {
             exited(exit, rankOf);
         } else if (message instanceof AgentMessage.Started started) {
-            report("canopy launch: " + started.host() + " started (reached from " + started.via() + ")");
+            Verbosity.progress(err, "canopy launch: " + started.host() + " started (reached from " + started.via() + ")");
+            if (hostsStarted.incrementAndGet() == hostCount) {
+                Verbosity.progress(err, "canopy launch: all " + hostCount + " hosts started; waiting for the "
+                        + statuses.length + " processes (at most " + timeout.toSeconds() + " s)");
+            }
         } else if (message instanceof AgentMessage.Problem problem) {
             report("canopy launch: " + problem.host() + ": " + problem.text());
         } else if (message instanceof AgentMessage.Lost lost) {

@@ -10,6 +10,7 @@ import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.node.NodeLogger;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportOptions;
@@ -32,6 +33,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -80,7 +82,7 @@ final class EmulatedProbeGrid implements AutoCloseable {
                 Duration.ofSeconds(10), Optional.of(ZooKeeperCredentials.of(secret))));
         List<Member> members = new ArrayList<>();
         for (ProcessPlacement process : grid.processes()) {
-            String label = process.coordinates().site() + "/" + process.coordinates().host() + "#" + process.globalIndex();
+            String label = NodeLogger.label(process.coordinates(), OptionalInt.of(process.globalIndex()));
             Transport bare = await(VertxTransport.start(vertx, TransportOptions.defaults().withNodeLabel(label), security));
             transports.add(new WanEmulationLayer(bare, emulator, process.coordinates(), seed + process.globalIndex()));
             members.add(new Member(nodeId(process), process.coordinates(), bare.localAddress()));

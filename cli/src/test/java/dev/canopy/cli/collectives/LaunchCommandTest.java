@@ -62,6 +62,22 @@ class LaunchCommandTest {
     }
 
     @Test
+    void aMainProgramGetsItsArgumentsAsGivenAndJoinsFromTheEnvironment() throws Exception {
+        List<String> options = new ArrayList<>(List.of("--"));
+        options.addAll(ArgumentsProgram.AWKWARD_ARGUMENTS);
+        Launch launch = launch(ArgumentsProgram.class, options.toArray(String[]::new));
+        assertThat(launch.status).as(launch.output).isZero();
+        for (int rank = 0; rank < 4; rank++) {
+            assertThat(launch.output).contains("[rank " + rank + "] arguments " + ArgumentsProgram.AWKWARD_ARGUMENTS.size());
+            for (int i = 0; i < ArgumentsProgram.AWKWARD_ARGUMENTS.size(); i++) {
+                assertThat(launch.output).contains("[rank " + rank + "] argument " + i + " "
+                        + ArgumentsProgram.hex(ArgumentsProgram.AWKWARD_ARGUMENTS.get(i)));
+            }
+            assertThat(launch.output).contains("[rank " + rank + "] allreduce 4 6");
+        }
+    }
+
+    @Test
     void aMissingLevelFileIsBadInput() {
         StringWriter err = new StringWriter();
         CommandLine cli = new CommandLine(new CanopyCommand()).setErr(new PrintWriter(err));

@@ -10,9 +10,6 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -22,8 +19,7 @@ import picocli.CommandLine;
 /**
  * {@code canopy launch --zk-tls DIR}: the embedded ZooKeeper has a TLS port only, and the four launched JVMs
  * reach it over TLS (they could not otherwise join); directories that cannot work are bad input naming the file.
- * The directory is PKCS#12 made with the JDK's keytool (a self-signed server certificate for 127.0.0.1, which is
- * also the trusted certificate), so this module needs no certificate code of its own; core's tests cover PEM.
+ * The directory is {@link ZooKeeperTlsKeys}' (a self-signed server certificate for 127.0.0.1).
  */
 @Tag("multiprocess")
 @Timeout(180)
@@ -38,31 +34,8 @@ class LaunchZooKeeperTlsTest {
         return config;
     }
 
-    private static final String PASSWORD = "canopy-test-password";
-
     private Path tlsDirectory() throws Exception {
-        Path tls = Files.createDirectory(directory.resolve("zk-tls"));
-        keytool(tls, "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
-                "CN=zookeeper", "-ext", "san=ip:127.0.0.1,dns:localhost", "-validity", "2", "-keystore", "server.p12");
-        keytool(tls, "-exportcert", "-alias", "server", "-keystore", "server.p12", "-file", "server.crt");
-        keytool(tls, "-importcert", "-noprompt", "-alias", "server", "-file", "server.crt", "-keystore", "ca.p12");
-        Files.writeString(tls.resolve("password"), PASSWORD + "\n");
-        for (String secret : List.of("server.p12", "password")) {
-            Files.setPosixFilePermissions(tls.resolve(secret), PosixFilePermissions.fromString("rw-------"));
-        }
-        return tls;
-    }
-
-    private static void keytool(Path directory, String... arguments) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
-        command.addAll(List.of(arguments));
-        command.addAll(List.of("-storetype", "PKCS12", "-storepass", PASSWORD));
-        Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
-        process.getOutputStream().close();
-        String output = new String(process.getInputStream().readAllBytes());
-        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-            throw new IllegalStateException("keytool " + String.join(" ", arguments) + " failed: " + output);
-        }
+        return ZooKeeperTlsKeys.create(directory.resolve("zk-tls"), "ip:127.0.0.1,dns:localhost");
     }
 
     @Test

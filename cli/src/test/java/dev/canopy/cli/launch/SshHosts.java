@@ -26,7 +26,8 @@ import java.util.stream.Stream;
  */
 final class SshHosts implements AutoCloseable {
 
-    static final String PREFIX = "canopy-ssh-";
+    /** {@code -Dcanopy.test.sshNamespacePrefix=...} gives runs that share a machine prefixes of their own. */
+    static final String PREFIX = System.getProperty("canopy.test.sshNamespacePrefix", "canopy-ssh-");
     private static final Path SSHD = Path.of("/usr/sbin/sshd");
     private static final Path PRIVILEGE_SEPARATION = Path.of("/run/sshd");
 

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyMain;
 import dev.canopy.cli.collectives.AllreduceProgram;
+import dev.canopy.cli.collectives.ArgumentsProgram;
 import dev.canopy.cli.collectives.FailingProgram;
 import dev.canopy.cli.collectives.SelfCheckingProgram;
 import dev.canopy.cli.collectives.WaitingProgram;
+import dev.canopy.cli.collectives.ZooKeeperTlsKeys;
 import dev.canopy.core.security.JobSecret;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -92,16 +94,48 @@ class SshLaunchTest {
     }
 
     @Test
-    void withTlsEachHostGetsTheKeysOfItsProcessesOnlyInFilesOnlyItsOwnerReads() throws Exception {
+    void withTlsEachHostGetsTheKeysOfItsProcessesOnlyInFilesOnlyItsOwnerReadsAndReachesZooKeeperOverTls() throws Exception {
         Path hostfile = hostfile("tls", "slots=1", "slots=1");
         String job = "ssh-tls-" + System.nanoTime();
         Launcher launcher = Launcher.start(job, List.of("--hostfile", hostfile.toString(), "--site-by", "subnet:/32",
-                "--class", AllreduceProgram.class.getName(), "--tls"));
+                "--class", AllreduceProgram.class.getName(), "--tls", "--zk-tls", ZooKeeperTlsKeys.create(
+                        hosts.directory().resolve("tls-zk"), "ip:" + SshHosts.address(0)).toString()));
         try {
             int status = launcher.exitStatus(Duration.ofSeconds(240));
             String output = launcher.output();
             assertThat(status).as(output).isZero();
             assertThat(output).contains("[rank 0] allreduce 2 1").contains("[rank 1] allreduce 2 1");
+        } finally {
+            launcher.kill();
+        }
+        awaitNoProcessOnTheHosts();
+    }
+
+    @Test
+    void aMainProgramGetsItsArgumentsByteForByteAndJoinsThroughTheEmbeddedZooKeeperOverTlsLoggingAtInfoWithMinusV() throws Exception {
+        Path hostfile = hostfile("arguments", "slots=1", "slots=1");
+        // The launcher's ZooKeeper listens on the login host's address towards the hosts: its certificate names it.
+        Path zooKeeperTls = ZooKeeperTlsKeys.create(hosts.directory().resolve("zk-tls"), "ip:" + SshHosts.address(0));
+        List<String> arguments = new ArrayList<>(List.of("--hostfile", hostfile.toString(), "--site-by", "subnet:/32",
+                "--class", ArgumentsProgram.class.getName(), "--zk-tls", zooKeeperTls.toString(), "-v", "--"));
+        arguments.addAll(ArgumentsProgram.AWKWARD_ARGUMENTS);
+        Launcher launcher = Launcher.start("ssh-args-" + System.nanoTime(), arguments);
+        try {
+            int status = launcher.exitStatus(Duration.ofSeconds(240));
+            String output = launcher.output();
+            assertThat(status).as(output).isZero();
+            for (int rank = 0; rank < 2; rank++) {
+                assertThat(output).contains("[rank " + rank + "] arguments " + ArgumentsProgram.AWKWARD_ARGUMENTS.size());
+                for (int i = 0; i < ArgumentsProgram.AWKWARD_ARGUMENTS.size(); i++) {
+                    assertThat(output).contains("[rank " + rank + "] argument " + i + " "
+                            + ArgumentsProgram.hex(ArgumentsProgram.AWKWARD_ARGUMENTS.get(i)));
+                }
+                // Joined with the CANOPY_* environment the agent gave it: over TLS to ZooKeeper, on its host's address.
+                assertThat(output).contains("[rank " + rank + "] allreduce 2 1");
+            }
+            // -v reached the remote JVMs: their INFO lines, hidden at the default WARN.
+            assertThat(output).containsPattern("\\[rank [01]\\] [0-9:.]+ INFO ");
+            assertThat(output).contains("canopy launch: all 2 hosts started; waiting for the 2 processes");
         } finally {
             launcher.kill();
         }
