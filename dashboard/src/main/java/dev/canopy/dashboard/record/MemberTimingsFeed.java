@@ -10,6 +10,7 @@ import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.dashboard.model.GridMember;
 import dev.canopy.dashboard.model.JobSnapshot;
+import dev.canopy.dashboard.model.MemberState;
 import dev.canopy.dashboard.plan.PlanView;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -67,7 +68,9 @@ public final class MemberTimingsFeed {
         if (!snapshot.started()) {
             return; // ranks are final only with the start record; nobody has run a collective yet
         }
-        announce(client);
+        if (snapshot.count(MemberState.JOINED) > 0) {
+            announce(client); // not once every member has gone: the last one is deleting the job's znodes
+        }
         List<String> members;
         try {
             members = client.getChildren().forPath(TimingsZnode.timingsPath(job));
