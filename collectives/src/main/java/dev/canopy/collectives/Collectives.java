@@ -140,7 +140,8 @@ public final class Collectives {
 
     /** The root's {@code data} on every member ({@code data} is ignored elsewhere and may be null). */
     public Future<Buffer> bcast(Buffer data, int root) {
-        return start(Operation.BCAST, root, data == null ? 0 : data.length(), (exchange, tree) -> downward(exchange, tree,
+        long bytes = data == null ? 0 : data.length();
+        return start(Operation.BCAST, root, bytes, (exchange, tree) -> downward(exchange, tree,
                 broadcastPath.bcast(exchange, tree, data, settings.pipeline())));
     }
 
@@ -151,14 +152,16 @@ public final class Collectives {
      * ({@link BroadcastPath#packsScatter}).
      */
     public Future<Buffer> scatter(Buffer data, int bytesPerRank, int root) {
+        long bytes = data == null ? 0 : data.length();
         if (broadcastPath.packsScatter(bytesPerRank, size())) {
-            return start(Operation.SCATTER, root, data == null ? 0 : data.length(), (exchange, tree) -> downward(exchange, tree, MulticastScatter.scatter(
+            return start(Operation.SCATTER, root, bytes, (exchange, tree) -> downward(exchange, tree, MulticastScatter.scatter(
                     broadcastPath, exchange, tree, exchange.rank() == root ? blocksOf(data, bytesPerRank, size()) : null,
                     settings.pipeline())));
         }
         int parts = settings.splitPlanner().scatter(bytesPerRank).parts();
-        return start(Operation.SCATTER, root, data == null ? 0 : data.length(), (exchange, tree) -> downward(exchange, tree, new SplitScatter(exchange, tree, parts)
-                .run(exchange.rank() == root ? blocksOf(data, bytesPerRank, size()) : null)));
+        return start(Operation.SCATTER, root, bytes, (exchange, tree) -> downward(exchange, tree,
+                new SplitScatter(exchange, tree, parts)
+                        .run(exchange.rank() == root ? blocksOf(data, bytesPerRank, size()) : null)));
     }
 
     /**
@@ -166,12 +169,13 @@ public final class Collectives {
      * multicasts its pieces packed in one message, or says that the tree scatter carries them (large pieces).
      */
     public Future<Buffer> scatterv(List<Buffer> blocks, int root) {
+        long bytes = totalBytes(blocks);
         if (broadcastPath.packsScatter(-1, size())) {
-            return start(Operation.SCATTERV, root, totalBytes(blocks), (exchange, tree) -> downward(exchange, tree, MulticastScatter.scatterv(
+            return start(Operation.SCATTERV, root, bytes, (exchange, tree) -> downward(exchange, tree, MulticastScatter.scatterv(
                     broadcastPath, exchange, tree, blocks, settings.pipeline())));
         }
-        return start(Operation.SCATTERV, root, totalBytes(blocks), (exchange, tree) -> downward(exchange, tree, new TreeScatter(exchange, tree, 0)
-                .run(exchange.rank() == root ? RankBlocks.ofRanks(blocks) : null)));
+        return start(Operation.SCATTERV, root, bytes, (exchange, tree) -> downward(exchange, tree,
+                new TreeScatter(exchange, tree, 0).run(exchange.rank() == root ? RankBlocks.ofRanks(blocks) : null)));
     }
 
     /**
@@ -203,14 +207,16 @@ public final class Collectives {
      */
     public Future<Optional<Buffer>> gather(Buffer data, int root) {
         int parts = settings.splitPlanner().gather(data.length()).parts();
-        return start(Operation.GATHER, root, data.length(), (exchange, tree) -> upward(exchange, tree, new SplitGather(exchange, tree, parts)
-                .run(data).map(blocks -> blocks.map(all -> concatenate(all, data.length(), Operation.GATHER)))));
+        return start(Operation.GATHER, root, data.length(), (exchange, tree) -> upward(exchange, tree,
+                new SplitGather(exchange, tree, parts).run(data)
+                        .map(blocks -> blocks.map(all -> concatenate(all, data.length(), Operation.GATHER)))));
     }
 
     /** The root gets every rank's {@code data} (any lengths), indexed by rank; others get empty. */
     public Future<Optional<List<Buffer>>> gatherv(Buffer data, int root) {
-        return start(Operation.GATHERV, root, data.length(), (exchange, tree) -> upward(exchange, tree, new TreeGather(exchange, tree, 0)
-                .run(data).map(blocks -> exchange.rank() == root ? Optional.of(inRankOrder(blocks)) : Optional.empty())));
+        return start(Operation.GATHERV, root, data.length(), (exchange, tree) -> upward(exchange, tree,
+                new TreeGather(exchange, tree, 0).run(data)
+                        .map(blocks -> exchange.rank() == root ? Optional.of(inRankOrder(blocks)) : Optional.empty())));
     }
 
     /** Every member gets every rank's {@code data} (all of one length) concatenated in rank order. */
