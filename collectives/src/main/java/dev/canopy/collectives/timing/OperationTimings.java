@@ -58,6 +58,11 @@ public final class OperationTimings implements CollectiveObserver {
         };
     }
 
+    /** The version the kept operations are at: it grows with every change. */
+    public synchronized long version() {
+        return version;
+    }
+
     /** The kept operations, oldest first, and the version they are at. */
     public synchronized Snapshot snapshot() {
         return new Snapshot(version, List.copyOf(kept));

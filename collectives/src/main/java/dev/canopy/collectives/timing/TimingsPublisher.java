@@ -37,8 +37,8 @@ public final class TimingsPublisher {
     private final RateLimitedWarnings warnings = new RateLimitedWarnings(TimeUnit.MINUTES.toNanos(1), 1, System::nanoTime);
     private final long timer;
     private volatile Future<Void> inFlight = Future.succeededFuture();
-    // Touched by one write at a time (the writing flag).
-    private long publishedVersion;
+    // Written by one write at a time (the writing flag); read by the timer to skip the worker when nothing changed.
+    private volatile long publishedVersion;
 
     private TimingsPublisher(Vertx vertx, CuratorFramework client, JobId job, String member, int rank,
             OperationTimings timings, TimingsZnode znode, Duration interval) {
@@ -63,6 +63,9 @@ public final class TimingsPublisher {
 
     /** Publishes now if something changed and no write is under way; completes when that write is done. */
     public Future<Void> publish() {
+        if (timings.version() == publishedVersion) {
+            return Future.succeededFuture();
+        }
         if (!writing.compareAndSet(false, true)) {
             return inFlight;
         }
