@@ -65,6 +65,11 @@ public final class TimingsZnode {
 
     /** The sealed content of {@code timings} at its member's path. */
     public byte[] encode(JobId job, MemberTimings timings) {
+        return seal.seal(memberPath(job, timings.member()), body(timings));
+    }
+
+    /** The document, unsealed. */
+    static String body(MemberTimings timings) {
         JsonArray operations = new JsonArray();
         for (OperationTiming timing : timings.operations()) {
             JsonObject json = new JsonObject()
@@ -79,9 +84,8 @@ public final class TimingsZnode {
             timing.failure().ifPresent(why -> json.put("failure", why));
             operations.add(json);
         }
-        String body = new JsonObject().put("member", timings.member()).put("rank", timings.rank())
+        return new JsonObject().put("member", timings.member()).put("rank", timings.rank())
                 .put("operations", operations).encode();
-        return seal.seal(memberPath(job, timings.member()), body);
     }
 
     /**
@@ -96,7 +100,12 @@ public final class TimingsZnode {
         if (body.isEmpty()) {
             return Optional.empty();
         }
-        ZnodeJson json = ZnodeJson.parse(body.get().getBytes(StandardCharsets.UTF_8), path);
+        return Optional.of(decodeBody(body.get().getBytes(StandardCharsets.UTF_8), path, member));
+    }
+
+    /** A document opened from its seal at {@code path}, the znode of {@code member}, checked field by field. */
+    static MemberTimings decodeBody(byte[] body, String path, String member) {
+        ZnodeJson json = ZnodeJson.parse(body, path);
         String named = json.name("member");
         if (!named.equals(member)) {
             throw new MalformedZnodeException(path, "names member \"" + named + "\", not " + member);
@@ -111,7 +120,7 @@ public final class TimingsZnode {
         for (int at = 0; at < array.size(); at++) {
             operations.add(operation(ZnodeJson.of(array.getValue(at), path + " operations[" + at + "]")));
         }
-        return Optional.of(new MemberTimings(member, rank, operations));
+        return new MemberTimings(member, rank, operations);
     }
 
     private static OperationTiming operation(ZnodeJson json) {
