@@ -1,6 +1,7 @@
 package dev.canopy.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
@@ -33,14 +34,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * A dashboard with no recorder of its own (as in {@code canopy launch} and {@code node}) shows the collectives the
  * members publish in ZooKeeper: six real nodes on three emulated sites, each with its own {@link OperationTimings} and
- * {@link TimingsPublisher}; a bcast that rank 4 joins 400 ms late is shown with rank 4 process-late, and timings
- * forged under another secret, for a non-member, or claiming another rank are ignored.
+ * {@link TimingsPublisher}; a bcast that rank 4 joins 400 ms late is shown with rank 4 process-late, timings
+ * forged under another secret, for a non-member, or claiming another rank are ignored, and a client without the
+ * job's credentials can neither read nor overwrite them.
  */
 @Timeout(120)
 class PublishedTimingsTest {
@@ -105,6 +110,7 @@ class PublishedTimingsTest {
                 assertThat(named.getDouble("late_ms")).isGreaterThan(300);
                 assertThat(get("http://127.0.0.1:" + dashboard.port() + "/api/grid").getString("source_status"))
                         .isEqualTo("ok");
+                assertOthersCannotTouch(grid.zooKeeperConnectString(), nodeOf(grid, grid.world().get(0)).id().value());
             } finally {
                 Await.result(dashboard.close());
                 publishers.forEach(TimingsPublisher::stop);
@@ -134,6 +140,17 @@ class PublishedTimingsTest {
         String firstMember = nodeOf(grid, first).id().value();
         int wrongRank = first.rank() == 0 ? 1 : 0;
         client.setData().forPath(TimingsZnode.memberPath(JOB, firstMember), ours.encode(JOB, forged(firstMember, wrongRank)));
+    }
+
+    /** A client without the job's credentials can neither read nor overwrite a member's timings. */
+    private static void assertOthersCannotTouch(String zooKeeper, String member) throws Exception {
+        String path = TimingsZnode.memberPath(JOB, member);
+        try (CuratorFramework stranger = CuratorFrameworkFactory.newClient(zooKeeper, new RetryOneTime(100))) {
+            stranger.start();
+            assertThatThrownBy(() -> stranger.getData().forPath(path)).isInstanceOf(KeeperException.NoAuthException.class);
+            assertThatThrownBy(() -> stranger.setData().forPath(path, new byte[] {1}))
+                    .isInstanceOf(KeeperException.NoAuthException.class);
+        }
     }
 
     /** The node whose WORLD {@code world} is. */
