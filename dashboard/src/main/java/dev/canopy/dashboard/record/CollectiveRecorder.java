@@ -39,6 +39,9 @@ public final class CollectiveRecorder {
         List<CompletedOperation> done;
         synchronized (this) {
             Pending operation = pending.computeIfAbsent(key(start.contextId(), start.sequence()), k -> new Pending(start, nanos));
+            if (rank == start.root()) {
+                operation.start = start; // the root's own view: only it knows a bcast's or scatter's payload
+            }
             operation.arrival[rank] = nanos;
             done = expire(nanos);
         }
@@ -118,7 +121,7 @@ public final class CollectiveRecorder {
     /** An operation some ranks have started and not all have completed. */
     private static final class Pending {
 
-        final OperationStart start;
+        OperationStart start;
         final long firstNanos;
         final long[] arrival;
         final long[] completion;

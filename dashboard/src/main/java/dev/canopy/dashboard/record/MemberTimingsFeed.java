@@ -141,29 +141,26 @@ public final class MemberTimingsFeed {
         wasCompleted.retainAll(present);
     }
 
-    /** Starts before completions, operations in sequence order; the payload is the largest any rank reported (the root's). */
+    /**
+     * Starts before completions, operations in sequence order; each operation described once per read (its tree and
+     * predictions), from the root's report when this read has it (only the root knows a bcast's payload).
+     */
     private void feed(Map<Long, List<Arrival>> fresh, JobSnapshot snapshot, CollectivePlan plan) {
         List<Member> members = snapshot.ranked();
         fresh.keySet().stream().sorted().forEach(sequence -> {
             List<Arrival> arrivals = fresh.get(sequence);
-            long bytes = arrivals.stream().mapToLong(a -> a.timing().bytes()).max().orElse(0);
-            for (Arrival arrival : arrivals) {
-                OperationTiming timing = arrival.timing();
-                if (timing.root() >= members.size()) {
-                    continue; // the decoder bounds it by int only; the job's size bounds it here
-                }
-                if (arrival.start()) {
-                    recorder.started(OperationStart.describe(WORLD, sequence, timing.operation(), timing.root(), bytes,
-                            timing.epoch(), plan, members), arrival.rank(), timing.arrivalMicros() * 1_000);
-                }
+            OperationTiming model = arrivals.stream().filter(a -> a.rank() == a.timing().root()).findFirst()
+                    .orElse(arrivals.get(0)).timing();
+            if (model.root() >= members.size()) {
+                return; // the decoder bounds it by int only; the job's size bounds it here
             }
-            for (Arrival arrival : arrivals) {
-                OperationTiming timing = arrival.timing();
-                if (!arrival.start() && timing.root() < members.size()) {
-                    recorder.completed(WORLD, sequence, arrival.rank(), timing.completionMicros().orElseThrow() * 1_000,
-                            timing.failure().orElse(null));
-                }
-            }
+            OperationStart start = OperationStart.describe(WORLD, sequence, model.operation(), model.root(), model.bytes(),
+                    model.epoch(), plan, members);
+            arrivals.stream().filter(Arrival::start).forEach(arrival -> recorder.started(start, arrival.rank(),
+                    arrival.timing().arrivalMicros() * 1_000));
+            arrivals.stream().filter(arrival -> !arrival.start()).forEach(arrival -> recorder.completed(WORLD, sequence,
+                    arrival.rank(), arrival.timing().completionMicros().orElseThrow() * 1_000,
+                    arrival.timing().failure().orElse(null)));
         });
     }
 
