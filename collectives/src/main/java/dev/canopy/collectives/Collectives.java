@@ -57,19 +57,21 @@ public final class Collectives {
     private final CollectiveSettings settings;
     private final Sequencer sequencer;
     private final BroadcastPath broadcastPath;
+    private final CollectiveObserver observer;
 
     /** bcast on the plan's point-to-point trees. */
     public Collectives(Communicator communicator, CollectivePlan plan, CollectiveSettings settings) {
-        this(communicator, plan, settings, new Sequencer(), BroadcastPath.pointToPoint());
+        this(communicator, plan, settings, new Sequencer(), BroadcastPath.pointToPoint(), CollectiveObserver.NONE);
     }
 
     private Collectives(Communicator communicator, CollectivePlan plan, CollectiveSettings settings, Sequencer sequencer,
-            BroadcastPath broadcastPath) {
+            BroadcastPath broadcastPath, CollectiveObserver observer) {
         this.communicator = communicator;
         this.plan = plan;
         this.settings = settings;
         this.sequencer = sequencer;
         this.broadcastPath = broadcastPath;
+        this.observer = observer;
     }
 
     /**
@@ -77,12 +79,12 @@ public final class Collectives {
      * member must switch at the same point of its sequence of collectives.
      */
     public Collectives withPlan(CollectivePlan otherPlan) {
-        return new Collectives(communicator, otherPlan, settings, sequencer, broadcastPath);
+        return new Collectives(communicator, otherPlan, settings, sequencer, broadcastPath, observer);
     }
 
     /** The same communicator and sequence with other settings (e.g. calibrated thresholds). */
     public Collectives withSettings(CollectiveSettings otherSettings) {
-        return new Collectives(communicator, plan, otherSettings, sequencer, broadcastPath);
+        return new Collectives(communicator, plan, otherSettings, sequencer, broadcastPath, observer);
     }
 
     /**
@@ -90,7 +92,15 @@ public final class Collectives {
      * of path (the multicast layer's opening makes them agree).
      */
     public Collectives withBroadcastPath(BroadcastPath path) {
-        return new Collectives(communicator, plan, settings, sequencer, path);
+        return new Collectives(communicator, plan, settings, sequencer, path, observer);
+    }
+
+    /**
+     * The same communicator, plan and sequence, with every operation started from the returned object (and those
+     * derived from it) reported to {@code newObserver} (e.g. the member's operation timings for the dashboard).
+     */
+    public Collectives withObserver(CollectiveObserver newObserver) {
+        return new Collectives(communicator, plan, settings, sequencer, broadcastPath, newObserver);
     }
 
     /** How bcast moves its bytes, and why not by multicast when the level file asked for it ({@link BroadcastPath#fallback()}). */
@@ -125,12 +135,13 @@ public final class Collectives {
 
     /** Completes on every member once every member has started it. */
     public Future<Void> barrier() {
-        return start(Operation.BARRIER, 0, (exchange, tree) -> new TreeBarrier(exchange, tree, 0).run());
+        return start(Operation.BARRIER, 0, 0, (exchange, tree) -> new TreeBarrier(exchange, tree, 0).run());
     }
 
     /** The root's {@code data} on every member ({@code data} is ignored elsewhere and may be null). */
     public Future<Buffer> bcast(Buffer data, int root) {
-        return start(Operation.BCAST, root, (exchange, tree) -> downward(exchange, tree,
+        long bytes = data == null ? 0 : data.length();
+        return start(Operation.BCAST, root, bytes, (exchange, tree) -> downward(exchange, tree,
                 broadcastPath.bcast(exchange, tree, data, settings.pipeline())));
     }
 
@@ -141,14 +152,16 @@ public final class Collectives {
      * ({@link BroadcastPath#packsScatter}).
      */
     public Future<Buffer> scatter(Buffer data, int bytesPerRank, int root) {
+        long bytes = data == null ? 0 : data.length();
         if (broadcastPath.packsScatter(bytesPerRank, size())) {
-            return start(Operation.SCATTER, root, (exchange, tree) -> downward(exchange, tree, MulticastScatter.scatter(
+            return start(Operation.SCATTER, root, bytes, (exchange, tree) -> downward(exchange, tree, MulticastScatter.scatter(
                     broadcastPath, exchange, tree, exchange.rank() == root ? blocksOf(data, bytesPerRank, size()) : null,
                     settings.pipeline())));
         }
         int parts = settings.splitPlanner().scatter(bytesPerRank).parts();
-        return start(Operation.SCATTER, root, (exchange, tree) -> downward(exchange, tree, new SplitScatter(exchange, tree, parts)
-                .run(exchange.rank() == root ? blocksOf(data, bytesPerRank, size()) : null)));
+        return start(Operation.SCATTER, root, bytes, (exchange, tree) -> downward(exchange, tree,
+                new SplitScatter(exchange, tree, parts)
+                        .run(exchange.rank() == root ? blocksOf(data, bytesPerRank, size()) : null)));
     }
 
     /**
@@ -156,12 +169,13 @@ public final class Collectives {
      * multicasts its pieces packed in one message, or says that the tree scatter carries them (large pieces).
      */
     public Future<Buffer> scatterv(List<Buffer> blocks, int root) {
+        long bytes = totalBytes(blocks);
         if (broadcastPath.packsScatter(-1, size())) {
-            return start(Operation.SCATTERV, root, (exchange, tree) -> downward(exchange, tree, MulticastScatter.scatterv(
+            return start(Operation.SCATTERV, root, bytes, (exchange, tree) -> downward(exchange, tree, MulticastScatter.scatterv(
                     broadcastPath, exchange, tree, blocks, settings.pipeline())));
         }
-        return start(Operation.SCATTERV, root, (exchange, tree) -> downward(exchange, tree, new TreeScatter(exchange, tree, 0)
-                .run(exchange.rank() == root ? RankBlocks.ofRanks(blocks) : null)));
+        return start(Operation.SCATTERV, root, bytes, (exchange, tree) -> downward(exchange, tree,
+                new TreeScatter(exchange, tree, 0).run(exchange.rank() == root ? RankBlocks.ofRanks(blocks) : null)));
     }
 
     /**
@@ -193,25 +207,27 @@ public final class Collectives {
      */
     public Future<Optional<Buffer>> gather(Buffer data, int root) {
         int parts = settings.splitPlanner().gather(data.length()).parts();
-        return start(Operation.GATHER, root, (exchange, tree) -> upward(exchange, tree, new SplitGather(exchange, tree, parts)
-                .run(data).map(blocks -> blocks.map(all -> concatenate(all, data.length(), Operation.GATHER)))));
+        return start(Operation.GATHER, root, data.length(), (exchange, tree) -> upward(exchange, tree,
+                new SplitGather(exchange, tree, parts).run(data)
+                        .map(blocks -> blocks.map(all -> concatenate(all, data.length(), Operation.GATHER)))));
     }
 
     /** The root gets every rank's {@code data} (any lengths), indexed by rank; others get empty. */
     public Future<Optional<List<Buffer>>> gatherv(Buffer data, int root) {
-        return start(Operation.GATHERV, root, (exchange, tree) -> upward(exchange, tree, new TreeGather(exchange, tree, 0)
-                .run(data).map(blocks -> exchange.rank() == root ? Optional.of(inRankOrder(blocks)) : Optional.empty())));
+        return start(Operation.GATHERV, root, data.length(), (exchange, tree) -> upward(exchange, tree,
+                new TreeGather(exchange, tree, 0).run(data)
+                        .map(blocks -> exchange.rank() == root ? Optional.of(inRankOrder(blocks)) : Optional.empty())));
     }
 
     /** Every member gets every rank's {@code data} (all of one length) concatenated in rank order. */
     public Future<Buffer> allgather(Buffer data) {
-        return start(Operation.ALLGATHER, exchange -> gatherToAll(exchange, data)
+        return start(Operation.ALLGATHER, data.length(), exchange -> gatherToAll(exchange, data)
                 .map(all -> concatenate(all, data.length(), Operation.ALLGATHER)));
     }
 
     /** Every member gets every rank's {@code data} (any lengths), indexed by rank. */
     public Future<List<Buffer>> allgatherv(Buffer data) {
-        return start(Operation.ALLGATHERV, exchange -> gatherToAll(exchange, data));
+        return start(Operation.ALLGATHERV, data.length(), exchange -> gatherToAll(exchange, data));
     }
 
     /**
@@ -219,7 +235,7 @@ public final class Collectives {
      * vectors are reduced in pipelined segments when the operator is element-wise.
      */
     public Future<Optional<Buffer>> reduce(Buffer data, ElementType type, ReduceOp op, int root) {
-        return start(Operation.REDUCE, root, (exchange, tree) -> upward(exchange, tree,
+        return start(Operation.REDUCE, root, data.length(), (exchange, tree) -> upward(exchange, tree,
                 new TreeReduce(exchange, tree, 0).run(data, type, op, reduceSegmentBytes(data, type, op, tree))));
     }
 
@@ -228,7 +244,7 @@ public final class Collectives {
      * to rank 0 whose segments rank 0 broadcasts down the same tree as soon as each is reduced.
      */
     public Future<Buffer> allreduce(Buffer data, ElementType type, ReduceOp op) {
-        return start(Operation.ALLREDUCE, 0, (exchange, tree) -> {
+        return start(Operation.ALLREDUCE, 0, data.length(), (exchange, tree) -> {
             int segmentBytes = reduceSegmentBytes(data, type, op, tree);
             TreeReduce up = new TreeReduce(exchange, tree, 0);
             TreeBroadcast down = new TreeBroadcast(exchange, tree, 1);
@@ -245,7 +261,7 @@ public final class Collectives {
 
     /** Reduces like {@link #allreduce}, then rank r keeps {@code counts[r]} elements of the result, in order. */
     public Future<Buffer> reduceScatter(Buffer data, ElementType type, ReduceOp op, int[] counts) {
-        return start(Operation.REDUCE_SCATTER, 0, (exchange, tree) -> new TreeReduce(exchange, tree, 0)
+        return start(Operation.REDUCE_SCATTER, 0, data.length(), (exchange, tree) -> new TreeReduce(exchange, tree, 0)
                 .run(data, type, op, reduceSegmentBytes(data, type, op, tree))
                 .compose(result -> new TreeScatter(exchange, tree, 1)
                         .run(result.map(all -> RankBlocks.ofRanks(split(all, counts, type))).orElse(null))));
@@ -253,25 +269,25 @@ public final class Collectives {
 
     /** Rank r gets {@code op} over ranks 0..r, in rank order; the WAN is crossed once (see {@link PrefixScan}). */
     public Future<Buffer> scan(Buffer data, ElementType type, ReduceOp op) {
-        return start(Operation.SCAN, exchange -> prefixScan(exchange).run(data, type, op)
+        return start(Operation.SCAN, data.length(), exchange -> prefixScan(exchange).run(data, type, op)
                 .map(PrefixScan.Prefixes::inclusive));
     }
 
     /** Rank r gets {@code op} over ranks 0..r-1, in rank order; rank 0 gets empty. */
     public Future<Optional<Buffer>> exscan(Buffer data, ElementType type, ReduceOp op) {
-        return start(Operation.EXSCAN, exchange -> prefixScan(exchange).run(data, type, op)
+        return start(Operation.EXSCAN, data.length(), exchange -> prefixScan(exchange).run(data, type, op)
                 .map(prefixes -> Optional.ofNullable(prefixes.exclusive())));
     }
 
     /** Rank r sends bytes {@code d*bytesPerRank ..} of {@code data} to rank d and gets the blocks for it in rank order. */
     public Future<Buffer> alltoall(Buffer data, int bytesPerRank) {
-        return start(Operation.ALLTOALL, exchange -> allToAll(exchange, blocksOf(data, bytesPerRank, size()))
+        return start(Operation.ALLTOALL, data.length(), exchange -> allToAll(exchange, blocksOf(data, bytesPerRank, size()))
                 .map(all -> concatenate(all, bytesPerRank, Operation.ALLTOALL)));
     }
 
     /** Rank r sends {@code blocks.get(d)} to rank d and gets one block from every rank, indexed by source. */
     public Future<List<Buffer>> alltoallv(List<Buffer> blocks) {
-        return start(Operation.ALLTOALLV, exchange -> allToAll(exchange, blocks));
+        return start(Operation.ALLTOALLV, totalBytes(blocks), exchange -> allToAll(exchange, blocks));
     }
 
     /**
@@ -307,13 +323,25 @@ public final class Collectives {
         return Sites.ofMembers(communicator.members());
     }
 
-    /** Takes the next sequence number on the communicator's context and runs the stages there. */
-    private <T> Future<T> start(Operation operation, Function<Exchange, Future<T>> stages) {
+    /**
+     * Takes the next sequence number on the communicator's context and runs the stages there; the observer hears
+     * the start here, the sequence number and the completion there.
+     */
+    private <T> Future<T> start(Operation operation, long bytes, Function<Exchange, Future<T>> stages) {
+        return start(operation, 0, bytes, stages);
+    }
+
+    private <T> Future<T> start(Operation operation, int root, long bytes, Function<Exchange, Future<T>> stages) {
+        CollectiveObserver.Observation observation = observer.started(operation, root, bytes);
         Promise<T> promise = Promise.promise();
         communicator.context().runOnContext(ignored -> {
-            Exchange exchange = new Exchange(communicator.collectiveChannel(), operation, sequencer.next(), plan.epoch(),
-                    label());
-            exchange.run(() -> stages.apply(exchange)).onComplete(promise);
+            int sequence = sequencer.next();
+            observation.sequenced(communicator.contextId(), sequence, plan.epoch());
+            Exchange exchange = new Exchange(communicator.collectiveChannel(), operation, sequence, plan.epoch(), label());
+            exchange.run(() -> stages.apply(exchange)).onComplete(done -> {
+                observation.completed(done.cause());
+                promise.handle(done);
+            });
         });
         return promise.future();
     }
@@ -324,12 +352,16 @@ public final class Collectives {
         return coordinates.site() + "/" + coordinates.host() + "#" + rank();
     }
 
-    /** Like {@link #start(Operation, Function)}, with the plan's tree rooted at {@code root}, looked up on the context. */
-    private <T> Future<T> start(Operation operation, int root, BiFunction<Exchange, RootedTree, Future<T>> stages) {
+    /** Like {@link #start(Operation, long, Function)}, with the plan's tree rooted at {@code root}, looked up on the context. */
+    private <T> Future<T> start(Operation operation, int root, long bytes, BiFunction<Exchange, RootedTree, Future<T>> stages) {
         if (root < 0 || root >= size()) {
             throw new IllegalArgumentException("root " + root + " is not a rank of this " + size() + "-member communicator");
         }
-        return start(operation, exchange -> stages.apply(exchange, plan.tree(root)));
+        return start(operation, root, bytes, exchange -> stages.apply(exchange, plan.tree(root)));
+    }
+
+    private static long totalBytes(List<Buffer> blocks) {
+        return blocks == null ? 0 : blocks.stream().mapToLong(Buffer::length).sum();
     }
 
 

@@ -1,5 +1,6 @@
 package dev.canopy.dashboard;
 
+import dev.canopy.collectives.timing.TimingsZnode;
 import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.node.JobId;
@@ -8,7 +9,9 @@ import dev.canopy.core.security.JobSecret;
 import dev.canopy.dashboard.metrics.DashboardMetrics;
 import dev.canopy.dashboard.model.DashboardState;
 import dev.canopy.dashboard.plan.ReplanGain;
+import dev.canopy.dashboard.plan.PlanView;
 import dev.canopy.dashboard.record.CollectiveRecorder;
+import dev.canopy.dashboard.record.MemberTimingsFeed;
 import dev.canopy.dashboard.zk.JobReader;
 import dev.canopy.gridconfig.model.GridModel;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -41,8 +44,9 @@ public final class JobDashboard {
     }
 
     /**
-     * @param secret the job's secret; without it only jobs with open znodes can be read
-     * @param recorder the collectives of members in this JVM, if any
+     * @param secret the job's secret; without it only jobs with open znodes can be read, and no collectives
+     * @param recorder the collectives of members in this JVM, if any; without, the collectives the members publish
+     *        (their timings in ZooKeeper, which need the secret)
      */
     public static Future<JobDashboard> start(Vertx vertx, DashboardOptions options, String zooKeeper, JobId job,
             Optional<JobSecret> secret, GridModel grid, Optional<CollectiveRecorder> recorder) {
@@ -54,12 +58,15 @@ public final class JobDashboard {
             Optional<JobSecret> secret, GridModel grid, Optional<CollectiveRecorder> recorder,
             PrometheusMeterRegistry registry) {
         DashboardState state = new DashboardState(job.name());
+        Optional<MemberTimingsFeed> published = recorder.isPresent() ? Optional.empty()
+                : secret.map(key -> new MemberTimingsFeed(new CollectiveRecorder(), new TimingsZnode(key), new PlanView(grid), job));
+        Optional<CollectiveRecorder> recorded = recorder.or(() -> published.map(MemberTimingsFeed::recorder));
         return ZooKeeperSession.open(vertx, zooKeeper, NodeOptions.DEFAULT_SESSION_TIMEOUT, CONNECT_TIMEOUT,
                         secret.map(ZooKeeperCredentials::of))
                 .compose(session -> {
-                    JobReader reader = JobReader.start(vertx, session.client(), job, state, new ReplanGain(grid),
+                    JobReader reader = JobReader.start(vertx, session.client(), job, state, new ReplanGain(grid), published,
                             Duration.ofMillis(READ_INTERVAL_MS));
-                    return Dashboard.start(vertx, options, state, grid, recorder, registry)
+                    return Dashboard.start(vertx, options, state, grid, recorded, registry)
                             .map(dashboard -> new JobDashboard(session, reader, dashboard, state))
                             .recover(e -> reader.close().transform(stopped -> session.close())
                                     .transform(closed -> Future.failedFuture(e)));

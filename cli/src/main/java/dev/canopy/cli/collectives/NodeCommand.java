@@ -7,6 +7,7 @@ import dev.canopy.cli.dashboard.DashboardMixin;
 import dev.canopy.cli.launch.ProgramArgumentsFile;
 import dev.canopy.cli.probe.HumanDuration;
 import dev.canopy.dashboard.DashboardOptions;
+import dev.canopy.dashboard.failure.FailureVerdicts;
 import dev.canopy.collectives.run.FatalErrors;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LauncherEnvironment;
@@ -193,7 +194,9 @@ public final class NodeCommand implements Callable<Integer> {
         Optional<CommandDashboard> served = dashboardOptions.map(given -> CommandDashboard.start(given, connectString,
                 JobId.of(job), Optional.of(secret), grid, Optional.empty(), spec.commandLine().getOut()));
         try (URLClassLoader loader = new URLClassLoader(urls(), NodeCommand.class.getClassLoader())) {
-            return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options);
+            // The node's failure detector tells a crash from a leave: its verdicts make members failed on the dashboard.
+            return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options,
+                    session -> served.ifPresent(shown -> FailureVerdicts.follow(session.node(), shown.dashboard().state())));
         } finally {
             served.ifPresent(CommandDashboard::close);
         }

@@ -22,9 +22,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code canopy dashboard}: the web dashboard of a running job, from outside it: membership, plans, re-plans and
- * forecasts read from ZooKeeper with the job's credentials (derived from its secret; a job's znodes are readable
- * by its members only). Runs until Ctrl-C or {@code --duration}.
+ * {@code canopy dashboard}: the web dashboard of a running job, from outside it: membership, plans, re-plans,
+ * forecasts and the collectives' timings the members publish while it watches, read from ZooKeeper with the job's
+ * credentials (derived from its secret; a job's znodes are readable by its members only). Runs until Ctrl-C or
+ * {@code --duration}.
  */
 @Command(name = "dashboard", mixinStandardHelpOptions = true,
         description = {"Serve the web dashboard of a running job, read from ZooKeeper (read-only).",
@@ -41,7 +42,7 @@ public final class DashboardCommand implements Callable<Integer> {
     private String job;
 
     @Option(names = "--secret-file", paramLabel = "FILE", description = "The job secret (as given to canopy node or"
-            + " launch); without it only jobs with open znodes can be read.")
+            + " launch); without it only jobs with open znodes can be read, and no collectives are shown.")
     private Path secretFile;
 
     @Option(names = "--config", paramLabel = "FILE", description = "The job's level file, for the configured round trips"

@@ -1,14 +1,10 @@
 package dev.canopy.collectives.calibration;
 
 import dev.canopy.core.membership.MalformedZnodeException;
-import dev.canopy.core.membership.ZnodeJson;
+import dev.canopy.core.membership.ZnodeSeal;
 import dev.canopy.core.security.JobSecret;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -17,9 +13,8 @@ import org.apache.zookeeper.KeeperException;
  * One calibration document kept with a grid's configuration in ZooKeeper, at
  * {@code /canopy/config/<grid name>/<name>}, sealed for the deployment that holds one secret (docs/security.md):
  * the znode belongs to the secret's ZooKeeper credentials (the client's {@code JobAclProvider}: only they may
- * read, change or delete it), and its content is {@code {"body": "<the JSON document>", "mac": "<hex>"}} with the
- * MAC HMAC-SHA-256 over the path and the body under a key derived from the secret and a label of the document's
- * kind. {@link #load} hands out a body only when its MAC is right. ZooKeeper calls run on a worker thread, never
+ * read, change or delete it), and its content is sealed ({@link ZnodeSeal}: the JSON document and an
+ * HMAC-SHA-256 over the path and the body under a key derived from the secret and a label of the document's kind). {@link #load} hands out a body only when its MAC is right. ZooKeeper calls run on a worker thread, never
  * on an event loop.
  */
 final class SealedConfigZnode {
@@ -39,14 +34,13 @@ final class SealedConfigZnode {
         }
     }
 
-    private static final int MAC_HEX_CHARS = 64;
     /** A calibration document is a few KiB; ZooKeeper's own limit is 1 MiB. */
     private static final int MAX_BODY_CHARS = 512 * 1024;
 
     private final Vertx vertx;
     private final CuratorFramework client;
     private final String name;
-    private final byte[] macKey;
+    private final ZnodeSeal seal;
 
     /**
      * @param client a client with the secret's ZooKeeper credentials
@@ -57,7 +51,7 @@ final class SealedConfigZnode {
         this.vertx = vertx;
         this.client = client;
         this.name = name;
-        this.macKey = secret.derive(macLabel);
+        this.seal = new ZnodeSeal(secret, macLabel, MAX_BODY_CHARS);
     }
 
     static String path(String gridName, String name) {
@@ -111,28 +105,11 @@ final class SealedConfigZnode {
 
     /** The znode content for {@code body} at {@code path}: the body and its MAC. */
     byte[] seal(String path, String body) {
-        return new JsonObject().put("body", body).put("mac", HexFormat.of().formatHex(mac(path, body)))
-                .encode().getBytes(StandardCharsets.UTF_8);
+        return seal.seal(path, body);
     }
 
-    /**
-     * The body of sealed content, when its MAC is right under this key; empty when it is not. Content that is
-     * not a sealed document at all fails with a {@link MalformedZnodeException}.
-     */
+    /** The body of sealed content when its MAC is right under this key, else empty ({@link ZnodeSeal#open}). */
     Optional<String> open(String path, byte[] stored) {
-        ZnodeJson sealed = ZnodeJson.parse(stored, path);
-        String body = sealed.text("body", MAX_BODY_CHARS);
-        String macHex = sealed.text("mac", MAC_HEX_CHARS);
-        byte[] given;
-        try {
-            given = HexFormat.of().parseHex(macHex);
-        } catch (IllegalArgumentException e) {
-            throw new MalformedZnodeException(path, "has a mac that is not hexadecimal");
-        }
-        return MessageDigest.isEqual(given, mac(path, body)) ? Optional.of(body) : Optional.empty();
-    }
-
-    private byte[] mac(String path, String body) {
-        return JobSecret.hmac(macKey, (path + "\n" + body).getBytes(StandardCharsets.UTF_8));
+        return seal.open(path, stored);
     }
 }

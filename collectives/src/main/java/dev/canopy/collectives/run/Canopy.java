@@ -9,6 +9,9 @@ import dev.canopy.collectives.multicast.BroadcastLayers;
 import dev.canopy.collectives.multicast.MulticastFabrics;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.LevelChoices;
+import dev.canopy.collectives.timing.OperationTimings;
+import dev.canopy.collectives.timing.TimingsPublisher;
+import dev.canopy.collectives.timing.TimingsZnode;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
@@ -48,8 +51,11 @@ public final class Canopy {
                 .compose(node -> calibratedSettings(vertx, node, options)
                         .compose(settings -> calibratedLogGp(vertx, node, options).compose(loggp -> node.join().compose(world -> {
                             LevelAlgorithms algorithms = LevelChoices.of(options.grid().levels());
+                            // Every member notes its collectives' timings, published for the job's dashboards.
+                            OperationTimings timings = new OperationTimings();
                             Collectives configured = new Collectives(world,
-                                    ConfiguredPlans.of(world.members(), options.grid(), algorithms, 0, loggp), settings);
+                                    ConfiguredPlans.of(world.members(), options.grid(), algorithms, 0, loggp), settings)
+                                    .withObserver(timings);
                             // bcast multicasts where the level file asks for it and every member can (collective),
                             // in groups leased through this node's ZooKeeper session from the grid's range.
                             GroupAllocator leases = new GroupAllocator(node.zooKeeperSession(), node.job(),
@@ -58,7 +64,9 @@ public final class Canopy {
                                             MulticastFabrics.ipOnly(leases), MulticastOptions.DEFAULTS)
                                     .compose(collectives -> livePlans(vertx, node, world, algorithms, loggp, options)
                                             .map(live -> new CanopySession(vertx, node, world, options.grid(), collectives,
-                                                    live, leases)));
+                                                    live, leases, TimingsPublisher.start(vertx, node.zooKeeper(), node.job(),
+                                                            node.id().value(), world.rank(), timings,
+                                                            new TimingsZnode(options.secret()), TimingsPublisher.INTERVAL))));
                         })))
                         .onFailure(e -> node.close()));
     }

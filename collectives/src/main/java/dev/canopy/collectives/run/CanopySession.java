@@ -6,6 +6,7 @@ import dev.canopy.collectives.BlockingCollectives;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.multicast.GroupCollectives;
 import dev.canopy.collectives.multicast.GroupEndpoints;
+import dev.canopy.collectives.timing.TimingsPublisher;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.core.node.CanopyNode;
@@ -45,6 +46,7 @@ public final class CanopySession implements AutoCloseable {
     private final GridModel grid;
     private final Optional<LivePlans> livePlans;
     private final GroupAllocator leases;
+    private final TimingsPublisher timings;
     private final AtomicReference<OpenedGroups> groups = new AtomicReference<>();
     // Replaced at a switch point; the collectives are immutable, so a volatile reference publishes them.
     private volatile Collectives collectives;
@@ -58,15 +60,17 @@ public final class CanopySession implements AutoCloseable {
     /**
      * @param configured the collectives on the level file's plan, which they follow until the first switch point
      * @param leases     this node's multicast group allocator (its ZooKeeper session, the grid's range)
+     * @param timings    publishes this member's collective timings for the job's dashboards
      */
     CanopySession(Vertx vertx, CanopyNode node, Communicator world, GridModel grid, Collectives configured,
-            Optional<LivePlans> livePlans, GroupAllocator leases) {
+            Optional<LivePlans> livePlans, GroupAllocator leases, TimingsPublisher timings) {
         this.vertx = vertx;
         this.node = node;
         this.world = world;
         this.grid = grid;
         this.livePlans = livePlans;
         this.leases = leases;
+        this.timings = timings;
         this.collectives = configured;
         FatalErrors.watch(vertx);
         EmergencyExit.opened(this);
@@ -172,6 +176,11 @@ public final class CanopySession implements AutoCloseable {
         return current.opened();
     }
 
+    /** The node under this session: its identity, and its failure detector's verdicts ({@link CanopyNode#onDeparture}). */
+    public CanopyNode node() {
+        return node;
+    }
+
     /** How log lines name this process: {@code site/host#rank}. */
     public String label() {
         return node.label();
@@ -184,7 +193,8 @@ public final class CanopySession implements AutoCloseable {
      */
     @Override
     public void close() {
-        Blocking.await(end(() -> collectives.barrier().transform(finished -> closeGroups())
+        Blocking.await(end(() -> collectives.barrier().transform(finished -> timings.close())
+                .transform(published -> closeGroups())
                 .transform(closed -> closeBroadcastPath())
                 .transform(closed -> closeLivePlans())
                 .transform(stopped -> node.close()).eventually(() -> vertx.close())));
@@ -192,6 +202,7 @@ public final class CanopySession implements AutoCloseable {
 
     /** Leaves the job at once, without waiting for the others (after a failure); blocks until done. */
     public void leave() {
+        timings.stop();
         Blocking.await(end(() -> closeGroups().transform(left -> closeBroadcastPath()).transform(closed -> closeLivePlans())
                 .transform(stopped -> node.close()).eventually(() -> vertx.close())));
     }

@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -42,10 +43,20 @@ public final class ProgramMain {
      * not return: the process leaves its job and halts ({@link EmergencyExit}).
      */
     public static int run(String className, ClassLoader loader, String[] args, Supplier<JoinOptions> options) {
-        return EmergencyExit.unlessExiting(runProgram(className, loader, args, options));
+        return run(className, loader, args, options, session -> { });
     }
 
-    private static int runProgram(String className, ClassLoader loader, String[] args, Supplier<JoinOptions> options) {
+    /**
+     * As {@link #run(String, ClassLoader, String[], Supplier)}; {@code joined} sees a {@link CanopyProgram}'s session
+     * once joined, before the program runs (e.g. {@code canopy node --dashboard} follows its node's failure detector).
+     */
+    public static int run(String className, ClassLoader loader, String[] args, Supplier<JoinOptions> options,
+            Consumer<CanopySession> joined) {
+        return EmergencyExit.unlessExiting(runProgram(className, loader, args, options, joined));
+    }
+
+    private static int runProgram(String className, ClassLoader loader, String[] args, Supplier<JoinOptions> options,
+            Consumer<CanopySession> joined) {
         Class<?> programClass;
         try {
             programClass = Class.forName(className, true, loader);
@@ -58,6 +69,7 @@ public final class ProgramMain {
                 CanopyProgram program = (CanopyProgram) programClass.getConstructor().newInstance();
                 CanopySession session = Canopy.join(options.get());
                 try {
+                    joined.accept(session);
                     program.run(session);
                 } catch (Exception | Error e) {
                     if (!FatalErrors.isFatal(e)) {

@@ -122,8 +122,8 @@ public final class DashboardRouter implements AutoCloseable {
         int limit = (int) QueryParameters.of(context, Set.of("limit")).integer("limit", 1, MAX_OPERATIONS, 20);
         return recorder.map(r -> r.toJson(limit).put("recorded", true))
                 .orElse(new JsonObject().put("recorded", false).put("communicators", new JsonArray())
-                        .put("note", "collectives are recorded by in-process grids (canopy demo); this dashboard reads"
-                                + " ZooKeeper only"));
+                        .put("note", "collectives are recorded by in-process grids (canopy demo) or read from the"
+                                + " members' published timings, which need the job's secret; this dashboard has neither"));
     }
 
     private JsonObject multicast(RoutingContext context) {

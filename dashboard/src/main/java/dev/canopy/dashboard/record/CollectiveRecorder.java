@@ -15,10 +15,11 @@ import java.util.function.Consumer;
 
 /**
  * Collects the starts and completions of collectives reported by the {@link RecordedCollectives} of every
- * member in this JVM, matches them by (communicator, sequence number) and, once every rank has completed (or
+ * member in this JVM, or read from the members' published timings ({@link MemberTimingsFeed}), matches them by (communicator, sequence number) and, once every rank has completed (or
  * {@value #GIVE_UP_MS} ms after the first start), turns them into a {@link CompletedOperation} with its skew
- * report. Keeps the last {@value #KEPT_PER_COMMUNICATOR} per communicator. Members report from their own event
- * loops, so the methods are synchronized; nothing here is on a collective's hot path.
+ * report. Keeps the last {@value #KEPT_PER_COMMUNICATOR} per communicator. Times are nanoseconds on one clock for
+ * all ranks (the JVM's for in-process members, the wall clock for published timings). Members report from their own
+ * event loops, so the methods are synchronized; nothing here is on a collective's hot path.
  */
 public final class CollectiveRecorder {
 
@@ -38,6 +39,9 @@ public final class CollectiveRecorder {
         List<CompletedOperation> done;
         synchronized (this) {
             Pending operation = pending.computeIfAbsent(key(start.contextId(), start.sequence()), k -> new Pending(start, nanos));
+            if (rank == start.root()) {
+                operation.start = start; // the root's own view: only it knows a bcast's or scatter's payload
+            }
             operation.arrival[rank] = nanos;
             done = expire(nanos);
         }
@@ -45,6 +49,11 @@ public final class CollectiveRecorder {
     }
 
     void completed(int contextId, long sequence, int rank, long nanos, Throwable failure) {
+        completed(contextId, sequence, rank, nanos, failure == null ? null : failure.getMessage());
+    }
+
+    /** @param failure why the operation failed at {@code rank}, or null */
+    void completed(int contextId, long sequence, int rank, long nanos, String failure) {
         CompletedOperation done = null;
         synchronized (this) {
             Pending operation = pending.get(key(contextId, sequence));
@@ -53,7 +62,7 @@ public final class CollectiveRecorder {
             }
             operation.completion[rank] = nanos;
             if (failure != null && operation.failure == null) {
-                operation.failure = "rank " + rank + ": " + failure.getMessage();
+                operation.failure = "rank " + rank + ": " + failure;
             }
             if (++operation.completions == operation.completion.length) {
                 pending.remove(key(contextId, sequence));
@@ -112,7 +121,7 @@ public final class CollectiveRecorder {
     /** An operation some ranks have started and not all have completed. */
     private static final class Pending {
 
-        final OperationStart start;
+        OperationStart start;
         final long firstNanos;
         final long[] arrival;
         final long[] completion;

@@ -1,7 +1,11 @@
 package dev.canopy.dashboard.record;
 
 import dev.canopy.collectives.engine.Operation;
+import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.collectives.plan.CollectivePlan;
+import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.core.node.Member;
+import dev.canopy.dashboard.plan.PlanView;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Objects;
@@ -20,6 +24,31 @@ record OperationStart(int contextId, long sequence, Operation operation, int roo
     OperationStart {
         Objects.requireNonNull(operation, "operation");
         members = List.copyOf(members);
+    }
+
+    /**
+     * The operation on {@code plan} (the members' plan when they started it) over {@code members} (in rank order):
+     * each rank's parent in the plan's tree from {@code root}, its predicted arrival and the algorithm per level.
+     */
+    static OperationStart describe(int contextId, long sequence, Operation operation, int root, long bytes, long epoch,
+            CollectivePlan plan, List<Member> members) {
+        RootedTree tree = plan.tree(root);
+        int size = members.size();
+        int[] parents = new int[size];
+        double[] predicted = new double[size];
+        JsonObject algorithms = new JsonObject();
+        for (int rank = 0; rank < size; rank++) {
+            parents[rank] = tree.parent(rank);
+        }
+        if (plan instanceof TopologyPlan topology) {
+            var arrivals = topology.hierarchicalPlan(root).arrivalMs();
+            for (int rank = 0; rank < size; rank++) {
+                predicted[rank] = arrivals.getOrDefault(TopologyPlan.nameOf(members.get(rank)), 0.0);
+            }
+            algorithms = PlanView.algorithmsByLevel(topology, root);
+        }
+        return new OperationStart(contextId, sequence, operation, root, bytes, epoch, members, parents, predicted,
+                algorithms);
     }
 
     /** The communicator's name on the dashboard: WORLD (context 1) or its context id. */

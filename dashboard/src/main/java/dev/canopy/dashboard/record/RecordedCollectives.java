@@ -3,16 +3,11 @@ package dev.canopy.dashboard.record;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.data.ElementType;
 import dev.canopy.collectives.engine.Operation;
-import dev.canopy.collectives.engine.RootedTree;
-import dev.canopy.collectives.plan.CollectivePlan;
-import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.collectives.reduce.ReduceOp;
 import dev.canopy.core.comm.Communicator;
-import dev.canopy.dashboard.plan.PlanView;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.JsonObject;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -95,23 +90,7 @@ public final class RecordedCollectives {
 
     private OperationStart describe(Collectives current, Operation operation, int root, long bytes, long sequence) {
         Communicator communicator = current.communicator();
-        CollectivePlan plan = current.plan();
-        RootedTree tree = plan.tree(root);
-        int size = communicator.size();
-        int[] parents = new int[size];
-        double[] predicted = new double[size];
-        JsonObject algorithms = new JsonObject();
-        for (int rank = 0; rank < size; rank++) {
-            parents[rank] = tree.parent(rank);
-        }
-        if (plan instanceof TopologyPlan topology) {
-            var arrivals = topology.hierarchicalPlan(root).arrivalMs();
-            for (int rank = 0; rank < size; rank++) {
-                predicted[rank] = arrivals.getOrDefault(TopologyPlan.nameOf(communicator.member(rank)), 0.0);
-            }
-            algorithms = PlanView.algorithmsByLevel(topology, root);
-        }
-        return new OperationStart(communicator.contextId(), sequence, operation, root, bytes, plan.epoch(),
-                communicator.members(), parents, predicted, algorithms);
+        return OperationStart.describe(communicator.contextId(), sequence, operation, root, bytes, current.plan().epoch(),
+                current.plan(), communicator.members());
     }
 }

@@ -11,6 +11,7 @@ import dev.canopy.dashboard.model.GridMember;
 import dev.canopy.dashboard.model.JobSnapshot;
 import dev.canopy.dashboard.model.MemberState;
 import dev.canopy.dashboard.plan.ReplanGain;
+import dev.canopy.dashboard.record.MemberTimingsFeed;
 import dev.canopy.probes.measure.SitePairForecast;
 import dev.canopy.probes.measure.SiteSummary;
 import dev.canopy.probes.measure.SiteSummaryPublisher;
@@ -36,7 +37,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Follows one job in ZooKeeper for the dashboard: every {@code interval} it reads the member znodes and the
  * start record, the current plan epoch (and the plans published since the last read) and the site
- * representatives' forecast summaries, and writes what changed into the {@link DashboardState}, with an event
+ * representatives' forecast summaries (and, given a {@link MemberTimingsFeed}, the members' collective timings), and writes what changed into the {@link DashboardState}, with an event
  * for every join, leave and re-plan. Reads run on a worker thread with Curator's blocking API; one at a time.
  * A read that fails (ZooKeeper unreachable, a znode mid-change) keeps the last state and shows the error as the
  * source's status; the next read tries again, so the dashboard survives ZooKeeper reconnects.
@@ -52,6 +53,7 @@ public final class JobReader {
     private final DashboardState state;
     private final PlanStore plans;
     private final ReplanGain gain;
+    private final Optional<MemberTimingsFeed> timings;
     private final AtomicBoolean reading = new AtomicBoolean();
     private final long timer;
     private volatile boolean closed;
@@ -63,9 +65,10 @@ public final class JobReader {
     private String lastError = "";
 
     private JobReader(Vertx vertx, CuratorFramework client, JobId job, DashboardState state, ReplanGain gain,
-            Duration interval) {
+            Optional<MemberTimingsFeed> timings, Duration interval) {
         this.vertx = vertx;
         this.gain = gain;
+        this.timings = timings;
         this.client = client;
         this.job = job;
         this.state = state;
@@ -76,11 +79,11 @@ public final class JobReader {
 
     /**
      * Starts following {@code job} through {@code client} (a started Curator client with the job's credentials;
-     * the caller keeps and closes it).
+     * the caller keeps and closes it), and the members' collective timings into {@code timings}, if given.
      */
     public static JobReader start(Vertx vertx, CuratorFramework client, JobId job, DashboardState state, ReplanGain gain,
-            Duration interval) {
-        return new JobReader(vertx, client, job, state, gain, interval);
+            Optional<MemberTimingsFeed> timings, Duration interval) {
+        return new JobReader(vertx, client, job, state, gain, timings, interval);
     }
 
     /** Reads once now, unless a read is under way; completes when the read is done (for tests and shutdown). */
@@ -105,6 +108,9 @@ public final class JobReader {
             readMembers();
             readPlans();
             readForecasts();
+            if (timings.isPresent()) {
+                timings.get().read(client, state.snapshot(), state.plan());
+            }
             state.sourceStatus("ok");
             lastError = "";
         } catch (Exception e) {

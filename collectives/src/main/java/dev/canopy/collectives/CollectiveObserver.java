@@ -1,0 +1,42 @@
+package dev.canopy.collectives;
+
+import dev.canopy.collectives.engine.Operation;
+
+/**
+ * Hears one member's collectives as its program calls them, for whoever keeps their timings (the dashboard's
+ * skew reports, {@code dev.canopy.collectives.timing}). {@link #started} runs on the program's thread when it calls
+ * the operation; the {@link Observation} it returns hears the operation's sequence number on the communicator's
+ * context before the operation's own work, and its completion there. Both run on an event loop: implementations
+ * only note the figures (no I/O, no lock held for long).
+ */
+public interface CollectiveObserver {
+
+    /** Observes nothing: the collectives' default. */
+    CollectiveObserver NONE = (operation, root, bytes) -> Observation.NONE;
+
+    /**
+     * @param root the operation's root rank (0 for operations without one)
+     * @param bytes this member's payload bytes (its contribution, or the root's data)
+     */
+    Observation started(Operation operation, int root, long bytes);
+
+    /** One operation of this member, after its start. */
+    interface Observation {
+
+        Observation NONE = new Observation() {
+            @Override
+            public void sequenced(int contextId, long sequence, long epoch) {
+            }
+
+            @Override
+            public void completed(Throwable failure) {
+            }
+        };
+
+        /** The operation took {@code sequence} on communicator {@code contextId}, on the plan of {@code epoch}. */
+        void sequenced(int contextId, long sequence, long epoch);
+
+        /** Its future completed here; {@code failure} is null when it succeeded. */
+        void completed(Throwable failure);
+    }
+}
