@@ -4,7 +4,7 @@ import static dev.canopy.cli.dashboard.DashboardClient.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.collectives.NodeProcesses.NodeProcess;
-import dev.canopy.cli.dashboard.Poll;
+import dev.canopy.cli.testing.Poll;
 import dev.canopy.core.security.JobSecret;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;

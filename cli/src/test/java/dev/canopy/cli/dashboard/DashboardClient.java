@@ -3,6 +3,7 @@ package dev.canopy.cli.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyCommand;
+import dev.canopy.cli.testing.Poll;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.PrintWriter;

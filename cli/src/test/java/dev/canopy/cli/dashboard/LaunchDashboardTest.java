@@ -5,6 +5,7 @@ import static dev.canopy.cli.dashboard.DashboardClient.get;
 import static dev.canopy.cli.dashboard.DashboardClient.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.canopy.cli.testing.Poll;
 import dev.canopy.gridconfig.GridConfigs;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
