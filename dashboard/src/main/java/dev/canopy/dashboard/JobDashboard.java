@@ -3,6 +3,7 @@ package dev.canopy.dashboard;
 import dev.canopy.collectives.timing.TimingsZnode;
 import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.security.JobSecret;
@@ -44,25 +45,27 @@ public final class JobDashboard {
     }
 
     /**
+     * @param zooKeeperTls how to reach a ZooKeeper that takes TLS only ({@code --zk-tls}); empty for plain TCP
      * @param secret the job's secret; without it only jobs with open znodes can be read, and no collectives
      * @param recorder the collectives of members in this JVM, if any; without, the collectives the members publish
      *        (their timings in ZooKeeper, which need the secret)
      */
-    public static Future<JobDashboard> start(Vertx vertx, DashboardOptions options, String zooKeeper, JobId job,
-            Optional<JobSecret> secret, GridModel grid, Optional<CollectiveRecorder> recorder) {
-        return start(vertx, options, zooKeeper, job, secret, grid, recorder, DashboardMetrics.newRegistry());
+    public static Future<JobDashboard> start(Vertx vertx, DashboardOptions options, String zooKeeper,
+            Optional<ZooKeeperTls> zooKeeperTls, JobId job, Optional<JobSecret> secret, GridModel grid,
+            Optional<CollectiveRecorder> recorder) {
+        return start(vertx, options, zooKeeper, zooKeeperTls, job, secret, grid, recorder, DashboardMetrics.newRegistry());
     }
 
     /** As above, with {@code registry}'s figures on {@code /metrics} beside the dashboard's own. */
-    public static Future<JobDashboard> start(Vertx vertx, DashboardOptions options, String zooKeeper, JobId job,
-            Optional<JobSecret> secret, GridModel grid, Optional<CollectiveRecorder> recorder,
-            PrometheusMeterRegistry registry) {
+    public static Future<JobDashboard> start(Vertx vertx, DashboardOptions options, String zooKeeper,
+            Optional<ZooKeeperTls> zooKeeperTls, JobId job, Optional<JobSecret> secret, GridModel grid,
+            Optional<CollectiveRecorder> recorder, PrometheusMeterRegistry registry) {
         DashboardState state = new DashboardState(job.name());
         Optional<MemberTimingsFeed> published = recorder.isPresent() ? Optional.empty()
                 : secret.map(key -> new MemberTimingsFeed(new CollectiveRecorder(), new TimingsZnode(key), new PlanView(grid), job));
         Optional<CollectiveRecorder> recorded = recorder.or(() -> published.map(MemberTimingsFeed::recorder));
         return ZooKeeperSession.open(vertx, zooKeeper, NodeOptions.DEFAULT_SESSION_TIMEOUT, CONNECT_TIMEOUT,
-                        secret.map(ZooKeeperCredentials::of))
+                        secret.map(ZooKeeperCredentials::of), zooKeeperTls)
                 .compose(session -> {
                     JobReader reader = JobReader.start(vertx, session.client(), job, state, new ReplanGain(grid), published,
                             Duration.ofMillis(READ_INTERVAL_MS));

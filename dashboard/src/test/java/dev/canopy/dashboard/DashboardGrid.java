@@ -53,7 +53,7 @@ final class DashboardGrid implements AutoCloseable {
         PrometheusMeterRegistry registry = DashboardMetrics.newRegistry();
         vertx = VertxMeters.create(registry);
         dashboard = Await.result(JobDashboard.start(vertx, DashboardOptions.onLoopback(0), grid.zooKeeperConnectString(),
-                JobId.of(job), Optional.of(grid.secret()), model, Optional.of(recorder), registry));
+                Optional.empty(), JobId.of(job), Optional.of(grid.secret()), model, Optional.of(recorder), registry));
         grid.nodes().forEach(node -> FailureVerdicts.follow(node, dashboard.state()));
     }
 

@@ -70,7 +70,7 @@ class PublishedTimingsTest {
                         timings, new TimingsZnode(grid.secret()), Duration.ofMillis(100)));
             }
             JobDashboard dashboard = Await.result(JobDashboard.start(vertx, DashboardOptions.onLoopback(0),
-                    grid.zooKeeperConnectString(), JOB, Optional.of(grid.secret()), model, Optional.empty()));
+                    grid.zooKeeperConnectString(), Optional.empty(), JOB, Optional.of(grid.secret()), model, Optional.empty()));
             try {
                 String url = "http://127.0.0.1:" + dashboard.port() + "/api/collectives";
                 assertThat(get(url).getBoolean("recorded")).isTrue();

@@ -191,7 +191,7 @@ public final class LaunchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         RankTable ranks = new RankTable(grid);
         Optional<CommandDashboard> served = dashboardOptions.map(options -> CommandDashboard.start(options, connectString,
-                JobId.of(jobName), Optional.of(secret.secret()), grid, Optional.empty(), out));
+                zooKeeperTls.tls(), JobId.of(jobName), Optional.of(secret.secret()), grid, Optional.empty(), out));
         if (launchGrid.overSsh()) {
             try {
                 LaunchProgram program = new LaunchProgram(programClass, Optional.ofNullable(classpath), arguments, livePlans);

@@ -192,7 +192,7 @@ public final class NodeCommand implements Callable<Integer> {
         FatalErrors.install();
         LeaveOnShutdown.install();
         Optional<CommandDashboard> served = dashboardOptions.map(given -> CommandDashboard.start(given, connectString,
-                JobId.of(job), Optional.of(secret), grid, Optional.empty(), spec.commandLine().getOut()));
+                zooKeeperTls.tls(), JobId.of(job), Optional.of(secret), grid, Optional.empty(), spec.commandLine().getOut()));
         try (URLClassLoader loader = new URLClassLoader(urls(), NodeCommand.class.getClassLoader())) {
             // The node's failure detector tells a crash from a leave: its verdicts make members failed on the dashboard.
             return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options,

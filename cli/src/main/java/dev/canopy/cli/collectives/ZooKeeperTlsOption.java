@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code --zk-tls DIR}: reach ZooKeeper over TLS (its {@code secureClientPort}) with the certificates in DIR
- * ({@link ZooKeeperTls}); for the commands that talk to ZooKeeper ({@code launch}, {@code node}, {@code calibrate}).
+ * ({@link ZooKeeperTls}); for the commands that talk to ZooKeeper ({@code launch}, {@code node}, {@code calibrate}, {@code dashboard}).
  * The directory is checked once, on first use: a missing or unreadable file, a key others may read, an expired
  * certificate are bad input (exit 2) naming the file and the fix.
  */

@@ -1,6 +1,7 @@
 package dev.canopy.cli.dashboard;
 
 import dev.canopy.cli.FutureWait;
+import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
@@ -38,10 +39,11 @@ public final class CommandDashboard implements AutoCloseable {
      *
      * @throws IllegalStateException when it cannot listen or reach ZooKeeper, saying why
      */
-    public static CommandDashboard start(DashboardOptions options, String zooKeeper, JobId job, Optional<JobSecret> secret,
-            GridModel grid, Optional<CollectiveRecorder> recorder, PrintWriter out) {
+    public static CommandDashboard start(DashboardOptions options, String zooKeeper, Optional<ZooKeeperTls> zooKeeperTls,
+            JobId job, Optional<JobSecret> secret, GridModel grid, Optional<CollectiveRecorder> recorder, PrintWriter out) {
         PrometheusMeterRegistry registry = DashboardMetrics.newRegistry();
-        return start(options, zooKeeper, job, secret, grid, recorder, registry, VertxMeters.create(registry), out);
+        return start(options, zooKeeper, zooKeeperTls, job, secret, grid, recorder, registry,
+                VertxMeters.create(registry), out);
     }
 
     /**
@@ -51,15 +53,15 @@ public final class CommandDashboard implements AutoCloseable {
     public static CommandDashboard startWithMeters(DashboardOptions options, String zooKeeper, JobId job,
             Optional<JobSecret> secret, GridModel grid, Optional<CollectiveRecorder> recorder,
             PrometheusMeterRegistry registry, PrintWriter out) {
-        return start(options, zooKeeper, job, secret, grid, recorder, registry, CanopyVertx.create(), out);
+        return start(options, zooKeeper, Optional.empty(), job, secret, grid, recorder, registry, CanopyVertx.create(), out);
     }
 
-    private static CommandDashboard start(DashboardOptions options, String zooKeeper, JobId job, Optional<JobSecret> secret,
-            GridModel grid, Optional<CollectiveRecorder> recorder, PrometheusMeterRegistry registry, Vertx vertx,
-            PrintWriter out) {
+    private static CommandDashboard start(DashboardOptions options, String zooKeeper, Optional<ZooKeeperTls> zooKeeperTls,
+            JobId job, Optional<JobSecret> secret, GridModel grid, Optional<CollectiveRecorder> recorder,
+            PrometheusMeterRegistry registry, Vertx vertx, PrintWriter out) {
         try {
-            JobDashboard dashboard = await(JobDashboard.start(vertx, options, zooKeeper, job, secret, grid, recorder,
-                    registry));
+            JobDashboard dashboard = await(JobDashboard.start(vertx, options, zooKeeper, zooKeeperTls, job, secret, grid,
+                    recorder, registry));
             out.println("dashboard: " + dashboard.url());
             out.flush();
             return new CommandDashboard(vertx, dashboard);

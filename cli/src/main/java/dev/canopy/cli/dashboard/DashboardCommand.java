@@ -2,6 +2,8 @@ package dev.canopy.cli.dashboard;
 
 import dev.canopy.cli.FutureWait;
 import dev.canopy.cli.LevelFiles;
+import dev.canopy.cli.collectives.ZooKeeperTlsOption;
+import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.dashboard.DashboardOptions;
@@ -18,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -37,6 +40,9 @@ public final class DashboardCommand implements Callable<Integer> {
 
     @Option(names = "--zk", required = true, paramLabel = "host:port,...", description = "The job's ZooKeeper ensemble.")
     private String zooKeeper;
+
+    @Mixin
+    private ZooKeeperTlsOption zooKeeperTls;
 
     @Option(names = "--job", required = true, description = "The job name.")
     private String job;
@@ -65,10 +71,12 @@ public final class DashboardCommand implements Callable<Integer> {
         DashboardOptions options;
         JobId jobId;
         Optional<JobSecret> secret;
+        Optional<ZooKeeperTls> tls;
         try {
             options = new DashboardOptions(host, port);
             jobId = JobId.of(job);
             secret = secretFile == null ? Optional.empty() : Optional.of(JobSecret.fromFile(secretFile));
+            tls = zooKeeperTls.tls();
             if (durationSeconds != null && durationSeconds <= 0) {
                 throw new IllegalArgumentException("--duration must be positive, got " + durationSeconds);
             }
@@ -81,11 +89,11 @@ public final class DashboardCommand implements Callable<Integer> {
             return 2;
         }
         try (UntilStopped running = new UntilStopped()) {
-            return serve(options, jobId, secret, grid.get(), running);
+            return serve(options, tls, jobId, secret, grid.get(), running);
         }
     }
 
-    private int serve(DashboardOptions options, JobId jobId, Optional<JobSecret> secret, GridModel grid, UntilStopped running)
+    private int serve(DashboardOptions options, Optional<ZooKeeperTls> tls, JobId jobId, Optional<JobSecret> secret, GridModel grid, UntilStopped running)
             throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrometheusMeterRegistry registry = DashboardMetrics.newRegistry();
@@ -93,7 +101,7 @@ public final class DashboardCommand implements Callable<Integer> {
         try {
             JobDashboard dashboard;
             try {
-                dashboard = FutureWait.await(JobDashboard.start(vertx, options, zooKeeper, jobId, secret, grid,
+                dashboard = FutureWait.await(JobDashboard.start(vertx, options, zooKeeper, tls, jobId, secret, grid,
                         Optional.empty(), registry), Duration.ofSeconds(30), "starting the dashboard");
             } catch (IllegalStateException e) {
                 spec.commandLine().getErr().println("canopy dashboard: " + e.getMessage());

@@ -95,7 +95,7 @@ public final class ProbeCommand implements Callable<Integer> {
         try (EmulatedProbeGrid emulated = EmulatedProbeGrid.start(grid, settings, seed)) {
             // The dashboard follows the probing job like any other: its members and the representatives' forecasts.
             Optional<CommandDashboard> served = dashboardOptions.map(options -> CommandDashboard.start(options,
-                    emulated.zooKeeperConnectString(), EmulatedProbeGrid.JOB, Optional.of(emulated.secret()), grid,
+                    emulated.zooKeeperConnectString(), Optional.empty(), EmulatedProbeGrid.JOB, Optional.of(emulated.secret()), grid,
                     Optional.empty(), json ? spec.commandLine().getErr() : spec.commandLine().getOut()));
             try {
                 emulated.probeFor(duration);
