@@ -46,8 +46,7 @@ final class LeaderGrid implements AutoCloseable {
 
     /** Leaders whose cool-down runs on {@code leaderClock}. */
     LeaderGrid(String connectString, JobId job, LeaderSettings settings, NanoClock leaderClock) {
-        // Default options: naming VertxOptions needs vertx-codegen-json on the test compile path, which this
-        // module does not have (javac warns, -Werror fails), so Vert.x's default 2 s blocked-thread report applies.
+        // Default options: Vert.x's 2 s blocked-thread report applies.
         this.vertx = Vertx.vertx();
         Map<String, Coordinates> coordinates = new LinkedHashMap<>();
         for (int i = 0; i < NAMES.size(); i++) {
