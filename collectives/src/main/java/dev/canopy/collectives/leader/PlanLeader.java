@@ -30,11 +30,11 @@ import org.slf4j.LoggerFactory;
  * that cool-down is evaluated when it ends. So the consecutive evaluations the policy's hysteresis counts are
  * at least an interval apart, and a burst of forecast changes (a cold start, a noisy second) cannot confirm a
  * re-plan within milliseconds. The cool-down is measured on the injected {@link NanoClock} (timers only wake
- * the leader up to look at it), so a test that holds the clock still sees exactly one evaluation. An evaluation snapshots the forecasts
- * ({@link ForecastLatencies}), predicts the current plan's completion on them against a new plan's
- * ({@link PlanEvaluator}), asks the {@link dev.canopy.topology.replan.ReplanPolicy} whether the difference is
- * worth a new plan, and if so publishes it under the next epoch ({@link PlanStore}), logging why and which
- * links moved.
+ * the leader up to look at it), so a test that holds the clock still sees exactly one evaluation. An
+ * evaluation snapshots the forecasts ({@link ForecastLatencies}), predicts the current plan's completion on
+ * them against a new plan's ({@link PlanEvaluator}), asks the {@link dev.canopy.topology.replan.ReplanPolicy}
+ * whether the difference is worth a new plan, and if so publishes it under the next epoch ({@link PlanStore}),
+ * logging why and which links moved.
  *
  * <p>A new leader continues from the highest published epoch: it adopts that plan as its baseline and
  * publishes only when the policy says so (or the first plan when there is none). Publication is fenced by

@@ -68,8 +68,8 @@ public final class LocalGrid implements AutoCloseable {
         List<Future<CanopyNode>> starting = new ArrayList<>();
         JobSecret secret = JobSecret.generate();
         for (int i = 0; i < size; i++) {
-            NodeOptions options = tuned.apply(NodeOptions.of(JobId.of(job), NodeId.of("n" + i), coordinates.apply(i), size,
-                    zooKeeper.connectString(), secret).withHeartbeat(LOADED_MACHINE));
+            NodeOptions options = tuned.apply(NodeOptions.of(JobId.of(job), NodeId.of("n" + i), coordinates.apply(i),
+                    size, zooKeeper.connectString(), secret).withHeartbeat(LOADED_MACHINE));
             starting.add(CanopyNode.start(vertx, options));
         }
         List<CanopyNode> nodes = new ArrayList<>();

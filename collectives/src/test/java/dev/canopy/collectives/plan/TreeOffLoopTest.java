@@ -49,7 +49,8 @@ class TreeOffLoopTest {
     @Test
     void theTreeIsPlannedOnAWorkerThreadAndKeptOnTheContext() {
         List<Member> members = members();
-        LatencySource configured = new GridLatencies(grid, ConfiguredPlans.coordinatesOf(members), LogGpParameters.DEFAULTS);
+        LatencySource configured = new GridLatencies(grid, ConfiguredPlans.coordinatesOf(members),
+                LogGpParameters.DEFAULTS);
         TopologyPlan plan = plan(members, recording(configured));
         Context context = vertx.getOrCreateContext();
         int root = members.size() - 1;

@@ -23,8 +23,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * whose entry expires {@code stalePeriods} probe periods after the last sample (time from the injected
  * {@link NanoClock}, which is the cache's Caffeine {@code Ticker}). A link whose forecast has expired is not
  * dropped silently: {@link #expireStale} (called every probe tick, and by every reader) moves it to
- * {@link LinkState#STALE}, keeps its last forecast for reference and tells subscribers. A sample on a stale link starts a new history: samples from before the
- * silence say little about the link now.
+ * {@link LinkState#STALE}, keeps its last forecast for reference and tells subscribers. A sample on a stale
+ * link starts a new history: samples from before the silence say little about the link now.
  *
  * <p>Owned by one thread (the probe service's event loop): every method but {@link #subscribe} must be called
  * there, and listeners are called there.

@@ -20,8 +20,8 @@ final class BandwidthProber {
     private final long job;
     private final int bytes;
 
-    BandwidthProber(Vertx vertx, Transport transport, NanoClock clock, Duration timeout, ProbeCounters counters, long job,
-                    int bytes) {
+    BandwidthProber(Vertx vertx, Transport transport, NanoClock clock, Duration timeout, ProbeCounters counters,
+            long job, int bytes) {
         this.transport = transport;
         this.pending = new PendingProbes(vertx, clock, timeout, counters);
         this.job = job;

@@ -72,7 +72,8 @@ public final class ProbeService {
     private Handler<Datagram> otherDatagrams;
     private Handler<Frame> otherFrames;
 
-    public ProbeService(Vertx vertx, Transport transport, JobId job, Member self, ProbeSettings settings, NanoClock clock) {
+    public ProbeService(Vertx vertx, Transport transport, JobId job, Member self, ProbeSettings settings,
+            NanoClock clock) {
         this.vertx = vertx;
         this.transport = transport;
         this.context = transport.context();

@@ -19,7 +19,8 @@ final class RoundTripProber {
     private final PendingProbes pending;
     private final long job;
 
-    RoundTripProber(Vertx vertx, Transport transport, NanoClock clock, Duration timeout, ProbeCounters counters, long job) {
+    RoundTripProber(Vertx vertx, Transport transport, NanoClock clock, Duration timeout, ProbeCounters counters,
+            long job) {
         this.transport = transport;
         this.clock = clock;
         this.pending = new PendingProbes(vertx, clock, timeout, counters);

@@ -40,7 +40,8 @@ class WanEmulatorTest {
         assertThat(wan.config().roundTripMs("a", "b")).isEqualTo(150);
         assertThat(wan.config().roundTripMs("b", "a")).isEqualTo(150);
         assertThat(wan.config().roundTripMs("a", "c")).isEqualTo(20);
-        assertThat(wan.transmit("b", "a", 125_000) - clock.nanoTime()).as("the new bandwidth holds").isEqualTo(10_000_000L);
+        assertThat(wan.transmit("b", "a", 125_000) - clock.nanoTime()).as("the new bandwidth holds")
+                .isEqualTo(10_000_000L);
     }
 
     @Test
