@@ -38,13 +38,15 @@ public abstract class CanopyVerticle extends VerticleBase {
         return Canopy.joinAsync(vertx, options, VertxOwner.CALLER)
                 .compose(joined -> {
                     session = joined;
-                    return joined(joined);
+                    // A failed deployment is never undeployed: leave here, or the node would stay in the job.
+                    return joined(joined).recover(failure -> joined.leaveAsync()
+                            .transform(left -> Future.failedFuture(failure)));
                 });
     }
 
     /**
      * Called on this verticle's context once every process has joined; the deployment completes when the
-     * returned future does (and fails with it: the session then ends when the verticle is undeployed).
+     * returned future does. If it fails, this process leaves the job at once and the deployment fails with it.
      */
     protected abstract Future<?> joined(CanopySession session);
 

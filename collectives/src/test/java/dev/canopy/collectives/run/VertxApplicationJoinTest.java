@@ -94,6 +94,32 @@ class VertxApplicationJoinTest {
         }
     }
 
+    /** A deployment that fails is never undeployed: the verticle leaves the job itself. */
+    @Test
+    void verticlesWhoseJoinedWorkFailsLeaveTheJobAndFailTheirDeployment() {
+        Vertx application = Vertx.vertx();
+        try (EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start()) {
+            List<Future<String>> deployed = new ArrayList<>();
+            for (int process = 0; process < grid.processCount(); process++) {
+                deployed.add(application.deployVerticle(new CanopyVerticle(options(process, zooKeeper.connectString(),
+                        "failing-verticles")) {
+                    @Override
+                    protected Future<?> joined(CanopySession session) {
+                        return Future.failedFuture(new IllegalStateException("the program's own start-up failed"));
+                    }
+                }));
+            }
+            for (Future<String> deployment : deployed) {
+                assertThat(Await.failure(deployment, WAIT)).hasMessage("the program's own start-up failed");
+            }
+            Await.until(WAIT, () -> zooKeeper.clientConnections() == 0,
+                    () -> "every failed process to leave the job; open: " + zooKeeper.clientConnections());
+            assertThat(application.deploymentIDs()).isEmpty();
+        } finally {
+            Await.result(application.close(), WAIT);
+        }
+    }
+
     @Test
     void theBlockingJoinRunsOnAVertxMadeFromTheProgramsOptions() throws Exception {
         ExecutorService mains = Executors.newFixedThreadPool(grid.processCount());
