@@ -352,12 +352,16 @@ public final class Collectives {
         return coordinates.site() + "/" + coordinates.host() + "#" + rank();
     }
 
-    /** Like {@link #start(Operation, long, Function)}, with the plan's tree rooted at {@code root}, looked up on the context. */
+    /**
+     * Like {@link #start(Operation, long, Function)}, with the plan's tree rooted at {@code root}; the sequence number
+     * is taken first (so collectives keep their order), the tree is computed off the event loop if it is new.
+     */
     private <T> Future<T> start(Operation operation, int root, long bytes, BiFunction<Exchange, RootedTree, Future<T>> stages) {
         if (root < 0 || root >= size()) {
             throw new IllegalArgumentException("root " + root + " is not a rank of this " + size() + "-member communicator");
         }
-        return start(operation, root, bytes, exchange -> stages.apply(exchange, plan.tree(root)));
+        return start(operation, root, bytes, exchange -> plan.treeOffLoop(root, communicator.context())
+                .compose(tree -> stages.apply(exchange, tree)));
     }
 
     private static long totalBytes(List<Buffer> blocks) {
@@ -389,10 +393,9 @@ public final class Collectives {
     }
 
     private Future<List<Buffer>> gatherToAll(Exchange exchange, Buffer data) {
-        RootedTree tree = plan.tree(0);
-        return new TreeGather(exchange, tree, 0).run(data)
+        return plan.treeOffLoop(0, communicator.context()).compose(tree -> new TreeGather(exchange, tree, 0).run(data)
                 .compose(blocks -> broadcast(exchange, tree, 1, exchange.rank() == 0 ? blocks.encode() : null))
-                .map(encoded -> inRankOrder(RankBlocks.decode(encoded)));
+                .map(encoded -> inRankOrder(RankBlocks.decode(encoded))));
     }
 
     private static List<Buffer> blocksOf(Buffer data, int bytesPerRank, int ranks) {

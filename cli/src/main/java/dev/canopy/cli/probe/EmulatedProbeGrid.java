@@ -1,7 +1,6 @@
 package dev.canopy.cli.probe;
 
 import dev.canopy.cli.FutureWait;
-import com.github.benmanes.caffeine.cache.Ticker;
 import dev.canopy.core.membership.JobMembership;
 import dev.canopy.core.membership.MembershipView;
 import dev.canopy.core.membership.ZooKeeperCredentials;
@@ -17,6 +16,7 @@ import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.core.transport.TransportSecurity;
 import dev.canopy.core.transport.VertxTransport;
 import dev.canopy.core.transport.emulation.GridWanEmulation;
+import dev.canopy.core.transport.emulation.NanoClock;
 import dev.canopy.core.transport.emulation.WanEmulationLayer;
 import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.model.GridModel;
@@ -97,7 +97,7 @@ final class EmulatedProbeGrid implements AutoCloseable {
         for (int i = 0; i < members.size(); i++) {
             MembershipView view = await(views.get(i));
             ProbeService service = new ProbeService(vertx, transports.get(i), JOB, members.get(i), settings,
-                    Ticker.systemTicker());
+                    NanoClock.SYSTEM);
             JobMembership membership = memberships.get(i);
             membership.onEvent(event -> membership.view().ifPresent(service::updateMembership));
             await(service.start(view));

@@ -3,6 +3,7 @@ package dev.canopy.collectives.leader;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeLogger;
+import dev.canopy.core.transport.emulation.NanoClock;
 import dev.canopy.probes.forecast.Subscription;
 import dev.canopy.topology.replan.ReplanDecision;
 import dev.canopy.topology.replan.ReplanState;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
@@ -27,11 +29,12 @@ import org.slf4j.LoggerFactory;
  * node and every {@link LeaderSettings#evaluationInterval()}, but at most once per interval: a change during
  * that cool-down is evaluated when it ends. So the consecutive evaluations the policy's hysteresis counts are
  * at least an interval apart, and a burst of forecast changes (a cold start, a noisy second) cannot confirm a
- * re-plan within milliseconds. An evaluation snapshots the forecasts
- * ({@link ForecastLatencies}), predicts the current plan's completion on them against a new plan's
- * ({@link PlanEvaluator}), asks the {@link dev.canopy.topology.replan.ReplanPolicy} whether the difference is
- * worth a new plan, and if so publishes it under the next epoch ({@link PlanStore}), logging why and which
- * links moved.
+ * re-plan within milliseconds. The cool-down is measured on the injected {@link NanoClock} (timers only wake
+ * the leader up to look at it), so a test that holds the clock still sees exactly one evaluation. An
+ * evaluation snapshots the forecasts ({@link ForecastLatencies}), predicts the current plan's completion on
+ * them against a new plan's ({@link PlanEvaluator}), asks the {@link dev.canopy.topology.replan.ReplanPolicy}
+ * whether the difference is worth a new plan, and if so publishes it under the next epoch ({@link PlanStore}),
+ * logging why and which links moved.
  *
  * <p>A new leader continues from the highest published epoch: it adopts that plan as its baseline and
  * publishes only when the policy says so (or the first plan when there is none). Publication is fenced by
@@ -67,6 +70,7 @@ public final class PlanLeader {
     private final ForecastLatencies latencies;
     private final PlanEvaluator evaluator;
     private final LeaderSettings settings;
+    private final NanoClock clock;
     private final PlanStore store;
     private final LeaderLatch latch;
     private final ConnectionStateListener connectionListener;
@@ -81,10 +85,12 @@ public final class PlanLeader {
     private long highestEpoch;
     private ReplanState streak = ReplanState.INITIAL;
     private boolean evaluationQueued;
-    /** Less than an interval has passed since the last evaluation started. */
-    private boolean coolingDown;
+    /** When the last evaluation started on {@link #clock}; an interval after it, the cool-down ends. */
+    private long lastEvaluationNanos;
+    private boolean evaluatedOnce;
     /** A change or tick arrived while cooling down; it is evaluated when the cool-down ends. */
     private boolean evaluationDeferred;
+    private long wakeUpTimer = -1;
     /** An evaluation (prediction, decision, publication) is under way; another waits for it. */
     private boolean busy;
     private boolean evaluateAgain;
@@ -95,9 +101,10 @@ public final class PlanLeader {
      * @param context the context this leader's state lives on (e.g. the node's)
      * @param forecasts this node's forecasts, e.g. {@code ForecastFeed.of(probeService)}
      * @param client a started Curator client (any namespace; this class uses {@code canopy/jobs/<job>})
+     * @param clock measures the cool-down between evaluations ({@link NanoClock#SYSTEM} outside tests)
      */
     public PlanLeader(Context context, CuratorFramework client, JobId job, Member self, ForecastFeed forecasts,
-            ForecastLatencies latencies, PlanEvaluator evaluator, LeaderSettings settings) {
+            ForecastLatencies latencies, PlanEvaluator evaluator, LeaderSettings settings, NanoClock clock) {
         this.context = context;
         this.client = PlanStore.namespaced(client, job);
         this.self = self;
@@ -105,6 +112,7 @@ public final class PlanLeader {
         this.latencies = latencies;
         this.evaluator = evaluator;
         this.settings = settings;
+        this.clock = clock;
         this.store = new PlanStore(context, client, job);
         this.latch = new LeaderLatch(this.client, PlanStore.LEADER_LATCH, self.id().value());
         this.connectionListener = (ignored, newState) -> context.runOnContext(v -> connectionChanged(newState));
@@ -231,6 +239,11 @@ public final class PlanLeader {
             subscription = null;
             context.owner().cancelTimer(evaluationTimer);
         }
+        if (wakeUpTimer >= 0) {
+            context.owner().cancelTimer(wakeUpTimer);
+            wakeUpTimer = -1;
+            evaluationDeferred = false;
+        }
         if (role != Role.FOLLOWING) {
             log.info("stops publishing plans: {}", why);
         }
@@ -240,8 +253,9 @@ public final class PlanLeader {
 
     /** Forecast changes arrive in bursts; one evaluation covers all that are queued, at most one per interval. */
     private void queueEvaluation() {
-        if (coolingDown) {
+        if (coolingDown()) {
             evaluationDeferred = true;
+            wakeUpAfterCoolDown();
             return;
         }
         if (!evaluationQueued) {
@@ -295,9 +309,23 @@ public final class PlanLeader {
     }
 
     private void startCoolDown() {
-        coolingDown = true;
-        context.owner().setTimer(settings.evaluationInterval().toMillis(), timer -> context.runOnContext(v -> {
-            coolingDown = false;
+        evaluatedOnce = true;
+        lastEvaluationNanos = clock.nanoTime();
+    }
+
+    private boolean coolingDown() {
+        return evaluatedOnce && clock.nanoTime() - lastEvaluationNanos < settings.evaluationInterval().toNanos();
+    }
+
+    /** Looks at the clock again when the cool-down should be over; a deferred evaluation runs if it is. */
+    private void wakeUpAfterCoolDown() {
+        if (wakeUpTimer >= 0) {
+            return;
+        }
+        long remainingNanos = settings.evaluationInterval().toNanos() - (clock.nanoTime() - lastEvaluationNanos);
+        long delayMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos));
+        wakeUpTimer = context.owner().setTimer(delayMs, timer -> context.runOnContext(v -> {
+            wakeUpTimer = -1;
             if (evaluationDeferred) {
                 evaluationDeferred = false;
                 queueEvaluation();

@@ -1,6 +1,8 @@
 package dev.canopy.collectives.plan;
 
 import dev.canopy.collectives.engine.RootedTree;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
 
 /**
  * The trees a communicator's collectives follow, one per root, under an epoch. Every member must
@@ -13,6 +15,15 @@ public interface CollectivePlan {
 
     /** The tree over all ranks of the communicator, rooted at {@code root}. */
     RootedTree tree(int root);
+
+    /**
+     * {@link #tree(int)}, for a collective that runs on {@code context} (an event loop): a plan whose trees take
+     * long to compute computes them on a worker thread; the future completes on {@code context}. By default the
+     * tree is taken at once (plans whose trees are given, not planned).
+     */
+    default Future<RootedTree> treeOffLoop(int root, Context context) {
+        return Future.succeededFuture(tree(root));
+    }
 
     /**
      * The one-way latency in ms from rank {@code from} to rank {@code to} that this plan was computed

@@ -7,6 +7,8 @@ import dev.canopy.topology.graph.LatencySource;
 import dev.canopy.topology.hierarchy.HierarchicalPlan;
 import dev.canopy.topology.hierarchy.HierarchicalPlanner;
 import dev.canopy.topology.hierarchy.Hierarchy;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -21,7 +23,9 @@ import java.util.Map;
  *
  * <p>Every member builds the same plan from the same inputs (members in rank order, the same
  * latencies, algorithms and epoch), so the plans agree without being exchanged. Trees are computed
- * on first use per root and kept; instances are confined to the communicator's context.
+ * on first use per root and kept; instances are confined to the communicator's context. Collectives ask
+ * through {@link #treeOffLoop}: planning a root of a large job takes up to several hundred ms of CPU, which
+ * an event loop must not spend, so it runs on a worker thread (reading only this plan's immutable inputs).
  */
 public final class TopologyPlan implements CollectivePlan {
 
@@ -33,6 +37,10 @@ public final class TopologyPlan implements CollectivePlan {
     private final long epoch;
     private final Map<Integer, HierarchicalPlan> plans = new HashMap<>();
     private final Map<Integer, RootedTree> trees = new HashMap<>();
+
+    /** One root's plan and its tree over ranks, computed together off the event loop. */
+    private record Planned(HierarchicalPlan plan, RootedTree tree) {
+    }
 
     /**
      * @param members the communicator's members by rank
@@ -65,7 +73,24 @@ public final class TopologyPlan implements CollectivePlan {
 
     @Override
     public RootedTree tree(int root) {
-        return trees.computeIfAbsent(root, this::flatten);
+        return trees.computeIfAbsent(root, r -> flatten(r, hierarchicalPlan(r)));
+    }
+
+    @Override
+    public Future<RootedTree> treeOffLoop(int root, Context context) {
+        RootedTree known = trees.get(root);
+        if (known != null) {
+            return Future.succeededFuture(known);
+        }
+        checkRank(root);
+        return context.executeBlocking(() -> {
+            HierarchicalPlan plan = computePlan(root);
+            return new Planned(plan, flatten(root, plan));
+        }, false).map(planned -> {
+            // Back on the context; two collectives may have asked for the same root meanwhile: the first one's stays.
+            plans.putIfAbsent(root, planned.plan());
+            return trees.computeIfAbsent(root, r -> planned.tree());
+        });
     }
 
     @Override
@@ -85,12 +110,23 @@ public final class TopologyPlan implements CollectivePlan {
 
     /** The topology module's plan for {@code root}, with its predicted arrivals. */
     public HierarchicalPlan hierarchicalPlan(int root) {
-        return plans.computeIfAbsent(root,
-                r -> planner.plan(hierarchy, latencies, nameOf(members.get(r)), epoch).orElseThrow());
+        return plans.computeIfAbsent(root, this::computePlan);
     }
 
-    private RootedTree flatten(int root) {
-        HierarchicalPlan plan = hierarchicalPlan(root);
+    private void checkRank(int root) {
+        if (root < 0 || root >= members.size()) {
+            throw new IllegalArgumentException("root " + root + " is not a rank of this " + members.size()
+                    + "-member plan");
+        }
+    }
+
+    /** Reads only immutable fields, so it may run on any thread. */
+    private HierarchicalPlan computePlan(int root) {
+        return planner.plan(hierarchy, latencies, nameOf(members.get(root)), epoch).orElseThrow();
+    }
+
+    /** Reads only immutable fields, so it may run on any thread. */
+    private RootedTree flatten(int root, HierarchicalPlan plan) {
         List<List<Integer>> children = new ArrayList<>(members.size());
         for (Member member : members) {
             children.add(plan.sends(nameOf(member)).stream().map(rankByName::get).toList());

@@ -21,13 +21,16 @@ import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.tree.LogGpParameters;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Entry point for programs with a plain {@code main}: {@code try (CanopySession s = Canopy.join(options)) {...}}.
- * {@code canopy launch} starts such programs with {@link JoinOptions#fromEnvironment} options.
+ * {@code canopy launch} starts such programs with {@link JoinOptions#fromEnvironment} options. A Vert.x
+ * application joins with {@link #joinAsync(Vertx, JoinOptions, VertxOwner)} on its own Vert.x, or deploys a
+ * {@link CanopyVerticle}.
  */
 public final class Canopy {
 
@@ -38,15 +41,30 @@ public final class Canopy {
 
     /** Joins the job and waits at its start barrier (blocking: call it from main, not from an event loop). */
     public static CanopySession join(JoinOptions options) {
-        return Blocking.await(joinAsync(CanopyVertx.create(), options));
+        return join(options, new VertxOptions());
     }
 
     /**
-     * Joins the job on {@code vertx}; the session closes {@code vertx} when it closes. Scatter and gather
-     * use the segmentation thresholds and LogGP parameters {@code canopy calibrate} stored for the grid with the same secret, if any. With live plans the
-     * node starts probing and joins the plan leader election once WORLD exists.
+     * {@link #join(JoinOptions)} on a Vert.x instance made with {@code vertxOptions} (event-loop count, blocked-thread
+     * checks, metrics, ...); the session closes it when it closes.
      */
+    public static CanopySession join(JoinOptions options, VertxOptions vertxOptions) {
+        return Blocking.await(joinAsync(CanopyVertx.create(vertxOptions), options, VertxOwner.SESSION));
+    }
+
+    /** Joins the job on {@code vertx}, which the session closes when it closes ({@link VertxOwner#SESSION}). */
     public static Future<CanopySession> joinAsync(Vertx vertx, JoinOptions options) {
+        return joinAsync(vertx, options, VertxOwner.SESSION);
+    }
+
+    /**
+     * Joins the job on {@code vertx}; the session closes {@code vertx} when it ends only if {@code owner} is
+     * {@link VertxOwner#SESSION}. Called on one of {@code vertx}'s contexts (a verticle's), the node lives on that
+     * context. Scatter and gather use the segmentation thresholds and LogGP parameters {@code canopy calibrate}
+     * stored for the grid with the same secret, if any. With live plans the node starts probing and joins the
+     * plan leader election once WORLD exists.
+     */
+    public static Future<CanopySession> joinAsync(Vertx vertx, JoinOptions options, VertxOwner owner) {
         return CanopyNode.start(vertx, options.nodeOptions())
                 .compose(node -> calibratedSettings(vertx, node, options)
                         .compose(settings -> calibratedLogGp(vertx, node, options).compose(loggp -> node.join().compose(world -> {
@@ -63,9 +81,9 @@ public final class Canopy {
                             return BroadcastLayers.plugInto(configured, options.grid().levels(),
                                             MulticastFabrics.ipOnly(leases), MulticastOptions.DEFAULTS)
                                     .compose(collectives -> livePlans(vertx, node, world, algorithms, loggp, options)
-                                            .map(live -> new CanopySession(vertx, node, world, options.grid(), collectives,
-                                                    live, leases, TimingsPublisher.start(vertx, node.zooKeeper(), node.job(),
-                                                            node.id().value(), world.rank(), timings,
+                                            .map(live -> new CanopySession(vertx, owner, node, world, options.grid(),
+                                                    collectives, live, leases, TimingsPublisher.start(vertx, node.zooKeeper(),
+                                                            node.job(), node.id().value(), world.rank(), timings,
                                                             new TimingsZnode(options.secret()), TimingsPublisher.INTERVAL))));
                         })))
                         .onFailure(e -> node.close()));

@@ -41,6 +41,7 @@ import java.util.function.Supplier;
 public final class CanopySession implements AutoCloseable {
 
     private final Vertx vertx;
+    private final VertxOwner vertxOwner;
     private final CanopyNode node;
     private final Communicator world;
     private final GridModel grid;
@@ -62,9 +63,10 @@ public final class CanopySession implements AutoCloseable {
      * @param leases     this node's multicast group allocator (its ZooKeeper session, the grid's range)
      * @param timings    publishes this member's collective timings for the job's dashboards
      */
-    CanopySession(Vertx vertx, CanopyNode node, Communicator world, GridModel grid, Collectives configured,
-            Optional<LivePlans> livePlans, GroupAllocator leases, TimingsPublisher timings) {
+    CanopySession(Vertx vertx, VertxOwner vertxOwner, CanopyNode node, Communicator world, GridModel grid,
+            Collectives configured, Optional<LivePlans> livePlans, GroupAllocator leases, TimingsPublisher timings) {
         this.vertx = vertx;
+        this.vertxOwner = vertxOwner;
         this.node = node;
         this.world = world;
         this.grid = grid;
@@ -72,7 +74,9 @@ public final class CanopySession implements AutoCloseable {
         this.leases = leases;
         this.timings = timings;
         this.collectives = configured;
-        FatalErrors.watch(vertx);
+        if (vertxOwner == VertxOwner.SESSION) {
+            FatalErrors.watch(vertx); // the program's own Vert.x keeps its own exception handler
+        }
         EmergencyExit.opened(this);
     }
 
@@ -188,23 +192,38 @@ public final class CanopySession implements AutoCloseable {
 
     /**
      * Finishes like {@code MPI_Finalize}: a barrier with every member, so no member leaves while another
-     * still waits for a message from it, then leaves the job and stops this process's event loops.
-     * Blocks until done. A failed barrier (a member died) does not keep this member from leaving.
+     * still waits for a message from it, then leaves the job and stops this process's event loops (unless the
+     * program owns its Vert.x, {@link VertxOwner#CALLER}). Blocks until done. A failed barrier (a member died)
+     * does not keep this member from leaving.
      */
     @Override
     public void close() {
-        Blocking.await(end(() -> collectives.barrier().transform(finished -> timings.close())
+        Blocking.await(closeAsync());
+    }
+
+    /** {@link #close()} without blocking, e.g. from a verticle's {@code stop()}. */
+    public Future<Void> closeAsync() {
+        return end(() -> collectives.barrier().transform(finished -> timings.close())
                 .transform(published -> closeGroups())
                 .transform(closed -> closeBroadcastPath())
                 .transform(closed -> closeLivePlans())
-                .transform(stopped -> node.close()).eventually(() -> vertx.close())));
+                .transform(stopped -> node.close()).eventually(this::closeOwnVertx));
     }
 
     /** Leaves the job at once, without waiting for the others (after a failure); blocks until done. */
     public void leave() {
+        Blocking.await(leaveAsync());
+    }
+
+    /** {@link #leave()} without blocking. */
+    public Future<Void> leaveAsync() {
         timings.stop();
-        Blocking.await(end(() -> closeGroups().transform(left -> closeBroadcastPath()).transform(closed -> closeLivePlans())
-                .transform(stopped -> node.close()).eventually(() -> vertx.close())));
+        return end(() -> closeGroups().transform(left -> closeBroadcastPath()).transform(closed -> closeLivePlans())
+                .transform(stopped -> node.close()).eventually(this::closeOwnVertx));
+    }
+
+    private Future<Void> closeOwnVertx() {
+        return vertxOwner == VertxOwner.SESSION ? vertx.close() : Future.succeededFuture();
     }
 
     /**

@@ -9,7 +9,6 @@ import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.core.transport.emulation.GridWanEmulation;
-import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.ProcessPlacement;
@@ -101,9 +100,9 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
             options = options.withLivePlans(LivePlanSettings.DEFAULTS);
         }
         if ("1".equals(environment.get(ENV_EMULATE_WAN))) {
-            // One emulator per JVM; it lives as long as the process.
-            WanEmulator emulator = WanEmulator.start(GridWanEmulation.of(grid));
-            return options.withLayers(GridEmulation.layers(emulator, options.placement().coordinates(), processIndex));
+            // The emulator (a thread) starts with the node's transport, not here.
+            return options.withLayers(GridEmulation.startedOnFirstUse(GridWanEmulation.of(grid),
+                    options.placement().coordinates(), processIndex));
         }
         return options;
     }

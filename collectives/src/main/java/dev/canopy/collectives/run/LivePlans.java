@@ -1,6 +1,5 @@
 package dev.canopy.collectives.run;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import dev.canopy.collectives.leader.ForecastFeed;
 import dev.canopy.collectives.leader.ForecastLatencies;
 import dev.canopy.collectives.leader.PlanCache;
@@ -16,6 +15,7 @@ import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.MembershipView;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.transport.emulation.NanoClock;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.probes.measure.ProbeService;
@@ -69,8 +69,9 @@ public final class LivePlans {
         MembershipView view = node.view().orElseThrow(() -> new IllegalStateException(
                 node.id() + " has no rank table; start live plans after joining"));
         Member self = world.member(world.rank());
+        NanoClock clock = NanoClock.SYSTEM;
         ProbeService probes = new ProbeService(vertx, node.measurementTransport(), node.job(), self, settings.probes(),
-                Ticker.systemTicker());
+                clock);
         node.onMembershipEvent(event -> node.view().ifPresent(probes::updateMembership));
 
         Map<String, Coordinates> coordinates = ConfiguredPlans.coordinatesOf(world.members());
@@ -83,7 +84,7 @@ public final class LivePlans {
         ForecastFeed forecasts = new SiteCompletedFeed(ForecastFeed.of(probes), sites, node.context(), world.members());
         PlanLeader leader = new PlanLeader(node.context(), node.zooKeeper(), node.job(), self, forecasts,
                 new ForecastLatencies(new GridLatencies(grid, coordinates, loggp)),
-                PlanEvaluator.everyRoot(Hierarchy.of(coordinates), planner), settings.leader());
+                PlanEvaluator.everyRoot(Hierarchy.of(coordinates), planner), settings.leader(), clock);
         LivePlans live = new LivePlans(probes, summaries, sites, cache, leader, new PlanSwitch(cache, planner));
         cache.start();
         sites.start();

@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
 
 /**
  * Several real Canopy nodes in this JVM on 127.0.0.1, joined through a real (embedded) ZooKeeper:
@@ -54,14 +56,20 @@ public final class LocalGrid implements AutoCloseable {
     }
 
     /** Nodes with the given coordinates (node i gets {@code coordinates.apply(i)}). */
-    public static LocalGrid start(String job, int size, java.util.function.IntFunction<Coordinates> coordinates) {
+    public static LocalGrid start(String job, int size, IntFunction<Coordinates> coordinates) {
+        return start(job, size, coordinates, UnaryOperator.identity());
+    }
+
+    /** Nodes with the given coordinates, each with the options {@code tuned} makes of the fixture's. */
+    public static LocalGrid start(String job, int size, IntFunction<Coordinates> coordinates,
+            UnaryOperator<NodeOptions> tuned) {
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
         Vertx vertx = Vertx.vertx();
         List<Future<CanopyNode>> starting = new ArrayList<>();
         JobSecret secret = JobSecret.generate();
         for (int i = 0; i < size; i++) {
-            NodeOptions options = NodeOptions.of(JobId.of(job), NodeId.of("n" + i), coordinates.apply(i), size,
-                    zooKeeper.connectString(), secret).withHeartbeat(LOADED_MACHINE);
+            NodeOptions options = tuned.apply(NodeOptions.of(JobId.of(job), NodeId.of("n" + i), coordinates.apply(i),
+                    size, zooKeeper.connectString(), secret).withHeartbeat(LOADED_MACHINE));
             starting.add(CanopyNode.start(vertx, options));
         }
         List<CanopyNode> nodes = new ArrayList<>();

@@ -3,6 +3,7 @@ package dev.canopy.collectives.leader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.testing.ManualClock;
 import dev.canopy.probes.Link;
 import dev.canopy.probes.Metric;
 import dev.canopy.probes.forecast.ForecastSettings;
@@ -20,8 +21,8 @@ class ForecastLatenciesTest {
     private static final Link BC = Link.between(NodeId.of("b"), NodeId.of("c"));
     private static final Duration PERIOD = Duration.ofSeconds(1);
 
-    private final ManualTicker ticker = new ManualTicker();
-    private final LinkForecasts forecasts = new LinkForecasts(ForecastSettings.DEFAULTS, ticker);
+    private final ManualClock clock = new ManualClock();
+    private final LinkForecasts forecasts = new LinkForecasts(ForecastSettings.DEFAULTS, clock);
 
     @Test
     void aFreshForecastGivesHalfItsRoundTripInBothDirectionsAndUnprobedLinksFallBack() {
@@ -38,9 +39,9 @@ class ForecastLatenciesTest {
     @Test
     void aStaleLinkTakesTheConfiguredValueOrIsExcluded() {
         forecasts.record(AB, Metric.ROUND_TRIP_TIME, 40, PERIOD);
-        ticker.advance(PERIOD.multipliedBy(3));
+        clock.advance(PERIOD.multipliedBy(3));
         forecasts.record(BC, Metric.ROUND_TRIP_TIME, 60, PERIOD);
-        ticker.advance(PERIOD.multipliedBy(3)); // a~b silent for 6 periods (stale after 5), b~c for 3
+        clock.advance(PERIOD.multipliedBy(3)); // a~b silent for 6 periods (stale after 5), b~c for 3
 
         LatencySnapshot configured = new ForecastLatencies((from, to) -> 77).snapshot(MEMBERS, forecasts.all());
         LatencySnapshot excluded = new ForecastLatencies((from, to) -> LatencySource.UNMEASURED).snapshot(MEMBERS, forecasts.all());

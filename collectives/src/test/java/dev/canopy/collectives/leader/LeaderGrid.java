@@ -6,6 +6,8 @@ import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.testing.Await;
+import dev.canopy.core.testing.ManualClock;
+import dev.canopy.core.transport.emulation.NanoClock;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.probes.Link;
 import dev.canopy.topology.graph.LatencySource;
@@ -33,13 +35,18 @@ final class LeaderGrid implements AutoCloseable {
     static final HierarchicalPlanner PLANNER = new HierarchicalPlanner(LevelAlgorithms.mpichGx(), ConfiguredPlans.COST);
 
     final Vertx vertx;
-    final ManualTicker ticker = new ManualTicker();
+    final ManualClock clock = new ManualClock();
     final List<Member> members = new ArrayList<>();
     final List<LeaderNode> nodes = new ArrayList<>();
 
+    /** Leaders whose cool-down runs on the system clock. */
     LeaderGrid(String connectString, JobId job, LeaderSettings settings) {
-        // Default options: naming VertxOptions needs vertx-codegen-json on the test compile path, which this
-        // module does not have (javac warns, -Werror fails), so Vert.x's default 2 s blocked-thread report applies.
+        this(connectString, job, settings, NanoClock.SYSTEM);
+    }
+
+    /** Leaders whose cool-down runs on {@code leaderClock}. */
+    LeaderGrid(String connectString, JobId job, LeaderSettings settings, NanoClock leaderClock) {
+        // Default options: Vert.x's 2 s blocked-thread report applies.
         this.vertx = Vertx.vertx();
         Map<String, Coordinates> coordinates = new LinkedHashMap<>();
         for (int i = 0; i < NAMES.size(); i++) {
@@ -50,7 +57,8 @@ final class LeaderGrid implements AutoCloseable {
         PlanEvaluator evaluator = new PlanEvaluator(Hierarchy.of(coordinates), PLANNER, List.of("a"));
         ForecastLatencies latencies = new ForecastLatencies(LeaderGrid::configuredOneWayMs);
         for (Member member : members) {
-            nodes.add(new LeaderNode(vertx, connectString, job, member, ticker, evaluator, latencies, settings));
+            nodes.add(new LeaderNode(vertx, connectString, job, member, clock, leaderClock, evaluator, latencies,
+                    settings));
         }
     }
 

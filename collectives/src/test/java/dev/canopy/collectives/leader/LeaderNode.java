@@ -3,6 +3,8 @@ package dev.canopy.collectives.leader;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.testing.Await;
+import dev.canopy.core.testing.ManualClock;
+import dev.canopy.core.transport.emulation.NanoClock;
 import dev.canopy.probes.Link;
 import dev.canopy.probes.Metric;
 import dev.canopy.probes.forecast.ForecastSettings;
@@ -38,19 +40,19 @@ final class LeaderNode implements AutoCloseable {
     final PlanLeader leader;
     final List<ReplanDecision> decisions = new CopyOnWriteArrayList<>();
 
-    LeaderNode(Vertx vertx, String connectString, JobId job, Member member, ManualTicker ticker, PlanEvaluator evaluator,
-            ForecastLatencies latencies, LeaderSettings settings) {
+    LeaderNode(Vertx vertx, String connectString, JobId job, Member member, ManualClock forecastClock,
+            NanoClock leaderClock, PlanEvaluator evaluator, ForecastLatencies latencies, LeaderSettings settings) {
         this.member = member;
         this.context = vertx.getOrCreateContext();
         this.client = CuratorFrameworkFactory.newClient(connectString, SESSION_MILLIS, SESSION_MILLIS,
                 new ExponentialBackoffRetry(100, 5));
         client.start();
         // Every sample reaches the leader: the plan policy, not the forecast notifier, is under test.
-        this.forecasts = new LinkForecasts(ForecastSettings.DEFAULTS.withNotifyRelativeChange(0), ticker);
+        this.forecasts = new LinkForecasts(ForecastSettings.DEFAULTS.withNotifyRelativeChange(0), forecastClock);
         this.store = new PlanStore(context, client, job);
         this.cache = new PlanCache(context, client, job, store, 8);
         this.leader = new PlanLeader(context, client, job, member, ForecastFeed.of(forecasts, context), latencies, evaluator,
-                settings);
+                settings, leaderClock);
         leader.onDecision(decisions::add);
     }
 

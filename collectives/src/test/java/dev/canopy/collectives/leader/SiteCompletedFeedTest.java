@@ -7,6 +7,7 @@ import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.testing.Await;
+import dev.canopy.core.testing.ManualClock;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.probes.Link;
 import dev.canopy.probes.Metric;
@@ -53,7 +54,7 @@ class SiteCompletedFeedTest {
                 CuratorFramework client = CuratorFrameworkFactory.newClient(zooKeeper.getConnectString(), new RetryOneTime(100))) {
             client.start();
             Context context = vertx.getOrCreateContext();
-            LinkForecasts own = new LinkForecasts(ForecastSettings.DEFAULTS, new ManualTicker());
+            LinkForecasts own = new LinkForecasts(ForecastSettings.DEFAULTS, new ManualClock());
             Link x1y1 = Link.between(X1.id(), Y1.id());
             Await.result(onContext(context, () -> own.record(x1y1, Metric.ROUND_TRIP_TIME, 8.0, Duration.ofSeconds(1))));
             try (SiteForecastWatcher sites = new SiteForecastWatcher(context, client, JOB)) {

@@ -6,6 +6,7 @@ import static org.assertj.core.data.Offset.offset;
 
 import dev.canopy.collectives.data.MalformedMessageException;
 import dev.canopy.collectives.data.ValueCodec;
+import dev.canopy.core.testing.ManualClock;
 import dev.canopy.multicast.groups.GroupPolicy;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -28,9 +29,9 @@ class AutoPolicyTest {
             GroupPolicy.DYNAMIC, new PolicyCostModel.Line(5_000, 0.001),
             GroupPolicy.TREE, new PolicyCostModel.Line(100, 0.001)));
 
-    private final long[] clocks = new long[2];
-    private final List<AutoPolicy> members = List.of(new AutoPolicy(CALIBRATED, () -> clocks[0]),
-            new AutoPolicy(CALIBRATED, () -> clocks[1]));
+    private final List<ManualClock> clocks = List.of(new ManualClock(), new ManualClock());
+    private final List<AutoPolicy> members = List.of(new AutoPolicy(CALIBRATED, clocks.get(0)),
+            new AutoPolicy(CALIBRATED, clocks.get(1)));
     private final List<Buffer> reports = new ArrayList<>();
     private final List<Promise<List<Buffer>>> waiting = new ArrayList<>();
 
@@ -151,7 +152,7 @@ class AutoPolicyTest {
         double[] took = {rootMicros, targetMicros};
         for (int member = 0; member < 2; member++) {
             long start = members.get(member).now();
-            clocks[member] += Math.round(took[member] * 1_000);
+            clocks.get(member).advanceNanos(Math.round(took[member] * 1_000));
             members.get(member).observe(tickets.get(member).index(), policy, 5, bytesPerTarget, start);
         }
     }

@@ -3,9 +3,17 @@ package dev.canopy.collectives.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.canopy.core.node.CanopyVertx;
+import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.testing.Await;
+import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportOptions;
+import dev.canopy.core.transport.TransportSecurity;
+import dev.canopy.core.transport.VertxTransport;
+import dev.canopy.core.transport.emulation.WanEmulationLayer;
 import dev.canopy.gridconfig.GridConfigs;
+import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -75,6 +83,32 @@ class JoinOptionsTest {
         environment.remove("OMPI_COMM_WORLD_RANK");
         assertThatThrownBy(() -> JoinOptions.fromEnvironment(environment))
                 .hasMessageStartingWith("CANOPY_PROCESS is not set, and no launcher variable (OMPI_COMM_WORLD_RANK,");
+    }
+
+    /** Options are values: making them (even with WAN emulation) starts no thread; the node's transport does. */
+    @Test
+    void parsingTheOptionsStartsNoThreadTheEmulatorStartsWithTheTransport() throws Exception {
+        long before = emulatorThreads();
+        JoinOptions options = JoinOptions.fromEnvironment(with(JoinOptions.ENV_EMULATE_WAN, "1"));
+        options.nodeOptions();
+        assertThat(emulatorThreads()).as("WAN emulator threads after parsing").isEqualTo(before);
+
+        Vertx vertx = CanopyVertx.create();
+        try {
+            Transport real = Await.result(VertxTransport.start(vertx, TransportOptions.defaults(),
+                    TransportSecurity.of(options.secret(), JobId.of("job"))));
+            Transport emulated = options.layers().build(real);
+            assertThat(emulated).isInstanceOf(WanEmulationLayer.class);
+            assertThat(emulatorThreads()).as("one emulator thread once a transport is built").isEqualTo(before + 1);
+            Await.result(real.close());
+        } finally {
+            Await.result(vertx.close());
+        }
+    }
+
+    private static long emulatorThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().equals("canopy-wan-emulator")).count();
     }
 
     private Map<String, String> with(String name, String value) throws Exception {

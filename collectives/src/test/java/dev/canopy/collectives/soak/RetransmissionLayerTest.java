@@ -10,6 +10,7 @@ import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
+import dev.canopy.core.testing.ManualClock;
 import dev.canopy.core.transport.PeerUnavailableException;
 import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportOptions;
@@ -25,7 +26,6 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +43,7 @@ class RetransmissionLayerTest {
     private final Vertx vertx = CanopyVertx.create();
     private final TransportSecurity security = TransportSecurity.of(JobSecret.generate(), JOB);
     private final List<Transport> transports = new ArrayList<>();
-    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+    private final ManualClock clock = new ManualClock(1_000_000_000L);
     private final ManualWakeUps wakeUps = new ManualWakeUps();
 
     /** Wake-ups the test runs by moving the clock. */
@@ -64,7 +64,7 @@ class RetransmissionLayerTest {
 
         /** Moves the clock to {@code nanos} and runs the wake-ups due by then, in deadline order. */
         void advanceTo(long nanos) {
-            now.set(nanos);
+            clock.setNanos(nanos);
             List<WakeUp> due;
             synchronized (this) {
                 due = pending.stream().filter(w -> w.deadlineNanos() <= nanos)
@@ -96,8 +96,8 @@ class RetransmissionLayerTest {
         BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
         b.frameHandler(received::add);
         RetransmissionLayer.LossCounts counts = new RetransmissionLayer.LossCounts();
-        Transport lossy = new RetransmissionLayer(a, rate, RTO_MS, seed, counts, now::get, wakeUps);
-        long start = now.get();
+        Transport lossy = new RetransmissionLayer(a, rate, RTO_MS, seed, counts, clock, wakeUps);
+        long start = clock.nanoTime();
 
         List<Future<Void>> sends = new ArrayList<>();
         for (int i = 0; i < frames; i++) {
@@ -132,12 +132,12 @@ class RetransmissionLayerTest {
         BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
         b.frameHandler(received::add);
         RetransmissionLayer.LossCounts counts = new RetransmissionLayer.LossCounts();
-        Transport lossy = new RetransmissionLayer(a, 1.0, RTO_MS, 1, counts, now::get, wakeUps);
-        long start = now.get();
+        Transport lossy = new RetransmissionLayer(a, 1.0, RTO_MS, 1, counts, clock, wakeUps);
+        long start = clock.nanoTime();
 
         Future<Void> first = lossy.send(member("b", b), frame(0));
         Await.until(() -> wakeUps.deadlines().size() == 1, () -> "the first frame's wake-up");
-        now.set(start + RTO_NANOS / 2);
+        clock.setNanos(start + RTO_NANOS / 2);
         Future<Void> second = lossy.send(member("b", b), frame(1));
         // The layer reads the clock on the transport's context: the clock moves on only once it has the frame.
         Await.until(() -> counts.frames.get() == 2, () -> "the layer took the second frame");
@@ -159,7 +159,7 @@ class RetransmissionLayerTest {
         Transport a = start("a");
         Transport b = start("b");
         Transport lossy = new RetransmissionLayer(a, 1.0, RTO_MS, 1, new RetransmissionLayer.LossCounts(),
-                now::get, wakeUps);
+                clock, wakeUps);
 
         Future<Void> waiting = lossy.send(member("b", b), frame(0));
         Await.result(lossy.close());

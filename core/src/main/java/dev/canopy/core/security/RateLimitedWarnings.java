@@ -1,8 +1,8 @@
 package dev.canopy.core.security;
 
+import dev.canopy.core.transport.emulation.NanoClock;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.LongSupplier;
 
 /**
  * Decides which warnings about hostile input reach the log: at most one per source (a remote host)
@@ -24,12 +24,12 @@ public final class RateLimitedWarnings {
     }
 
     private final long intervalNanos;
-    private final LongSupplier nanoClock;
+    private final NanoClock clock;
     private final Map<String, Source> sources;
 
-    public RateLimitedWarnings(long intervalNanos, int maxSources, LongSupplier nanoClock) {
+    public RateLimitedWarnings(long intervalNanos, int maxSources, NanoClock clock) {
         this.intervalNanos = intervalNanos;
-        this.nanoClock = nanoClock;
+        this.clock = clock;
         this.sources = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Source> eldest) {
@@ -40,7 +40,7 @@ public final class RateLimitedWarnings {
 
     /** Whether a warning about {@code source} may be logged now, and how many were suppressed before it. */
     public Decision attempt(String source) {
-        long now = nanoClock.getAsLong();
+        long now = clock.nanoTime();
         Source state = sources.get(source);
         if (state == null) {
             state = new Source();

@@ -3,8 +3,9 @@ package dev.canopy.core.transport;
 import dev.canopy.core.node.NodeId;
 
 /**
- * A send was refused (or timed out waiting) because the peer's write queue is full: the peer is
- * not reading as fast as we write. Nothing of the frame was sent; the caller may retry later.
+ * A frame waited longer than the drain timeout for the peer's write queue to drain (the peer stopped
+ * reading), or an emulated link's queue refused a datagram. Nothing of the frame was sent. A merely full
+ * queue is not this: sends wait their turn ({@link Transport#drained}).
  */
 public final class BackPressureException extends RuntimeException {
 

@@ -20,7 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The one outbound connection to one peer, with its bounded, ordered write queue. Connects on the
+ * The one outbound connection to one peer, with its ordered write queue. Connects on the
  * first frame, runs the client side of the {@link Handshake} (frames wait until the peer proved it
  * knows the job secret and is the member we dialled), re-connects (bounded attempts, doubling
  * back-off) after the connection drops or the handshake fails, and writes frames strictly in the
@@ -53,6 +53,8 @@ final class PeerConnection {
     private final Rejections rejections;
     private final NodeLogger log;
     private final ArrayDeque<PendingWrite> waiting = new ArrayDeque<>();
+    /** Producers waiting for the bytes held to drop under the write-queue limit ({@link #drained}). */
+    private final List<Promise<Void>> drainWaiters = new ArrayList<>();
 
     private State state = State.IDLE;
     private NetSocket socket;
@@ -97,16 +99,15 @@ final class PeerConnection {
         return waitingBytes + unflushedBytes;
     }
 
+    /**
+     * Queues a frame behind those already queued. A full queue is not an error: the frame waits its turn, and the
+     * returned future completes once it is written (a producer that wants to hold less waits for {@link #drained}
+     * before sending); it fails only if the peer does not drain within the drain timeout or is unavailable.
+     */
     Future<Void> enqueue(Buffer header, Buffer payload) {
         int length = header.length() + payload.length();
         if (state == State.CLOSED) {
             return Future.failedFuture(new PeerUnavailableException(peer.id(), "connection closed"));
-        }
-        long held = heldBytes();
-        if (held > 0 && held + length > options.writeQueueLimitBytes()) {
-            return Future.failedFuture(new BackPressureException(peer.id(), held, "a " + length
-                    + "-byte frame would pass the limit of " + options.writeQueueLimitBytes()
-                    + " bytes (TransportOptions.writeQueueLimitBytes); the peer reads slower than we write"));
         }
         Promise<Void> promise = Promise.promise();
         waiting.add(new PendingWrite(header, payload, promise, System.nanoTime()));
@@ -120,6 +121,19 @@ final class PeerConnection {
             armDrainTimer();
         }
         return promise.future();
+    }
+
+    /**
+     * Completes once the bytes held for this peer are under {@link TransportOptions#writeQueueLimitBytes} (at once if
+     * they are, or if the connection is closed: a send then fails by itself).
+     */
+    Future<Void> drained() {
+        if (state == State.CLOSED || heldBytes() < options.writeQueueLimitBytes()) {
+            return Future.succeededFuture();
+        }
+        Promise<Void> drained = Promise.promise();
+        drainWaiters.add(drained);
+        return drained.future();
     }
 
     /** Fails everything queued with {@code failure} and closes the socket; the connection is not used again. */
@@ -382,6 +396,15 @@ final class PeerConnection {
         } else {
             armDrainTimer();
         }
+        notifyIfDrained();
+    }
+
+    private void notifyIfDrained() {
+        if (!drainWaiters.isEmpty() && (state == State.CLOSED || heldBytes() < options.writeQueueLimitBytes())) {
+            List<Promise<Void>> waiters = List.copyOf(drainWaiters);
+            drainWaiters.clear();
+            waiters.forEach(Promise::complete);
+        }
     }
 
     private void pumpWhileWritable() {
@@ -453,6 +476,7 @@ final class PeerConnection {
             expired.promise().fail(new BackPressureException(peer.id(), heldBytes(), "the frame waited "
                     + options.drainTimeout().toMillis() + " ms (TransportOptions.drainTimeout) for the socket to drain"));
         }
+        notifyIfDrained();
     }
 
     private void failWaiting(RuntimeException failure) {
@@ -462,6 +486,7 @@ final class PeerConnection {
         }
         waitingBytes = 0;
         cancelDrainTimer();
+        notifyIfDrained();
     }
 
     private void cancelDrainTimer() {

@@ -5,6 +5,7 @@ import dev.canopy.core.security.Printable;
 import dev.canopy.core.security.RateLimitedWarnings;
 import dev.canopy.core.security.Rejection;
 import dev.canopy.core.security.SecurityCounters;
+import dev.canopy.core.transport.emulation.NanoClock;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,7 +23,7 @@ final class Rejections {
 
     private final SecurityCounters counters = new SecurityCounters();
     private final RateLimitedWarnings warnings = new RateLimitedWarnings(TimeUnit.SECONDS.toNanos(INTERVAL_SECONDS),
-            MAX_REMEMBERED_HOSTS, System::nanoTime);
+            MAX_REMEMBERED_HOSTS, NanoClock.SYSTEM);
     private final NodeLogger log;
 
     Rejections(NodeLogger log) {

@@ -17,8 +17,11 @@ import java.time.Duration;
  * pair), over one connection per peer that is reused and re-established after a transient failure.
  * The returned future completes when the frame has been written to the socket; it fails with
  * {@link PeerUnavailableException} when the peer was declared gone or cannot be reached after a
- * bounded number of reconnect attempts, and with {@link BackPressureException} when the peer's
- * write queue is over its bound. A failed frame is not retried by the transport.
+ * bounded number of reconnect attempts, and with {@link BackPressureException} when the peer has not
+ * drained its write queue within the drain timeout. A full write queue is not a failure: the frame
+ * waits its turn, and a producer that wants to hold less before sending more waits for
+ * {@link #drained} (an expected outcome is a value to wait for, not an exception that aborts a
+ * collective). A failed frame is not retried by the transport.
  *
  * <p>Only members of the transport's job get in: connections start with a mutual challenge-response
  * and frames and datagrams that fail a check are dropped and counted ({@link #securityCounters()}); see
@@ -43,6 +46,14 @@ public interface Transport {
      * future completes; do not modify it before.
      */
     Future<Void> send(Member to, Frame frame);
+
+    /**
+     * Completes, on {@link #context()}, once the bytes this transport holds for {@code to} (queued and not yet
+     * flushed) are under their limit ({@link TransportOptions#writeQueueLimitBytes}), at once if they are; like
+     * Vert.x's {@code writeQueueFull} and {@code drainHandler} in one future. Never fails: a peer that is gone
+     * makes the next send fail instead.
+     */
+    Future<Void> drained(Member to);
 
     /**
      * Sends a frame as one UDP datagram: no retransmission, no order. Fails with

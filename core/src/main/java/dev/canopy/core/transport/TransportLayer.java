@@ -40,6 +40,11 @@ public abstract class TransportLayer implements Transport {
     }
 
     @Override
+    public Future<Void> drained(Member to) {
+        return below.drained(to);
+    }
+
+    @Override
     public Future<Void> sendDatagram(Member to, Frame frame) {
         return below.sendDatagram(to, frame);
     }

@@ -11,13 +11,13 @@ import java.util.Set;
  * Settings of a {@link VertxTransport}, validated once when built. Start from {@link #defaults()}
  * and change fields with the {@code with...} methods.
  *
- * <p>Back-pressure is bounded twice per peer. Frames are written to the socket while its write
- * queue holds less than {@code writeQueueHighWaterBytes}; further frames wait, in order, for the
- * socket to drain. A send that would make the bytes held for one peer (waiting plus unflushed)
- * exceed {@code writeQueueLimitBytes} fails at once with {@link BackPressureException} (a frame
- * is always accepted when nothing is held, so the largest frame can be sent), and frames
- * that wait longer than {@code drainTimeout} fail with it too. So a receiver that stops reading
- * costs the sender at most {@code max(writeQueueLimitBytes, maxFrameBytes)} of heap per peer.
+ * <p>Back-pressure per peer is a value to wait for, not an error. Frames are written to the socket while its
+ * write queue holds less than {@code writeQueueHighWaterBytes}; further frames wait, in order, for the socket to
+ * drain, and a send's future completes once its frame is written. While the bytes held for one peer (waiting
+ * plus unflushed) are at or over {@code writeQueueLimitBytes}, {@link Transport#drained} is pending: a producer
+ * that awaits it before each send (or awaits its sends) holds at most about that limit for a peer that reads
+ * slowly. Frames that wait longer than {@code drainTimeout} fail with {@link BackPressureException}: a peer that
+ * stopped reading releases what was queued for it.
  *
  * @param host                     the address to bind (loopback by default; {@code 0.0.0.0} binds every interface)
  * @param advertisedHost           the address peers use to reach this node: it goes into the member znode and
@@ -27,7 +27,7 @@ import java.util.Set;
  * @param maxFrameBytes            the largest frame sent or accepted, header included
  * @param maxDatagramBytes         the largest frame sent or accepted as one datagram
  * @param writeQueueHighWaterBytes unflushed bytes per connection above which frames wait for drain
- * @param writeQueueLimitBytes     bytes held per peer above which sends fail with back pressure
+ * @param writeQueueLimitBytes     bytes held per peer from which {@link Transport#drained} waits
  * @param drainTimeout             how long a waiting frame may wait for the socket to drain
  * @param connectTimeout           how long one connection attempt may take
  * @param reconnectAttempts        connection attempts before queued frames fail (at least 1)

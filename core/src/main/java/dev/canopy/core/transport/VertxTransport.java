@@ -196,6 +196,14 @@ public final class VertxTransport implements Transport {
     }
 
     @Override
+    public Future<Void> drained(Member to) {
+        return onContext(() -> {
+            PeerConnection connection = peers.get(to.id());
+            return connection == null ? Future.succeededFuture() : connection.drained();
+        });
+    }
+
+    @Override
     public Future<Void> sendDatagram(Member to, Frame frame) {
         return onContext(() -> sendDatagramNow(to, frame));
     }

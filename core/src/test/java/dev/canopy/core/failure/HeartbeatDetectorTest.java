@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.testing.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +21,8 @@ class HeartbeatDetectorTest {
     private static final NodeId A = NodeId.of("a");
     private static final NodeId B = NodeId.of("b");
 
-    private long nowNanos = 5_000_000_000L;
-    private final HeartbeatDetector detector = new HeartbeatDetector(SETTINGS, () -> nowNanos, new SplittableRandom(7));
+    private final ManualClock clock = new ManualClock(5_000_000_000L);
+    private final HeartbeatDetector detector = new HeartbeatDetector(SETTINGS, clock, new SplittableRandom(7));
 
     @Test
     void aMemberIsOverdueExactlyWhenTheTimeoutHasPassedSinceItsLastHeartbeat() {
@@ -88,7 +89,7 @@ class HeartbeatDetectorTest {
     }
 
     private void advanceMillis(long millis) {
-        nowNanos += millis * 1_000_000;
+        clock.advance(Duration.ofMillis(millis));
     }
 
     /** Moves the clock by {@code millis}, checking every 100 ms (and at the end) as the monitor does; all reported. */

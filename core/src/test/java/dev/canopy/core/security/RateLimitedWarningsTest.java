@@ -2,13 +2,13 @@ package dev.canopy.core.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.concurrent.atomic.AtomicLong;
+import dev.canopy.core.testing.ManualClock;
 import org.junit.jupiter.api.Test;
 
 class RateLimitedWarningsTest {
 
-    private final AtomicLong now = new AtomicLong();
-    private final RateLimitedWarnings warnings = new RateLimitedWarnings(1_000, 2, now::get);
+    private final ManualClock clock = new ManualClock();
+    private final RateLimitedWarnings warnings = new RateLimitedWarnings(1_000, 2, clock);
 
     @Test
     void oneWarningPerSourceAndIntervalThenTheSuppressedCount() {
@@ -17,7 +17,7 @@ class RateLimitedWarningsTest {
             assertThat(warnings.attempt("a").emit()).isFalse();
         }
         assertThat(warnings.attempt("b").emit()).as("another source has its own budget").isTrue();
-        now.set(1_000);
+        clock.setNanos(1_000);
         assertThat(warnings.attempt("a")).isEqualTo(new RateLimitedWarnings.Decision(true, 999));
         assertThat(warnings.attempt("a").emit()).isFalse();
     }

@@ -3,7 +3,7 @@ package dev.canopy.probes.forecast;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
-import com.github.benmanes.caffeine.cache.Ticker;
+import dev.canopy.core.transport.emulation.NanoClock;
 import dev.canopy.probes.Link;
 import dev.canopy.probes.Metric;
 import java.time.Duration;
@@ -21,10 +21,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *
  * <p>Each (link, metric) has its own {@link ForecasterFamily}. Its current forecast lives in a Caffeine cache
  * whose entry expires {@code stalePeriods} probe periods after the last sample (time from the injected
- * {@link Ticker}). A link whose forecast has expired is not dropped silently: {@link #expireStale} (called
- * every probe tick, and by every reader) moves it to {@link LinkState#STALE}, keeps its last forecast for
- * reference and tells subscribers. A sample on a stale link starts a new history: samples from before the
- * silence say little about the link now.
+ * {@link NanoClock}, which is the cache's Caffeine {@code Ticker}). A link whose forecast has expired is not
+ * dropped silently: {@link #expireStale} (called every probe tick, and by every reader) moves it to
+ * {@link LinkState#STALE}, keeps its last forecast for reference and tells subscribers. A sample on a stale
+ * link starts a new history: samples from before the silence say little about the link now.
  *
  * <p>Owned by one thread (the probe service's event loop): every method but {@link #subscribe} must be called
  * there, and listeners are called there.
@@ -55,10 +55,10 @@ public final class LinkForecasts {
     private final Map<Key, Long> lost = new HashMap<>();
     private final List<ForecastListener> listeners = new CopyOnWriteArrayList<>();
 
-    public LinkForecasts(ForecastSettings settings, Ticker ticker) {
+    public LinkForecasts(ForecastSettings settings, NanoClock clock) {
         this.settings = settings;
         this.fresh = Caffeine.newBuilder()
-                .ticker(ticker)
+                .ticker(clock::nanoTime) // the one place Canopy's clock meets Caffeine's Ticker
                 .executor(Runnable::run) // maintenance stays on the owning thread
                 .expireAfter(new StaleAfterSilence())
                 .build();

@@ -1,9 +1,9 @@
 package dev.canopy.probes.measure;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.transport.Transport;
+import dev.canopy.core.transport.emulation.NanoClock;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -20,8 +20,8 @@ final class BandwidthProber {
     private final long job;
     private final int bytes;
 
-    BandwidthProber(Vertx vertx, Transport transport, Ticker clock, Duration timeout, ProbeCounters counters, long job,
-                    int bytes) {
+    BandwidthProber(Vertx vertx, Transport transport, NanoClock clock, Duration timeout, ProbeCounters counters,
+            long job, int bytes) {
         this.transport = transport;
         this.pending = new PendingProbes(vertx, clock, timeout, counters);
         this.job = job;

@@ -1,7 +1,7 @@
 package dev.canopy.probes.measure;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.transport.emulation.NanoClock;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -22,13 +22,13 @@ final class PendingProbes {
     }
 
     private final Vertx vertx;
-    private final Ticker clock;
+    private final NanoClock clock;
     private final Duration timeout;
     private final ProbeCounters counters;
     private final Map<Long, Pending> inFlight = new HashMap<>();
     private long nextSequence;
 
-    PendingProbes(Vertx vertx, Ticker clock, Duration timeout, ProbeCounters counters) {
+    PendingProbes(Vertx vertx, NanoClock clock, Duration timeout, ProbeCounters counters) {
         this.vertx = vertx;
         this.clock = clock;
         this.timeout = timeout;
@@ -44,7 +44,7 @@ final class PendingProbes {
         Promise<ProbeOutcome> outcome = Promise.promise();
         long timer = vertx.setTimer(timeout.toMillis(), id -> lose(sequence, "no answer from " + peer.id()
                 + " within " + timeout.toMillis() + " ms"));
-        inFlight.put(sequence, new Pending(peer, clock.read(), outcome, timer));
+        inFlight.put(sequence, new Pending(peer, clock.nanoTime(), outcome, timer));
         counters.sent();
         send.apply(sequence).onFailure(e -> lose(sequence, "cannot send to " + peer.id() + ": " + e.getMessage()));
         return outcome.future();
@@ -52,7 +52,7 @@ final class PendingProbes {
 
     /** An answer from an admitted member; one that matches no probe in flight to it is dropped and counted. */
     void answer(long sequence, Member from) {
-        long nowNanos = clock.read();
+        long nowNanos = clock.nanoTime();
         Pending pending = inFlight.get(sequence);
         if (pending == null || !pending.peer().id().equals(from.id())) {
             counters.dropped(DropReason.UNEXPECTED_REPLY);

@@ -1,6 +1,5 @@
 package dev.canopy.probes.measure;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.membership.MembershipView;
@@ -9,6 +8,7 @@ import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeLogger;
 import dev.canopy.core.transport.Datagram;
 import dev.canopy.core.transport.Transport;
+import dev.canopy.core.transport.emulation.NanoClock;
 import dev.canopy.probes.Link;
 import dev.canopy.probes.Metric;
 import dev.canopy.probes.forecast.ForecastListener;
@@ -51,7 +51,7 @@ public final class ProbeService {
     private final Context context;
     private final Member self;
     private final ProbeSettings settings;
-    private final Ticker clock;
+    private final NanoClock clock;
     private final long job;
     private final MembershipGuard guard;
     private final LinkForecasts forecasts;
@@ -72,7 +72,8 @@ public final class ProbeService {
     private Handler<Datagram> otherDatagrams;
     private Handler<Frame> otherFrames;
 
-    public ProbeService(Vertx vertx, Transport transport, JobId job, Member self, ProbeSettings settings, Ticker clock) {
+    public ProbeService(Vertx vertx, Transport transport, JobId job, Member self, ProbeSettings settings,
+            NanoClock clock) {
         this.vertx = vertx;
         this.transport = transport;
         this.context = transport.context();
@@ -83,7 +84,7 @@ public final class ProbeService {
         this.guard = new MembershipGuard(this.job);
         this.forecasts = new LinkForecasts(settings.forecast(), clock);
         this.timetable = new ProbeTimetable(self.id(), settings.schedule());
-        this.startNanos = clock.read();
+        this.startNanos = clock.nanoTime();
         this.counters = new ProbeCounters(startNanos);
         this.roundTrips = new RoundTripProber(vertx, transport, clock, settings.probeTimeout(), counters, this.job);
         this.bandwidth = new BandwidthProber(vertx, transport, clock, settings.probeTimeout(), counters, this.job,
@@ -134,7 +135,7 @@ public final class ProbeService {
     }
 
     public Future<ProbeStatistics> statistics() {
-        return onContext(() -> counters.snapshot(clock.read()));
+        return onContext(() -> counters.snapshot(clock.nanoTime()));
     }
 
     /** The plan this node currently follows. */
@@ -186,12 +187,12 @@ public final class ProbeService {
     private long currentRound() {
         long rotationNanos = settings.schedule().latencyPeriod().toNanos()
                 * settings.schedule().crossCheckRotationPeriods();
-        return (clock.read() - startNanos) / rotationNanos;
+        return (clock.nanoTime() - startNanos) / rotationNanos;
     }
 
     private void replan() {
         plan = ProbePlan.of(view.alive(), settings.schedule(), round);
-        timetable.update(plan, clock.read());
+        timetable.update(plan, clock.nanoTime());
     }
 
     private void tick() {
@@ -200,7 +201,7 @@ public final class ProbeService {
             round = rotation;
             replan();
         }
-        for (ProbeTask task : timetable.due(clock.read())) {
+        for (ProbeTask task : timetable.due(clock.nanoTime())) {
             launch(task);
         }
         forecasts.expireStale();

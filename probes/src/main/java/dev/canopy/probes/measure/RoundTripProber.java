@@ -1,9 +1,9 @@
 package dev.canopy.probes.measure;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.transport.Transport;
+import dev.canopy.core.transport.emulation.NanoClock;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -15,11 +15,12 @@ import java.time.Duration;
 final class RoundTripProber {
 
     private final Transport transport;
-    private final Ticker clock;
+    private final NanoClock clock;
     private final PendingProbes pending;
     private final long job;
 
-    RoundTripProber(Vertx vertx, Transport transport, Ticker clock, Duration timeout, ProbeCounters counters, long job) {
+    RoundTripProber(Vertx vertx, Transport transport, NanoClock clock, Duration timeout, ProbeCounters counters,
+            long job) {
         this.transport = transport;
         this.clock = clock;
         this.pending = new PendingProbes(vertx, clock, timeout, counters);
@@ -29,7 +30,7 @@ final class RoundTripProber {
     /** Sends one echo request to {@code peer}; completes with the round-trip time in milliseconds, or lost. */
     Future<ProbeOutcome> probe(Member peer, int selfRank, int peerRank) {
         return pending.send(peer, sequence -> transport.sendDatagram(peer,
-                ProbeFrames.request(job, selfRank, peerRank, sequence, clock.read())));
+                ProbeFrames.request(job, selfRank, peerRank, sequence, clock.nanoTime())));
     }
 
     /** Takes a reply from an admitted member. */

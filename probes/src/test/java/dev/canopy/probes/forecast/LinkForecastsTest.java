@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.testing.ManualClock;
 import dev.canopy.probes.Link;
 import dev.canopy.probes.Metric;
 import java.time.Duration;
@@ -16,8 +17,8 @@ class LinkForecastsTest {
     private static final Duration PERIOD = Duration.ofMillis(100);
     private static final Link LINK = Link.between(NodeId.of("b"), NodeId.of("a"));
 
-    private final ManualTicker ticker = new ManualTicker();
-    private final LinkForecasts forecasts = new LinkForecasts(ForecastSettings.DEFAULTS.withStalePeriods(3), ticker);
+    private final ManualClock clock = new ManualClock();
+    private final LinkForecasts forecasts = new LinkForecasts(ForecastSettings.DEFAULTS.withStalePeriods(3), clock);
     private final List<LinkForecast> heard = new ArrayList<>();
 
     LinkForecastsTest() {
@@ -25,7 +26,7 @@ class LinkForecastsTest {
     }
 
     private void sample(double rttMs) {
-        ticker.advance(PERIOD);
+        clock.advance(PERIOD);
         forecasts.record(LINK, Metric.ROUND_TRIP_TIME, rttMs, PERIOD);
     }
 
@@ -49,12 +50,12 @@ class LinkForecastsTest {
         for (int i = 0; i < 10; i++) {
             sample(25);
         }
-        ticker.advance(PERIOD.multipliedBy(2));
+        clock.advance(PERIOD.multipliedBy(2));
         forecasts.expireStale();
         assertThat(forecasts.forecast(LINK, Metric.ROUND_TRIP_TIME).orElseThrow().state()).isEqualTo(LinkState.FRESH);
 
         forecasts.recordLoss(LINK, Metric.ROUND_TRIP_TIME); // a lost probe is no sign of life
-        ticker.advance(PERIOD.multipliedBy(2));
+        clock.advance(PERIOD.multipliedBy(2));
         forecasts.expireStale();
 
         LinkForecast dead = forecasts.forecast(LINK, Metric.ROUND_TRIP_TIME).orElseThrow();
@@ -70,7 +71,7 @@ class LinkForecastsTest {
         for (int i = 0; i < 10; i++) {
             sample(25);
         }
-        ticker.advance(PERIOD.multipliedBy(10));
+        clock.advance(PERIOD.multipliedBy(10));
         forecasts.expireStale();
         sample(80);
         LinkForecast back = forecasts.forecast(LINK, Metric.ROUND_TRIP_TIME).orElseThrow();

@@ -1,6 +1,5 @@
 package dev.canopy.probes.measure;
 
-import com.github.benmanes.caffeine.cache.Ticker;
 import dev.canopy.core.membership.MembershipView;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
@@ -11,6 +10,7 @@ import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.core.transport.TransportSecurity;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.transport.VertxTransport;
+import dev.canopy.core.transport.emulation.NanoClock;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -68,7 +68,7 @@ final class LiveGrid implements AutoCloseable {
             grid.view = MembershipView.startedWith(grid.members);
             for (int i = 0; i < sites.size(); i++) {
                 ProbeService service = new ProbeService(grid.vertx, grid.transports.get(i), JOB, grid.members.get(i),
-                        settings, Ticker.systemTicker());
+                        settings, NanoClock.SYSTEM);
                 grid.services.add(service);
             }
             for (ProbeService service : grid.services) {

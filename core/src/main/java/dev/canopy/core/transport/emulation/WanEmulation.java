@@ -12,8 +12,8 @@ import java.util.Objects;
  * @param links                  profiles per directed link (from site, to site)
  * @param defaultLink            the profile of any pair of different sites not in {@code links}
  * @param uplinkMbps             site name to uplink capacity in 10^6 bits per second; absent means unlimited
- * @param queueLimitBytesPerNode bytes one node may have waiting for emulated links before sends fail
- *                               with back pressure
+ * @param queueLimitBytesPerNode bytes one node may have waiting for emulated links before its reliable frames
+ *                               wait for room ({@code Transport.drained}) and its datagrams are refused
  */
 public record WanEmulation(
         Map<DirectedLink, LinkProfile> links,

@@ -16,7 +16,9 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -32,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * it. Reliable frames to one peer are never reordered by jitter: each is delivered no earlier
  * than the previous one. The send future completes when the message has left the emulated link,
  * as a real socket write completes once the bytes are in the kernel; a failure of the delayed
- * send below is logged. Datagrams are dropped with the link's loss probability (seeded).
+ * send below is logged. Datagrams are dropped with the link's loss probability (seeded). Reliable frames
+ * beyond the node's queue limit ({@link WanEmulation#queueLimitBytesPerNode}) wait their turn, as on a
+ * real uplink, and {@link #drained} waits until the queue is under it; datagrams beyond it are refused.
  *
  * <p>State is owned by the context of the transport below.
  */
@@ -48,6 +52,8 @@ public final class WanEmulationLayer extends TransportLayer {
     private final Map<NodeId, String> gone = new HashMap<>();
     private long queuedBytes;
     private Promise<Void> drained;
+    /** Producers waiting for {@link #queuedBytes} to drop under the limit. */
+    private final List<Promise<Void>> roomWaiters = new ArrayList<>();
 
     /**
      * @param below     the transport that really sends
@@ -119,6 +125,19 @@ public final class WanEmulationLayer extends TransportLayer {
         return OwnerContext.call(context(), () -> emulate(to, frame, Delivery.DATAGRAM));
     }
 
+    /** Under the emulated links' queue limit of this node, then under the real transport's limit for {@code to}. */
+    @Override
+    public Future<Void> drained(Member to) {
+        return OwnerContext.call(context(), () -> {
+            if (to.coordinates().site().equals(localSite) || queuedBytes < emulator.config().queueLimitBytesPerNode()) {
+                return Future.succeededFuture();
+            }
+            Promise<Void> room = Promise.promise();
+            roomWaiters.add(room);
+            return room.future();
+        }).compose(v -> below.drained(to));
+    }
+
     @Override
     public void peerGone(NodeId peer, String reason) {
         context().runOnContext(v -> gone.put(peer, reason));
@@ -158,7 +177,7 @@ public final class WanEmulationLayer extends TransportLayer {
         }
         int bytes = frame.encodedLength();
         long limit = emulator.config().queueLimitBytesPerNode();
-        if (queuedBytes > 0 && queuedBytes + bytes > limit) {
+        if (delivery == Delivery.DATAGRAM && queuedBytes > 0 && queuedBytes + bytes > limit) {
             return Future.failedFuture(new BackPressureException(to.id(), queuedBytes, "emulated links of site "
                     + localSite + " are busy: over the limit of " + limit + " bytes (WanEmulation.queueLimitBytesPerNode)"));
         }
@@ -191,6 +210,11 @@ public final class WanEmulationLayer extends TransportLayer {
         at(departed, WanEmulator.Hop.LOCAL, () -> {
             queuedBytes -= bytes;
             leftLink.complete();
+            if (!roomWaiters.isEmpty() && queuedBytes < limit) {
+                List<Promise<Void>> waiters = List.copyOf(roomWaiters);
+                roomWaiters.clear();
+                waiters.forEach(Promise::complete);
+            }
         });
         return leftLink.future();
     }

@@ -6,16 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameType;
 import dev.canopy.core.node.NodeAddress;
+import dev.canopy.core.testing.ManualClock;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** The emulator's queueing arithmetic and latency compensation, on a clock the test moves. */
 class WanEmulatorTest {
 
-    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+    private final ManualClock clock = new ManualClock(1_000_000_000L);
     private final DelayScheduler unused = new DelayScheduler() {
         @Override
         public void schedule(long deadlineNanos, Runnable task) {
@@ -28,7 +28,7 @@ class WanEmulatorTest {
     };
 
     private WanEmulator emulator(WanEmulation config) {
-        return new WanEmulator(config, now::get, unused);
+        return new WanEmulator(config, clock, unused);
     }
 
     @Test
@@ -40,7 +40,8 @@ class WanEmulatorTest {
         assertThat(wan.config().roundTripMs("a", "b")).isEqualTo(150);
         assertThat(wan.config().roundTripMs("b", "a")).isEqualTo(150);
         assertThat(wan.config().roundTripMs("a", "c")).isEqualTo(20);
-        assertThat(wan.transmit("b", "a", 125_000) - now.get()).as("the new bandwidth holds").isEqualTo(10_000_000L);
+        assertThat(wan.transmit("b", "a", 125_000) - clock.nanoTime()).as("the new bandwidth holds")
+                .isEqualTo(10_000_000L);
     }
 
     @Test
@@ -49,21 +50,21 @@ class WanEmulatorTest {
                 .withLink("a", "b", LinkProfile.rtt(20).withBandwidthMbps(100)));
 
         // 125,000 bytes = 1,000,000 bits at 100 Mbps = 10 ms.
-        assertThat(wan.transmit("a", "b", 125_000) - now.get()).isEqualTo(10_000_000L);
+        assertThat(wan.transmit("a", "b", 125_000) - clock.nanoTime()).isEqualTo(10_000_000L);
     }
 
     @Test
     void messagesQueueBehindEarlierOnesOnTheSameLink() {
         WanEmulator wan = emulator(WanEmulation.withDefaultRtt(20)
                 .withLink("a", "b", LinkProfile.rtt(20).withBandwidthMbps(100)));
-        long start = now.get();
+        long start = clock.nanoTime();
 
         wan.transmit("a", "b", 125_000);
-        now.addAndGet(4_000_000L);
+        clock.advanceNanos(4_000_000L);
         long second = wan.transmit("a", "b", 125_000);
 
         assertThat(second - start).isEqualTo(20_000_000L);
-        assertThat(wan.transmit("b", "a", 125_000) - now.get()).as("the other direction is another link")
+        assertThat(wan.transmit("b", "a", 125_000) - clock.nanoTime()).as("the other direction is another link")
                 .isEqualTo(10_000_000L);
     }
 
@@ -73,9 +74,9 @@ class WanEmulatorTest {
                 .withLink("a", "b", LinkProfile.rtt(20).withBandwidthMbps(100)));
         wan.transmit("a", "b", 125_000);
 
-        now.addAndGet(50_000_000L);
+        clock.advanceNanos(50_000_000L);
 
-        assertThat(wan.transmit("a", "b", 125_000) - now.get()).isEqualTo(10_000_000L);
+        assertThat(wan.transmit("a", "b", 125_000) - clock.nanoTime()).isEqualTo(10_000_000L);
     }
 
     @Test
@@ -84,7 +85,7 @@ class WanEmulatorTest {
                 .withLink("a", "b", LinkProfile.rtt(20).withBandwidthMbps(1000))
                 .withLink("a", "c", LinkProfile.rtt(20).withBandwidthMbps(1000))
                 .withUplinkMbps("a", 100));
-        long start = now.get();
+        long start = clock.nanoTime();
 
         long toB = wan.transmit("a", "b", 125_000);
         long toC = wan.transmit("a", "c", 125_000);
@@ -99,7 +100,7 @@ class WanEmulatorTest {
         WanEmulator wan = emulator(WanEmulation.withDefaultRtt(20)
                 .withLink("a", "b", LinkProfile.rtt(20).withBandwidthMbps(50))
                 .withUplinkMbps("a", 100));
-        long start = now.get();
+        long start = clock.nanoTime();
 
         assertThat(wan.transmit("a", "b", 125_000) - start).isEqualTo(20_000_000L);
         assertThat(wan.transmit("a", "b", 125_000) - start).isEqualTo(40_000_000L);
@@ -109,7 +110,7 @@ class WanEmulatorTest {
     void unlimitedLinksTransmitAtOnce() {
         WanEmulator wan = emulator(WanEmulation.withDefaultRtt(20));
 
-        assertThat(wan.transmit("a", "b", 10_000_000)).isEqualTo(now.get());
+        assertThat(wan.transmit("a", "b", 10_000_000)).isEqualTo(clock.nanoTime());
     }
 
     @Test
@@ -125,7 +126,7 @@ class WanEmulatorTest {
             public void close() {
             }
         };
-        WanEmulator wan = new WanEmulator(WanEmulation.withDefaultRtt(20), now::get, capturing);
+        WanEmulator wan = new WanEmulator(WanEmulation.withDefaultRtt(20), clock, capturing);
         NodeAddress receiver = new NodeAddress("127.0.0.1", 4000, 4001);
         wan.addReceiver(receiver);
         Frame frame = new Frame(FrameType.DATA, 1, 1, 0, 0, 1, 0, 0, Buffer.buffer());
@@ -134,13 +135,13 @@ class WanEmulatorTest {
             // A frame waits behind bulk data on its connection (600 µs); a datagram goes at once (50 µs).
             wan.sending(WanEmulator.Hop.FRAME, receiver, next);
             wan.sending(WanEmulator.Hop.DATAGRAM, receiver, next);
-            now.addAndGet(50_000);
+            clock.advanceNanos(50_000);
             wan.arrived(WanEmulator.Hop.DATAGRAM, receiver, next);
-            now.addAndGet(550_000);
+            clock.advanceNanos(550_000);
             wan.arrived(WanEmulator.Hop.FRAME, receiver, next);
         }
 
-        long deadline = now.get() + 10_000_000;
+        long deadline = clock.nanoTime() + 10_000_000;
         wan.runAt(null, deadline, WanEmulator.Hop.FRAME, () -> { });
         wan.runAt(null, deadline, WanEmulator.Hop.DATAGRAM, () -> { });
         wan.runAt(null, deadline, WanEmulator.Hop.LOCAL, () -> { });
