@@ -24,12 +24,14 @@ import dev.canopy.collectives.multicast.PersistentRequest;
 import dev.canopy.collectives.plan.CollectivePlan;
 import dev.canopy.collectives.reduce.ReduceOp;
 import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.node.NodeLogger;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -348,8 +350,7 @@ public final class Collectives {
 
     /** {@code site/host#rank}, how log lines name this member. */
     private String label() {
-        var coordinates = communicator.member(rank()).coordinates();
-        return coordinates.site() + "/" + coordinates.host() + "#" + rank();
+        return NodeLogger.label(communicator.member(rank()).coordinates(), OptionalInt.of(rank()));
     }
 
     /**

@@ -26,6 +26,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.net.SocketAddress;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -179,7 +180,7 @@ public final class ProbeService {
         view = newView;
         selfRank = newView.rankOf(self.id()).orElseThrow(() -> new IllegalArgumentException(
                 "node " + self.id() + " is not in the rank table it was given; start probing after joining"));
-        nodeLabel = self.coordinates().site() + "/" + self.coordinates().host() + "#" + selfRank;
+        nodeLabel = NodeLogger.label(self.coordinates(), OptionalInt.of(selfRank));
         round = currentRound();
         replan();
     }
