@@ -5,7 +5,6 @@ import dev.canopy.cli.Verbosity;
 import dev.canopy.cli.dashboard.CommandDashboard;
 import dev.canopy.cli.dashboard.DashboardMixin;
 import dev.canopy.cli.launch.LaunchProgram;
-import dev.canopy.cli.launch.ProgramEnvironment;
 import dev.canopy.cli.launch.SshLaunch;
 import dev.canopy.cli.launch.SshOptions;
 import dev.canopy.cli.config.SiteRuleConverter;
@@ -237,7 +236,7 @@ public final class LaunchCommand implements Callable<Integer> {
         environment.put(JoinOptions.ENV_ZOOKEEPER, connectString);
         environment.put(JoinOptions.ENV_SECRET_FILE, secret.toString());
         environment.put(JoinOptions.ENV_EMULATE_WAN, "1");
-        environment.put(ProgramEnvironment.ENV_HOST, NodeAddresses.DEFAULT_HOST);
+        environment.put(JoinOptions.ENV_HOST, NodeAddresses.DEFAULT_HOST);
         Verbosity.childLogLevel().ifPresent(level -> environment.put(Verbosity.ENV_LOG_LEVEL, level));
         environment.put(JoinOptions.ENV_LIVE_PLANS, livePlans ? "1" : "0");
         environment.putAll(tlsFiles.environment(index));

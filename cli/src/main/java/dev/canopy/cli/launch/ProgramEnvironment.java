@@ -9,13 +9,10 @@ import java.util.Map;
  * The environment of a launched process, for a program with its own {@code main} that joins by itself with
  * {@code JoinOptions.fromEnvironment(System.getenv())}, as on one machine: the job, its process index, level file,
  * ZooKeeper (and its TLS directory), the secret's file (never the secret), live plans, the TLS files, and
- * {@value #ENV_HOST}, the address the process should listen on and advertise (a {@code CanopyProgram} is joined with
- * it by {@code canopy node --host}; a {@code main} must bind it itself, see docs/deployment.md).
+ * {@link JoinOptions#ENV_HOST}, the address the process listens on and advertises (a {@code CanopyProgram} is joined
+ * with it by {@code canopy node --host}; {@code JoinOptions.fromEnvironment} binds it for a {@code main}).
  */
 public final class ProgramEnvironment {
-
-    /** The address a launched process listens on and advertises: its host's address towards the others. */
-    public static final String ENV_HOST = "CANOPY_HOST";
 
     private ProgramEnvironment() {
     }
@@ -29,7 +26,7 @@ public final class ProgramEnvironment {
         environment.put(JoinOptions.ENV_ZOOKEEPER, plan.zooKeeper());
         environment.put(JoinOptions.ENV_SECRET_FILE, files.secret().toString());
         environment.put(JoinOptions.ENV_LIVE_PLANS, plan.program().livePlans() ? "1" : "0");
-        environment.put(ENV_HOST, address);
+        environment.put(JoinOptions.ENV_HOST, address);
         files.zooKeeperTlsDirectory().ifPresent(directory -> environment.put(JoinOptions.ENV_ZOOKEEPER_TLS,
                 directory.toString()));
         files.tlsDirectory().ifPresent(directory -> {

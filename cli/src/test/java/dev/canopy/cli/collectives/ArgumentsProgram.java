@@ -1,6 +1,5 @@
 package dev.canopy.cli.collectives;
 
-import dev.canopy.cli.launch.ProgramEnvironment;
 import dev.canopy.collectives.ArrayType;
 import dev.canopy.collectives.reduce.BuiltInOp;
 import dev.canopy.collectives.run.Canopy;
@@ -9,7 +8,6 @@ import dev.canopy.collectives.run.JoinOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Launched by the tests: a program with its own {@code main}. It prints each argument's UTF-8 bytes in hex (a
@@ -31,10 +29,8 @@ public final class ArgumentsProgram {
         for (int i = 0; i < args.length; i++) {
             System.out.println("argument " + i + " " + hex(args[i]));
         }
-        Map<String, String> environment = System.getenv();
-        JoinOptions options = JoinOptions.fromEnvironment(environment);
-        String host = environment.get(ProgramEnvironment.ENV_HOST);
-        try (CanopySession session = Canopy.join(options.withTransport(options.transport().withHost(host)))) {
+        // CANOPY_HOST (the host's own address over ssh) is bound by fromEnvironment.
+        try (CanopySession session = Canopy.join(JoinOptions.fromEnvironment(System.getenv()))) {
             long[] sums = session.blocking(ArrayType.LONGS).allreduce(new long[] {1, session.rank()}, BuiltInOp.SUM);
             System.out.println("allreduce " + sums[0] + " " + sums[1]);
         }

@@ -44,6 +44,8 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
     public static final String ENV_SECRET_FILE = "CANOPY_SECRET_FILE";
     /** The ZooKeeper TLS directory ({@link ZooKeeperTls#fromDirectory}); unset: plain TCP to ZooKeeper. */
     public static final String ENV_ZOOKEEPER_TLS = "CANOPY_ZK_TLS";
+    /** The address to listen on and advertise ({@code canopy launch} gives each host's own); unset: the loopback. */
+    public static final String ENV_HOST = "CANOPY_HOST";
 
     public JoinOptions {
         Objects.requireNonNull(job, "job");
@@ -83,6 +85,10 @@ public record JoinOptions(JobId job, int processIndex, GridModel grid, String zo
         int processIndex = processIndex(environment, grid, config);
         JoinOptions options = new JoinOptions(JobId.of(job), processIndex, grid, zooKeeper, TransportStack.none(),
                 JobSecret.fromFile(Path.of(secretFile)));
+        String host = environment.get(ENV_HOST);
+        if (host != null && !host.isBlank()) {
+            options = options.withTransport(options.transport().withHost(host.strip()));
+        }
         Optional<TlsSettings> tls = TlsSettings.fromEnvironment(environment); // CANOPY_TLS_*: canopy launch --tls
         if (tls.isPresent()) {
             options = options.withTransport(options.transport().withTls(tls.get()));

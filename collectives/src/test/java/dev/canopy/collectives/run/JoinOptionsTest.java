@@ -54,6 +54,12 @@ class JoinOptionsTest {
     }
 
     @Test
+    void theLaunchersHostIsBoundAndAdvertised() throws Exception {
+        assertThat(JoinOptions.fromEnvironment(with(JoinOptions.ENV_HOST, "10.0.0.2")).nodeOptions().transport())
+                .isEqualTo(TransportOptions.defaults().withHost("10.0.0.2"));
+    }
+
+    @Test
     void theSecretComesFromItsFileAndAMissingOneIsNamed() throws Exception {
         Map<String, String> environment = environment();
         assertThat(JoinOptions.fromEnvironment(environment).secret().derive("x"))
