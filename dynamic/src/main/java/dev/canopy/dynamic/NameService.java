@@ -4,12 +4,15 @@ import dev.canopy.core.membership.MalformedZnodeException;
 import dev.canopy.core.membership.ZnodeJson;
 import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.security.JobSecret;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -45,6 +48,8 @@ public final class NameService implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(NameService.class);
     static final String ROOT = "/canopy/names";
+    private static final Pattern KEY = Pattern.compile("[0-9a-f]{" + 2 * JobSecret.BYTES + "}");
+    private static final SecureRandom RANDOM = new SecureRandom();
     private static final Pattern SERVICE = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
     private static final List<ACL> SHARED_PARENT_ACL = Collections.singletonList(new ACL(
             ZooDefs.Perms.READ | ZooDefs.Perms.CREATE | ZooDefs.Perms.DELETE, ZooDefs.Ids.ANYONE_ID_UNSAFE));
@@ -105,15 +110,48 @@ public final class NameService implements AutoCloseable {
         return options.namespace();
     }
 
-    /** A new port, open until {@link #closePort} or until this service closes (or its process dies). */
+    /**
+     * A new port, open until {@link #closePort} or until this service closes (or its process dies). Its znode holds
+     * the port's key, 32 random bytes sealed with the secret, which only holders of the secret can read: the
+     * credential of every inter-communicator made through the port ({@link #portKey}).
+     */
     public Future<PortName> openPort() {
         PortName port = PortName.random(options.namespace());
         String path = portPath(port);
+        byte[] key = new byte[JobSecret.BYTES];
+        RANDOM.nextBytes(key);
         return blocking(() -> {
-            client.create().withMode(CreateMode.EPHEMERAL).forPath(path, seal.seal(path, new JsonObject().put("port", port.id())));
+            client.create().withMode(CreateMode.EPHEMERAL).forPath(path, seal.seal(path, new JsonObject()
+                    .put("port", port.id()).put("key", HexFormat.of().formatHex(key))));
             made.add(path);
             return port;
         }, "open a port");
+    }
+
+    /**
+     * The key of open {@code port}: what the handshake of its inter-communicators' connections proves. Fails when
+     * the port is not open, and with a {@link MalformedZnodeException} when its znode is not sealed with the secret
+     * or holds no 32-byte key.
+     */
+    Future<byte[]> portKey(PortName port) {
+        return valid(() -> requireOwnNamespace(port)).compose(v -> blocking(() -> {
+            String path = portPath(port);
+            byte[] data;
+            try {
+                data = client.getData().forPath(path);
+            } catch (KeeperException.NoNodeException e) {
+                throw new IllegalStateException(notOpen(port), e);
+            }
+            ZnodeJson record = seal.open(path, data);
+            if (!port.id().equals(record.name("port"))) {
+                throw new MalformedZnodeException(path, "names another port, " + record.name("port"));
+            }
+            String hex = record.text("key", 2 * JobSecret.BYTES);
+            if (!KEY.matcher(hex).matches()) {
+                throw new MalformedZnodeException(path, "holds no port key of " + 2 * JobSecret.BYTES + " hex digits");
+            }
+            return HexFormat.of().parseHex(hex);
+        }, "read the key of port " + port));
     }
 
     /** Closes {@code port}: connects to it fail from now on, and so does an accept waiting on it. */
