@@ -420,8 +420,9 @@ public final class NameService implements AutoCloseable {
     private Throwable explain(Throwable e, String what) {
         if (e instanceof KeeperException.NoAuthException) {
             return new IllegalStateException("cannot " + what + ": namespace " + options.namespace()
-                    + " of the name service belongs to other ZooKeeper credentials (a job with another secret made it);"
-                    + " use the same --secret-file as the jobs you connect to, or another namespace"
+                    + " of the name service belongs to other ZooKeeper credentials (a job with another name-service"
+                    + " secret made it); give every job that connects through it the same name-service secret"
+                    + " (CANOPY_NAMES_SECRET_FILE, or else the same --secret-file), or use another namespace"
                     + " (DynamicOptions.withNamespace, CANOPY_NAMESPACE)", e);
         }
         if (e instanceof KeeperException keeper) {

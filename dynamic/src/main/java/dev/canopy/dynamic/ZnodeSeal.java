@@ -45,7 +45,8 @@ final class ZnodeSeal {
         }
         if (!MessageDigest.isEqual(given, mac(path, body))) {
             throw new MalformedZnodeException(path, "is not sealed with this job's secret (wrong MAC)",
-                    "only processes given the same --secret-file may use one namespace of the name service");
+                    "only processes given the same name-service secret (CANOPY_NAMES_SECRET_FILE, or else the same"
+                            + " --secret-file) may use one namespace of the name service");
         }
         return ZnodeJson.parse(body.getBytes(StandardCharsets.UTF_8), path);
     }

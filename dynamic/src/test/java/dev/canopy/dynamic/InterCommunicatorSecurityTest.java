@@ -7,7 +7,9 @@ import dev.canopy.core.comm.CommunicatorRuntime;
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameCodec;
 import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.JobId;
+import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.security.Rejection;
@@ -40,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * real sockets): only holders of the port's key, which only holders of the name-service secret can read. A process
  * that knows the port name but not the key, whatever secret it has (its own, either job's, the name service's),
  * is refused at the handshake; a holder of the key that is no member cannot speak as one; with TLS both groups'
- * links are TLS, a peer without it is refused, and a group without TLS is told to use --tls.
+ * links are TLS, a peer without it is refused, and a group without TLS is told to use --tls. Nothing a client-job
+ * process holds (its job secret, the name-service secret, the port key) gets it into the server job.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
@@ -102,6 +105,29 @@ class InterCommunicatorSecurityTest {
             }
             assertThat(target.securityCounters().get(Rejection.HANDSHAKE_BAD_PROOF)).isEqualTo(refusedBefore + guesses.size());
             assertTheServerGetsOnlyTheClientsMessages(inter, "after outsiders");
+        } finally {
+            inter.disconnect();
+        }
+    }
+
+    @Test
+    void aMemberOfTheClientJobCannotGetIntoTheServerJobItsConnectedTo() {
+        TwoJobs.Pair inter = jobs.connect("isolated");
+        try {
+            CanopyNode serverNode = jobs.server.get(0).node();
+            Member server = new Member(NodeId.of("p" + jobs.server.get(0).index()), serverNode.coordinates(),
+                    serverNode.address());
+            long before = serverNode.securityCounters().get(Rejection.HANDSHAKE_BAD_PROOF);
+            // Everything a client-job process holds: its job's secret, the name-service secret, the port's key.
+            PortName port = Await.result(jobs.client.get(0).dynamic().lookupName("isolated"));
+            List<JobSecret> held = List.of(jobs.clientSecret, jobs.namesSecret, JobSecret.of(Await.result(names.portKey(port))));
+            for (JobSecret secret : held) {
+                RawHandshake.Connection forged = RawHandshake.connect(jobs.vertx, server,
+                        TransportSecurity.of(secret, serverNode.job()), jobs.server.get(1).node().address(), Buffer.buffer());
+                Await.result(forged.closed(), BOUND);
+            }
+            assertThat(serverNode.securityCounters().get(Rejection.HANDSHAKE_BAD_PROOF)).isEqualTo(before + held.size());
+            assertTheServerGetsOnlyTheClientsMessages(inter, "after a client process tried the server job");
         } finally {
             inter.disconnect();
         }
