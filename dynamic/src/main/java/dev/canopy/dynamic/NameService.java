@@ -83,7 +83,7 @@ public final class NameService implements AutoCloseable {
     /** Connects to {@code options.zooKeeper()} with the secret's credentials and claims the namespace. */
     public static Future<NameService> open(Vertx vertx, DynamicOptions options) {
         return ZooKeeperSession.open(vertx, options.zooKeeper(), SESSION_TIMEOUT, CONNECT_TIMEOUT,
-                        Optional.of(ZooKeeperCredentials.of(options.secret())))
+                        Optional.of(ZooKeeperCredentials.of(options.secret())), options.zooKeeperTls())
                 .compose(session -> {
                     NameService service = new NameService(vertx, session, options, true);
                     return service.claim().map(service).onFailure(e -> session.close());

@@ -203,7 +203,7 @@ public final class DynamicSpawn implements AutoCloseable {
         if (root == null || root.failed()) {
             String rootSite = group.communicator().member(rootRank).coordinates().site();
             root = ZooKeeperSession.open(vertx, dynamic.options().zooKeeper(), ZOOKEEPER_SESSION, ZOOKEEPER_SESSION,
-                            Optional.of(ZooKeeperCredentials.of(dynamic.options().secret())))
+                            Optional.of(ZooKeeperCredentials.of(dynamic.options().secret())), dynamic.options().zooKeeperTls())
                     .map(session -> new Root(session, new Spawner(vertx, session.client(), new AgentZnodes(settings.pool())),
                             new RootLatency(group.communicator().context(), session.client(), settings.probedJob(), grid,
                                     rootSite)));
