@@ -49,7 +49,14 @@ final class Join {
                 .compose(bridge -> connect(exchange, bridge).onFailure(e -> bridge.close("the join failed")));
         // The socket's reads end at the timeout with their own message; past twice the timeout (as accept and
         // connect), something else hangs.
-        return Deadline.bound(vertx, made, options.timeout().multipliedBy(2), "join over socket " + socket);
+        Future<InterCommunicator> bounded = Deadline.bound(vertx, made, options.timeout().multipliedBy(2),
+                "join over socket " + socket);
+        made.onSuccess(late -> {
+            if (bounded.failed()) {
+                late.free(); // made after the caller was told it failed: nobody else would free it
+            }
+        });
+        return bounded;
     }
 
     private Future<InterCommunicator> connect(SocketJoin exchange, Bridge bridge) {

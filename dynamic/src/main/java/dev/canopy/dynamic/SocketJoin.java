@@ -3,6 +3,7 @@ package dev.canopy.dynamic;
 import dev.canopy.core.membership.MalformedZnodeException;
 import dev.canopy.core.membership.ZnodeJson;
 import dev.canopy.core.security.JobSecret;
+import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -80,10 +81,10 @@ final class SocketJoin {
             throw new IllegalStateException("this JVM encodes X25519 public keys in " + mine.length + " bytes, not "
                     + PUBLIC_KEY_BYTES);
         }
-        byte[] theirs = io("exchange keys", in -> {
-            out().write(MAGIC);
-            out().write(mine);
-            out().flush();
+        byte[] theirs = io("exchange keys", (in, out) -> {
+            out.write(MAGIC);
+            out.write(mine);
+            out.flush();
             byte[] magic = new byte[MAGIC.length];
             in.readFully(magic);
             if (!Arrays.equals(magic, MAGIC)) {
@@ -137,11 +138,11 @@ final class SocketJoin {
     GroupRecord exchange(GroupRecord mine) {
         byte[] record = mine.toJson().encode().getBytes(StandardCharsets.UTF_8);
         byte[] macKey = JobSecret.of(joinKey).derive(RECORD_MAC_LABEL);
-        return io("exchange addresses", in -> {
-            out().writeInt(record.length);
-            out().write(record);
-            out().write(mac(macKey, side, record));
-            out().flush();
+        return io("exchange addresses", (in, out) -> {
+            out.writeInt(record.length);
+            out.write(record);
+            out.write(mac(macKey, side, record));
+            out.flush();
             int length = in.readInt();
             if (length <= 0 || length > MAX_RECORD_BYTES) {
                 throw new IllegalStateException("join: the other end announced a record of " + length
@@ -171,10 +172,6 @@ final class SocketJoin {
         return JobSecret.hmac(key, data);
     }
 
-    private DataOutputStream out() throws IOException {
-        return new DataOutputStream(socket.getOutputStream());
-    }
-
     /** Runs one step with the socket's read timeout set to what is left of the deadline, then restores it. */
     private <T> T io(String step, Step<T> body) {
         int previous = -1;
@@ -182,7 +179,9 @@ final class SocketJoin {
             previous = socket.getSoTimeout();
             long left = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
             socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
-            return body.run(new DataInputStream(socket.getInputStream()));
+            // Unbuffered on the way in: exactly the exchange's bytes are read, nothing of what follows.
+            return body.run(new DataInputStream(socket.getInputStream()),
+                    new DataOutputStream(new BufferedOutputStream(socket.getOutputStream())));
         } catch (SocketTimeoutException e) {
             throw new DynamicTimeoutException("join: the other end of the socket did not " + step
                     + " within the timeout (DynamicOptions.timeout): is it calling DynamicProcesses.join too?");
@@ -202,6 +201,6 @@ final class SocketJoin {
 
     @FunctionalInterface
     private interface Step<T> {
-        T run(DataInputStream in) throws IOException;
+        T run(DataInputStream in, DataOutputStream out) throws IOException;
     }
 }
