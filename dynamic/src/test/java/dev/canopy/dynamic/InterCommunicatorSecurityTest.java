@@ -140,15 +140,22 @@ class InterCommunicatorSecurityTest {
             PortName port = Await.result(jobs.client.get(0).dynamic().lookupName("impersonated"));
             // What any process of the namespace can read: the port's key.
             byte[] key = Await.result(names.portKey(port));
-            Transport insider = attacker(JobSecret.of(key), port, false);
             Member server = inter.client().get(0).remoteMember(0);
             InterCommunicator target = inter.server().get(0);
-            long before = target.securityCounters().get(Rejection.FRAME_WRONG_SOURCE);
-            for (int source = 0; source < 4; source++) {
-                insider.send(server, forgedData(port, source, "forged by a key holder as rank " + source));
+            // Point-to-point, collective, control (aborts, revocations) and liveness (goodbyes) frames, each from a
+            // connection of its own, each claiming another rank of the table: every one refused, none acted on.
+            List<FrameType> types = List.of(FrameType.DATA, FrameType.COLLECTIVE, FrameType.CONTROL, FrameType.LIVENESS);
+            for (int i = 0; i < types.size(); i++) {
+                long before = target.securityCounters().get(Rejection.FRAME_WRONG_SOURCE);
+                Frame forged = new Frame(types.get(i), JobId.of(port.bridgeJob()).frameKey(),
+                        CommunicatorRuntime.WORLD_CONTEXT, 0, i, 0, TAG, 0, Buffer.buffer("forged by a key holder"));
+                attacker(JobSecret.of(key), port, false).send(server, forged);
+                Await.until(BOUND, () -> target.securityCounters().get(Rejection.FRAME_WRONG_SOURCE) == before + 1,
+                        () -> forged.type() + " from outside the table refused as FRAME_WRONG_SOURCE");
             }
-            Await.until(BOUND, () -> target.securityCounters().get(Rejection.FRAME_WRONG_SOURCE) > before,
-                    () -> "a frame from outside the table refused as FRAME_WRONG_SOURCE");
+            List<Future<Buffer>> gathered = new ArrayList<>();
+            inter.all().forEach(member -> gathered.add(member.allgather(Buffer.buffer(new byte[] {(byte) (10 + member.rank())}))));
+            gathered.forEach(result -> assertThat(Await.result(result, BOUND).getBytes()).containsExactly(10, 11));
             assertTheServerGetsOnlyTheClientsMessages(inter, "after a key holder");
         } finally {
             inter.disconnect();
