@@ -29,9 +29,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * One process's end of an inter-communicator: a transport of its own (the existing {@link VertxTransport},
  * with the job's layers over it, and TLS when the options ask for it) whose handshake is keyed by the
- * inter-communicator's key (a port's, or a join's), so only processes holding that key get in; the communicator runtime over the table of both groups; and the failure monitor that tells
- * it when a member of either group fails (a connection reset, silence, a goodbye). Connections open on the first
- * frame to a member; the monitor's heartbeats open one to every member within a heartbeat period.
+ * inter-communicator's key (a port's, or a join's), so only processes holding that key get in; the communicator
+ * runtime over the table of both groups; and the failure monitor that tells it when a member of either group
+ * fails (a connection reset, silence, a goodbye). Connections open on the first frame to a member; the monitor's
+ * heartbeats open one to every member within a heartbeat period.
  *
  * <p>Owned by its transport's context.
  */

@@ -12,7 +12,6 @@ import io.vertx.core.json.JsonObject;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -48,7 +47,7 @@ public final class NameService implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(NameService.class);
     static final String ROOT = "/canopy/names";
-    private static final Pattern KEY = Pattern.compile("[0-9a-f]{" + 2 * JobSecret.BYTES + "}");
+    private static final int ENCRYPTED_KEY_CHARS = ZnodeSeal.encryptedChars(JobSecret.BYTES);
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Pattern SERVICE = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
     private static final List<ACL> SHARED_PARENT_ACL = Collections.singletonList(new ACL(
@@ -112,8 +111,8 @@ public final class NameService implements AutoCloseable {
 
     /**
      * A new port, open until {@link #closePort} or until this service closes (or its process dies). Its znode holds
-     * the port's key, 32 random bytes sealed with the secret, which only holders of the secret can read: the
-     * credential of every inter-communicator made through the port ({@link #portKey}).
+     * the port's key, 32 random bytes encrypted and sealed with the secret, which only holders of the secret can
+     * read: the credential of every inter-communicator made through the port ({@link #portKey}).
      */
     public Future<PortName> openPort() {
         PortName port = PortName.random(options.namespace());
@@ -122,7 +121,7 @@ public final class NameService implements AutoCloseable {
         RANDOM.nextBytes(key);
         return blocking(() -> {
             client.create().withMode(CreateMode.EPHEMERAL).forPath(path, seal.seal(path, new JsonObject()
-                    .put("port", port.id()).put("key", HexFormat.of().formatHex(key))));
+                    .put("port", port.id()).put("key", seal.encrypt(path, key))));
             made.add(path);
             return port;
         }, "open a port");
@@ -131,7 +130,7 @@ public final class NameService implements AutoCloseable {
     /**
      * The key of open {@code port}: what the handshake of its inter-communicators' connections proves. Fails when
      * the port is not open, and with a {@link MalformedZnodeException} when its znode is not sealed with the secret
-     * or holds no 32-byte key.
+     * or holds no 32-byte key encrypted with it for this port.
      */
     Future<byte[]> portKey(PortName port) {
         return valid(() -> requireOwnNamespace(port)).compose(v -> blocking(() -> {
@@ -146,11 +145,11 @@ public final class NameService implements AutoCloseable {
             if (!port.id().equals(record.name("port"))) {
                 throw new MalformedZnodeException(path, "names another port, " + record.name("port"));
             }
-            String hex = record.text("key", 2 * JobSecret.BYTES);
-            if (!KEY.matcher(hex).matches()) {
-                throw new MalformedZnodeException(path, "holds no port key of " + 2 * JobSecret.BYTES + " hex digits");
+            byte[] key = seal.decrypt(path, record.text("key", ENCRYPTED_KEY_CHARS));
+            if (key.length != JobSecret.BYTES) {
+                throw new MalformedZnodeException(path, "holds a port key of " + key.length + " bytes, not " + JobSecret.BYTES);
             }
-            return HexFormat.of().parseHex(hex);
+            return key;
         }, "read the key of port " + port));
     }
 
