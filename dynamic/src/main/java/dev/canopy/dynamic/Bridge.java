@@ -11,6 +11,8 @@ import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
+import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.SecurityCounters;
 import dev.canopy.core.transport.FrameDemux;
 import dev.canopy.core.transport.FrameFamily;
 import dev.canopy.core.transport.Transport;
@@ -26,10 +28,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One process's end of an inter-communicator: a transport of its own (the existing {@link VertxTransport},
- * with the job's layers over it) whose handshake is keyed by the secret and the port, so only processes holding
- * the secret get in; the communicator runtime over the table of both groups; and the failure monitor that tells
- * it when a member of either group fails (a connection reset, silence, a goodbye). Connections open on the first
- * frame to a member; the monitor's heartbeats open one to every member within a heartbeat period.
+ * with the job's layers over it, and TLS when the options ask for it) whose handshake is keyed by the
+ * inter-communicator's key (a port's, or a join's), so only processes holding that key get in; the communicator
+ * runtime over the table of both groups; and the failure monitor that tells it when a member of either group
+ * fails (a connection reset, silence, a goodbye). Connections open on the first frame to a member; the monitor's
+ * heartbeats open one to every member within a heartbeat period.
  *
  * <p>Owned by its transport's context.
  */
@@ -55,18 +58,23 @@ final class Bridge {
         this.demux = new FrameDemux(transport, () -> label, limits.bytesPerPeer(), limits.bytesTotal());
     }
 
-    /** Binds the transport for inter-communicators made through {@code port}. */
-    static Future<Bridge> bind(Vertx vertx, DynamicOptions options, PortName port, String label) {
+    /** Binds the transport whose handshake proves {@code key} for {@code job} (an inter-communicator's name). */
+    static Future<Bridge> bind(Vertx vertx, DynamicOptions options, JobSecret key, JobId job, String label) {
         BridgeSourceCheck sources = new BridgeSourceCheck();
-        JobId job = JobId.of(port.bridgeJob());
-        TransportSecurity security = TransportSecurity.of(options.secret(), job).withSourceCheck(sources);
-        return VertxTransport.start(vertx, TransportOptions.defaults().withHost(options.host()).withNodeLabel(label), security)
+        TransportSecurity security = TransportSecurity.of(key, job).withSourceCheck(sources);
+        TransportOptions settings = TransportOptions.defaults().withHost(options.host()).withNodeLabel(label);
+        return VertxTransport.start(vertx, options.tls().map(settings::withTls).orElse(settings), security)
                 .map(options.layers()::build)
                 .map(transport -> new Bridge(transport, sources, job, options.heartbeat(), label));
     }
 
     NodeAddress address() {
         return transport.localAddress();
+    }
+
+    /** What this end's transport refused (foreign handshakes, forged frames, a peer without TLS), by reason. */
+    SecurityCounters securityCounters() {
+        return transport.securityCounters();
     }
 
     Context context() {

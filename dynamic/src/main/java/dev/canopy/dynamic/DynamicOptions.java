@@ -2,20 +2,25 @@ package dev.canopy.dynamic;
 
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.core.failure.HeartbeatSettings;
+import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.node.TransportStack;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.TlsSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
  * Settings of a process's dynamic-process calls.
  *
  * @param zooKeeper  the ensemble of the name service, {@code host:port,...} (the job's own, usually)
- * @param secret     the secret every job that connects through the name service holds: it owns the namespace's
- *                   znodes, seals their content and keys the handshake of every inter-communicator connection
+ * @param secret     the name-service secret, which every job that connects through one namespace holds: it owns the
+ *                   namespace's znodes and seals their content, so only its holders can read a port's key, the
+ *                   credential of the inter-communicators made through the port. It need not be (and between jobs
+ *                   that should not trust each other, should not be) any job's own secret
  * @param namespace  the name service's scope under {@code /canopy/names}: names published in one namespace are
  *                   found only there (default: the user's login name)
  * @param timeout    how long any call (lookup, accept, connect, an inter-communicator operation) may take before
@@ -24,11 +29,17 @@ import java.util.regex.Pattern;
  * @param layers     the layers put over each inter-communicator's transport (the job's WAN emulation, say)
  * @param host       the address each process's inter-communicator transport binds and advertises
  * @param heartbeat  failure detection between the members of an inter-communicator (as a node's, NodeOptions)
+ * @param tls        TLS 1.3 with mutual authentication on every inter-communicator connection (the job's
+ *                   {@code --tls}), or none; both groups must make the same choice
+ * @param zooKeeperTls TLS to the name service's ensemble (the job's {@code --zk-tls}), or plain TCP
  */
 public record DynamicOptions(String zooKeeper, JobSecret secret, String namespace, Duration timeout,
-        InterPhase interPhase, TransportStack layers, String host, HeartbeatSettings heartbeat) {
+        InterPhase interPhase, TransportStack layers, String host, HeartbeatSettings heartbeat,
+        Optional<TlsSettings> tls, Optional<ZooKeeperTls> zooKeeperTls) {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    /** The name-service secret's file, when the jobs that connect keep their own job secrets (they should). */
+    public static final String ENV_NAMES_SECRET_FILE = "CANOPY_NAMES_SECRET_FILE";
     private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
     public DynamicOptions {
@@ -38,6 +49,8 @@ public record DynamicOptions(String zooKeeper, JobSecret secret, String namespac
         Objects.requireNonNull(layers, "layers");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(heartbeat, "heartbeat");
+        Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(zooKeeperTls, "zooKeeperTls");
         if (zooKeeper.isBlank()) {
             throw new IllegalArgumentException("dynamic options: the ZooKeeper connect string is empty; give host:port,...");
         }
@@ -47,50 +60,76 @@ public record DynamicOptions(String zooKeeper, JobSecret secret, String namespac
         }
     }
 
-    /** Namespace of the user's login name, 30 s timeout, topology-aware inter phase, no layers, loopback. */
+    /** Namespace of the user's login name, 30 s timeout, topology-aware inter phase, no layers, loopback, no TLS. */
     public static DynamicOptions of(String zooKeeper, JobSecret secret) {
         return new DynamicOptions(zooKeeper, secret, defaultNamespace(), DEFAULT_TIMEOUT, InterPhase.TOPOLOGY,
-                TransportStack.none(), "127.0.0.1", HeartbeatSettings.defaults());
+                TransportStack.none(), "127.0.0.1", HeartbeatSettings.defaults(), Optional.empty(),
+                Optional.empty());
     }
 
     /**
      * The options of a process started by {@code canopy launch} or {@code canopy node}: ZooKeeper from
-     * {@code CANOPY_ZK}, the secret from {@code CANOPY_SECRET_FILE}, the namespace from {@code CANOPY_NAMESPACE}
-     * when set.
+     * {@code CANOPY_ZK}; the name-service secret from {@code CANOPY_NAMES_SECRET_FILE}, or else the job's own
+     * ({@code CANOPY_SECRET_FILE}: then only jobs with the same job secret meet); the namespace from
+     * {@code CANOPY_NAMESPACE} when set; the job's TLS files ({@code CANOPY_TLS_*}, {@code --tls}) for the
+     * inter-communicator connections too; the job's ZooKeeper TLS directory ({@code CANOPY_ZK_TLS}, {@code --zk-tls})
+     * for the name service.
      */
     public static DynamicOptions fromEnvironment(Map<String, String> environment) {
         String zooKeeper = required(environment, JoinOptions.ENV_ZOOKEEPER);
-        JobSecret secret = JobSecret.fromFile(Path.of(required(environment, JoinOptions.ENV_SECRET_FILE)));
+        String namesSecret = environment.get(ENV_NAMES_SECRET_FILE);
+        JobSecret secret = JobSecret.fromFile(Path.of(namesSecret != null && !namesSecret.isBlank() ? namesSecret.strip()
+                : required(environment, JoinOptions.ENV_SECRET_FILE)));
         DynamicOptions options = of(zooKeeper, secret);
         if ("1".equals(environment.get(JoinOptions.ENV_EMULATE_WAN))) {
             options = options.withLayers(JoinOptions.fromEnvironment(environment).layers());
+        }
+        Optional<TlsSettings> tls = TlsSettings.fromEnvironment(environment);
+        if (tls.isPresent()) {
+            options = options.withTls(tls.get());
+        }
+        String zooKeeperTlsDirectory = environment.get(JoinOptions.ENV_ZOOKEEPER_TLS);
+        if (zooKeeperTlsDirectory != null && !zooKeeperTlsDirectory.isBlank()) {
+            options = options.withZooKeeperTls(ZooKeeperTls.fromDirectory(Path.of(zooKeeperTlsDirectory.strip())));
         }
         String namespace = environment.get("CANOPY_NAMESPACE");
         return namespace == null ? options : options.withNamespace(namespace);
     }
 
     public DynamicOptions withNamespace(String newNamespace) {
-        return new DynamicOptions(zooKeeper, secret, newNamespace, timeout, interPhase, layers, host, heartbeat);
+        return new DynamicOptions(zooKeeper, secret, newNamespace, timeout, interPhase, layers, host, heartbeat, tls, zooKeeperTls);
     }
 
     public DynamicOptions withTimeout(Duration newTimeout) {
-        return new DynamicOptions(zooKeeper, secret, namespace, newTimeout, interPhase, layers, host, heartbeat);
+        return new DynamicOptions(zooKeeper, secret, namespace, newTimeout, interPhase, layers, host, heartbeat, tls, zooKeeperTls);
     }
 
     public DynamicOptions withInterPhase(InterPhase newPhase) {
-        return new DynamicOptions(zooKeeper, secret, namespace, timeout, newPhase, layers, host, heartbeat);
+        return new DynamicOptions(zooKeeper, secret, namespace, timeout, newPhase, layers, host, heartbeat, tls, zooKeeperTls);
     }
 
     public DynamicOptions withLayers(TransportStack newLayers) {
-        return new DynamicOptions(zooKeeper, secret, namespace, timeout, interPhase, newLayers, host, heartbeat);
+        return new DynamicOptions(zooKeeper, secret, namespace, timeout, interPhase, newLayers, host, heartbeat, tls, zooKeeperTls);
     }
 
     public DynamicOptions withHost(String newHost) {
-        return new DynamicOptions(zooKeeper, secret, namespace, timeout, interPhase, layers, newHost, heartbeat);
+        return new DynamicOptions(zooKeeper, secret, namespace, timeout, interPhase, layers, newHost, heartbeat, tls, zooKeeperTls);
     }
 
     public DynamicOptions withHeartbeat(HeartbeatSettings newHeartbeat) {
-        return new DynamicOptions(zooKeeper, secret, namespace, timeout, interPhase, layers, host, newHeartbeat);
+        return new DynamicOptions(zooKeeper, secret, namespace, timeout, interPhase, layers, host, newHeartbeat, tls, zooKeeperTls);
+    }
+
+    /** Every inter-communicator connection runs TLS with these files (the job's, usually); the other group must too. */
+    public DynamicOptions withTls(TlsSettings settings) {
+        return new DynamicOptions(zooKeeper, secret, namespace, timeout, interPhase, layers, host, heartbeat,
+                Optional.of(settings), zooKeeperTls);
+    }
+
+    /** The name service reaches ZooKeeper over TLS with {@code files} (the job's {@code --zk-tls} directory). */
+    public DynamicOptions withZooKeeperTls(ZooKeeperTls files) {
+        return new DynamicOptions(zooKeeper, secret, namespace, timeout, interPhase, layers, host, heartbeat, tls,
+                Optional.of(files));
     }
 
     static void requireNamespace(String namespace) {

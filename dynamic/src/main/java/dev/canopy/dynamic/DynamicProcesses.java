@@ -7,6 +7,7 @@ import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.net.Socket;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -14,7 +15,7 @@ import java.util.Optional;
  * MPI-2 dynamic processes for one process of a group (a communicator and its collectives): ports and service
  * names in ZooKeeper ({@link NameService}, opened on first use, only by the processes that call them), and
  * {@link #accept} / {@link #connect}, collective over the group, which make an {@link InterCommunicator} with
- * another running group.
+ * another running group; and {@link #join}, which makes one between two processes sharing a socket.
  *
  * <pre>
  * // server job, every process:
@@ -35,6 +36,8 @@ public final class DynamicProcesses implements AutoCloseable {
     private final Vertx vertx;
     private final DynamicOptions options;
     private final Pairing pairing;
+    private final Collectives local;
+    private final GridModel grid;
     private Future<NameService> names;
     /** A session to borrow for the name service instead of opening one. */
     private final Optional<ZooKeeperSession> borrowed;
@@ -44,6 +47,8 @@ public final class DynamicProcesses implements AutoCloseable {
         this.vertx = local.communicator().context().owner();
         this.options = Objects.requireNonNull(options, "options");
         this.pairing = new Pairing(vertx, options, local, grid, this::names);
+        this.local = local;
+        this.grid = grid;
     }
 
     /** Over WORLD of {@code session}, with its collectives and level file. */
@@ -104,6 +109,19 @@ public final class DynamicProcesses implements AutoCloseable {
     /** Collective over this group: connects to the group accepting at {@code port} (read at {@code root} only). */
     public Future<InterCommunicator> connect(PortName port, int root) {
         return pairing.run(Side.CONNECT, port, root);
+    }
+
+    /**
+     * MPI_Comm_join: the inter-communicator of this process and the process at the other end of {@code socket}, a
+     * connected socket the two already share; each calls join with its end (collective over the two only, not over
+     * this group). Over the socket the two agree on a fresh key (X25519) and exchange their inter-communicator
+     * addresses; the socket stays open, positioned after the exchange, for the caller to use or close. The
+     * inter-communicator's connections are this object's options' (TLS when {@link DynamicOptions#tls()} is set: both
+     * must then run it). Its local group is this process alone; {@link InterCommunicator#merge} gives a communicator
+     * of the two. No name service is involved.
+     */
+    public Future<InterCommunicator> join(Socket socket) {
+        return new Join(vertx, options, local, grid).run(socket);
     }
 
     /** Waits for {@code future} on a plain thread (not an event loop), rethrowing its failure: for MPI-style code. */

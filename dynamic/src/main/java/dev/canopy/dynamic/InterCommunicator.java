@@ -8,6 +8,7 @@ import dev.canopy.collectives.reduce.ReduceOp;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.comm.Message;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.security.SecurityCounters;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -113,6 +114,15 @@ public final class InterCommunicator {
     /** The local rank that crosses for non-rooted collectives (the lowest-latency pair's member in this group; 0 when flat). */
     public int leader() {
         return leaders.leader(table.mine());
+    }
+
+    /**
+     * What this member's inter-communicator transport refused, by reason: connections that could not prove the
+     * inter-communicator's key (HANDSHAKE_BAD_PROOF), frames claiming another member's rank (FRAME_WRONG_SOURCE),
+     * a peer without TLS when this one runs it (TLS_PLAINTEXT_PEER), and the rest of docs/security.md's list.
+     */
+    public SecurityCounters securityCounters() {
+        return bridge.securityCounters();
     }
 
     /** The local group's collectives, for the intra-group work a program does between inter-group steps. */

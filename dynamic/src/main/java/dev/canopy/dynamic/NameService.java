@@ -4,10 +4,12 @@ import dev.canopy.core.membership.MalformedZnodeException;
 import dev.canopy.core.membership.ZnodeJson;
 import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.security.JobSecret;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
@@ -45,6 +47,8 @@ public final class NameService implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(NameService.class);
     static final String ROOT = "/canopy/names";
+    private static final int ENCRYPTED_KEY_CHARS = ZnodeSeal.encryptedChars(JobSecret.BYTES);
+    private static final SecureRandom RANDOM = new SecureRandom();
     private static final Pattern SERVICE = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
     private static final List<ACL> SHARED_PARENT_ACL = Collections.singletonList(new ACL(
             ZooDefs.Perms.READ | ZooDefs.Perms.CREATE | ZooDefs.Perms.DELETE, ZooDefs.Ids.ANYONE_ID_UNSAFE));
@@ -78,7 +82,7 @@ public final class NameService implements AutoCloseable {
     /** Connects to {@code options.zooKeeper()} with the secret's credentials and claims the namespace. */
     public static Future<NameService> open(Vertx vertx, DynamicOptions options) {
         return ZooKeeperSession.open(vertx, options.zooKeeper(), SESSION_TIMEOUT, CONNECT_TIMEOUT,
-                        Optional.of(ZooKeeperCredentials.of(options.secret())))
+                        Optional.of(ZooKeeperCredentials.of(options.secret())), options.zooKeeperTls())
                 .compose(session -> {
                     NameService service = new NameService(vertx, session, options, true);
                     return service.claim().map(service).onFailure(e -> session.close());
@@ -105,15 +109,48 @@ public final class NameService implements AutoCloseable {
         return options.namespace();
     }
 
-    /** A new port, open until {@link #closePort} or until this service closes (or its process dies). */
+    /**
+     * A new port, open until {@link #closePort} or until this service closes (or its process dies). Its znode holds
+     * the port's key, 32 random bytes encrypted and sealed with the secret, which only holders of the secret can
+     * read: the credential of every inter-communicator made through the port ({@link #portKey}).
+     */
     public Future<PortName> openPort() {
         PortName port = PortName.random(options.namespace());
         String path = portPath(port);
+        byte[] key = new byte[JobSecret.BYTES];
+        RANDOM.nextBytes(key);
         return blocking(() -> {
-            client.create().withMode(CreateMode.EPHEMERAL).forPath(path, seal.seal(path, new JsonObject().put("port", port.id())));
+            client.create().withMode(CreateMode.EPHEMERAL).forPath(path, seal.seal(path, new JsonObject()
+                    .put("port", port.id()).put("key", seal.encrypt(path, key))));
             made.add(path);
             return port;
         }, "open a port");
+    }
+
+    /**
+     * The key of open {@code port}: what the handshake of its inter-communicators' connections proves. Fails when
+     * the port is not open, and with a {@link MalformedZnodeException} when its znode is not sealed with the secret
+     * or holds no 32-byte key encrypted with it for this port.
+     */
+    Future<byte[]> portKey(PortName port) {
+        return valid(() -> requireOwnNamespace(port)).compose(v -> blocking(() -> {
+            String path = portPath(port);
+            byte[] data;
+            try {
+                data = client.getData().forPath(path);
+            } catch (KeeperException.NoNodeException e) {
+                throw new IllegalStateException(notOpen(port), e);
+            }
+            ZnodeJson record = seal.open(path, data);
+            if (!port.id().equals(record.name("port"))) {
+                throw new MalformedZnodeException(path, "names another port, " + record.name("port"));
+            }
+            byte[] key = seal.decrypt(path, record.text("key", ENCRYPTED_KEY_CHARS));
+            if (key.length != JobSecret.BYTES) {
+                throw new MalformedZnodeException(path, "holds a port key of " + key.length + " bytes, not " + JobSecret.BYTES);
+            }
+            return key;
+        }, "read the key of port " + port));
     }
 
     /** Closes {@code port}: connects to it fail from now on, and so does an accept waiting on it. */
@@ -382,8 +419,9 @@ public final class NameService implements AutoCloseable {
     private Throwable explain(Throwable e, String what) {
         if (e instanceof KeeperException.NoAuthException) {
             return new IllegalStateException("cannot " + what + ": namespace " + options.namespace()
-                    + " of the name service belongs to other ZooKeeper credentials (a job with another secret made it);"
-                    + " use the same --secret-file as the jobs you connect to, or another namespace"
+                    + " of the name service belongs to other ZooKeeper credentials (a job with another name-service"
+                    + " secret made it); give every job that connects through it the same name-service secret"
+                    + " (CANOPY_NAMES_SECRET_FILE, or else the same --secret-file), or use another namespace"
                     + " (DynamicOptions.withNamespace, CANOPY_NAMESPACE)", e);
         }
         if (e instanceof KeeperException keeper) {

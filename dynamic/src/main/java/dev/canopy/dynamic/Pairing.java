@@ -4,8 +4,10 @@ import dev.canopy.collectives.Collectives;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.MemberCodec;
 import dev.canopy.core.membership.ZnodeJson;
+import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
@@ -13,6 +15,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -51,17 +54,24 @@ final class Pairing {
                     + " is not a rank of the group (0.." + (group.size() - 1) + ")"));
         }
         boolean isRoot = group.rank() == root;
-        Buffer announced = !isRoot ? null : port == null
-                ? Outcome.failed(new IllegalArgumentException(verb(side) + ": the root was given no port"))
-                : Outcome.ok(Buffer.buffer(port.toString()));
-        Future<InterCommunicator> made = local.bcast(announced, root)
-                .map(outcome -> PortName.parse(Outcome.open(outcome, verb(side)).toString()))
-                .compose(shared -> Bridge.bind(vertx, options, shared, label(side, group.rank()))
-                        .transform(bound -> exchange(side, shared, root, bound).onFailure(e -> {
-                            if (bound.succeeded()) {
-                                bound.result().close("making the inter-communicator failed");
-                            }
-                        })));
+        // The root reads the port's key (only holders of the name-service secret can) and shares it with the port
+        // over the group's own authenticated transport: the key is the credential of the inter-communicator.
+        Future<Buffer> announced = !isRoot ? Future.succeededFuture(null) : port == null
+                ? Future.succeededFuture(Outcome.failed(new IllegalArgumentException(verb(side) + ": the root was given no port")))
+                : Outcome.of(names.get().compose(service -> service.portKey(port)).map(key -> new JsonObject()
+                        .put("port", port.toString()).put("key", HexFormat.of().formatHex(key)).toBuffer()));
+        Future<InterCommunicator> made = announced.compose(outcome -> local.bcast(outcome, root))
+                .compose(outcome -> {
+                    ZnodeJson shared = ZnodeJson.parse(Outcome.open(outcome, verb(side)).getBytes(), verb(side) + " port");
+                    PortName sharedPort = PortName.parse(shared.text("port", 200));
+                    JobSecret key = JobSecret.of(HexFormat.of().parseHex(shared.text("key", 2 * JobSecret.BYTES)));
+                    return Bridge.bind(vertx, options, key, JobId.of(sharedPort.bridgeJob()), label(side, group.rank()))
+                            .transform(bound -> exchange(side, sharedPort, root, bound).onFailure(e -> {
+                                if (bound.succeeded()) {
+                                    bound.result().close("making the inter-communicator failed");
+                                }
+                            }));
+                });
         return Deadline.bound(vertx, made, options.timeout().multipliedBy(2), verb(side) + " on port " + port);
     }
 
@@ -85,6 +95,7 @@ final class Pairing {
                     ZnodeJson both = ZnodeJson.parse(Outcome.open(outcome, verb(side)).getBytes(), verb(side) + " record");
                     InterTable table = new InterTable(GroupRecord.fromJson(both.object("accept")),
                             GroupRecord.fromJson(both.object("connect")), side, rank);
+                    GroupRecord.requireSameLinks(table.group(side), table.group(side.other()));
                     Bridge bridge = bound.result();
                     return bridge.join(table.union(), table.self(), label(side, rank))
                             .compose(union -> new LeaderSetup(table, union.collectiveChannel(), local, options.interPhase())
@@ -120,7 +131,8 @@ final class Pairing {
             Buffer member = Outcome.open(members.get(r), "rank " + r + "'s address");
             decoded.add(MemberCodec.fromJson(ZnodeJson.parse(member.getBytes(), "member " + r + " of the group")));
         }
-        return new GroupRecord(group.member(0).id().value() + "/c" + group.contextId(), group.contextId(), decoded);
+        return new GroupRecord(group.member(0).id().value() + "/c" + group.contextId(), group.contextId(), decoded,
+                options.tls().isPresent());
     }
 
     private static String label(Side side, int rank) {

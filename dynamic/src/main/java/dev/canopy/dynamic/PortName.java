@@ -41,7 +41,7 @@ public record PortName(String namespace, String id) {
         }
     }
 
-    /** The job name of the transports of inter-communicators made through this port (keys their handshake). */
+    /** The job name of the transports of inter-communicators made through this port (their handshake proves it and the port's key). */
     String bridgeJob() {
         return "ic-" + id;
     }

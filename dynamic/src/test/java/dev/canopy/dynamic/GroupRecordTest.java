@@ -25,7 +25,7 @@ class GroupRecordTest {
     }
 
     private static final GroupRecord RECORD = new GroupRecord("p0/c1", 1,
-            List.of(member("a-0", "alpha", 40000), member("a-1", "beta", 40010)));
+            List.of(member("a-0", "alpha", 40000), member("a-1", "beta", 40010)), true);
 
     private static GroupRecord decode(JsonObject json) {
         return GroupRecord.fromJson(ZnodeJson.parse(json.encode().getBytes(StandardCharsets.UTF_8), "/test"));
@@ -48,9 +48,21 @@ class GroupRecordTest {
         assertThatThrownBy(() -> decode(json.copy().put("members", badPort))).isInstanceOf(MalformedZnodeException.class);
         assertThatThrownBy(() -> decode(json.copy().put("context", -1))).isInstanceOf(MalformedZnodeException.class);
         assertThatThrownBy(() -> decode(json.copy().put("group", "line\nbreak"))).isInstanceOf(MalformedZnodeException.class);
+        assertThatThrownBy(() -> decode(json.copy().put("links", "ssl"))).isInstanceOf(MalformedZnodeException.class)
+                .hasMessageContaining("links 'ssl'");
         JsonObject noMembers = json.copy();
         noMembers.remove("members");
         assertThatThrownBy(() -> decode(noMembers)).hasMessageContaining("members");
+    }
+
+    @Test
+    void groupsThatDisagreeOnTlsAreRefusedNamingTheOption() {
+        GroupRecord plain = new GroupRecord("p9/c1", 1, List.of(member("c-0", "gamma", 40020)), false);
+        assertThatThrownBy(() -> GroupRecord.requireSameLinks(RECORD, plain)).isInstanceOf(InterCommunicatorException.class)
+                .hasMessageContaining("with TLS and the other group without").hasMessageContaining("--tls")
+                .hasMessageContaining("DynamicOptions.withTls");
+        assertThatThrownBy(() -> GroupRecord.requireSameLinks(plain, RECORD)).hasMessageContaining("without TLS and the other group with");
+        GroupRecord.requireSameLinks(RECORD, RECORD);
     }
 
     @Test

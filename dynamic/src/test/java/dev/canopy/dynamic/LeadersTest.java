@@ -23,7 +23,7 @@ class LeadersTest {
             members.add(new Member(NodeId.of(side.memberId(r)), new Coordinates("w", sites[r], sites[r], sites[r], sites[r] + r),
                     new NodeAddress("127.0.0.1", port, port + 1)));
         }
-        return new GroupRecord(side.name(), 1, members);
+        return new GroupRecord(side.name(), 1, members, false);
     }
 
     // accepting group: alpha alpha beta (representatives 0 and 2); connecting: gamma delta delta (0 and 1)

@@ -134,7 +134,7 @@ class NameServiceTest {
     @Test
     void overABorrowedSessionClosingDeletesItsPortsAndNamesAndKeepsTheSession() {
         ZooKeeperSession borrowed = Await.result(ZooKeeperSession.open(jobs.vertx, jobs.zooKeeper.connectString(),
-                Duration.ofSeconds(4), Duration.ofSeconds(10), Optional.of(ZooKeeperCredentials.of(jobs.secret))));
+                Duration.ofSeconds(4), Duration.ofSeconds(10), Optional.of(ZooKeeperCredentials.of(jobs.namesSecret))));
         try {
             NameService service = Await.result(NameService.over(jobs.vertx, borrowed,
                     jobs.options(0, InterPhase.FLAT).withTimeout(SHORT)));
@@ -168,7 +168,7 @@ class NameServiceTest {
     void aRecordNotSealedWithTheSecretIsRefused() throws Exception {
         Await.result(client.lookupName("x").otherwiseEmpty()); // the namespace exists
         CuratorFramework raw = ZooKeeperSession.builder(jobs.zooKeeper.connectString(), Duration.ofSeconds(4),
-                Duration.ofSeconds(10), Optional.of(ZooKeeperCredentials.of(jobs.secret))).build();
+                Duration.ofSeconds(10), Optional.of(ZooKeeperCredentials.of(jobs.namesSecret))).build();
         raw.start();
         try {
             raw.blockUntilConnected(10, TimeUnit.SECONDS);

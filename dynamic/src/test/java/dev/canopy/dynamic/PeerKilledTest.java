@@ -37,6 +37,7 @@ class PeerKilledTest {
     private TwoJobs jobs;
     private Process child;
     private Path secretFile;
+    private Path namesSecretFile;
 
     @AfterEach
     void stop() throws IOException {
@@ -45,6 +46,9 @@ class PeerKilledTest {
         }
         if (jobs != null) {
             jobs.close();
+        }
+        if (namesSecretFile != null) {
+            Files.deleteIfExists(namesSecretFile);
         }
         if (secretFile != null) {
             Files.deleteIfExists(secretFile);
@@ -92,11 +96,13 @@ class PeerKilledTest {
 
     private Process launch(TwoJobs fixture, String service, int index) {
         try {
-            secretFile = fixture.secret.writeTemporary();
+            secretFile = fixture.clientSecret.writeTemporary();
+            namesSecretFile = fixture.namesSecret.writeTemporary();
             List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx192m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                     RemoteClientMain.class.getName(), fixture.zooKeeper.connectString(), fixture.clientJob.name(),
-                    secretFile.toString(), fixture.namespace, service, String.valueOf(index), "2");
+                    secretFile.toString(), fixture.namespace, service, String.valueOf(index), "2",
+                    namesSecretFile.toString());
             return new ProcessBuilder(command).redirectErrorStream(true).start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

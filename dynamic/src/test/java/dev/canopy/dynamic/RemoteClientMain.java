@@ -18,7 +18,8 @@ import java.nio.file.Path;
 /**
  * One process of a client job in its own JVM, for {@link PeerKilledTest}: joins the job, connects to the service
  * and prints {@code CONNECTED <rank>}, then waits until its standard input ends (or it is killed).
- * Arguments: ZooKeeper, job, secret file, namespace, service, process index in four-site.rsl, job size.
+ * Arguments: ZooKeeper, job, job secret file, namespace, service, process index in four-site.rsl, job size,
+ * name-service secret file.
  */
 public final class RemoteClientMain {
 
@@ -34,7 +35,8 @@ public final class RemoteClientMain {
         CanopyNode node = Blocking.await(CanopyNode.start(CanopyVertx.create(), options));
         Communicator world = Blocking.await(node.join());
         Collectives collectives = new Collectives(world, ConfiguredPlans.of(world.members(), grid), CollectiveSettings.defaults());
-        DynamicProcesses dynamic = DynamicProcesses.over(collectives, grid, DynamicOptions.of(args[0], secret)
+        DynamicProcesses dynamic = DynamicProcesses.over(collectives, grid, DynamicOptions.of(args[0],
+                JobSecret.fromFile(Path.of(args[7])))
                 .withNamespace(args[3]).withHeartbeat(TwoJobs.LOADED_MACHINE).withInterPhase(InterPhase.TOPOLOGY));
         PortName port = world.rank() == 0 ? Blocking.await(dynamic.lookupName(args[4])) : null;
         InterCommunicator server = Blocking.await(dynamic.connect(port, 0));

@@ -36,8 +36,9 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Two separately joined jobs in this JVM (a server job and a client job, each with its own job name and
- * membership, one embedded ZooKeeper, one secret), their processes placed at processes of one level file, the
+ * Two separately joined jobs in this JVM (a server job and a client job, each with its own job name,
+ * membership and job secret; one embedded ZooKeeper; one name-service secret, which only the name service and the
+ * ports' keys use, as two users' jobs that should not join each other), their processes placed at processes of one level file, the
  * file's WAN emulated between sites when asked. Each process has its collectives and its dynamic processes;
  * {@link #connect} makes an inter-communicator between the two jobs by service name.
  */
@@ -59,19 +60,22 @@ final class TwoJobs implements AutoCloseable {
     final EmbeddedZooKeeper zooKeeper;
     final Optional<WanEmulator> emulator;
     final Vertx vertx;
-    final JobSecret secret;
+    /** The name-service secret, which both jobs share (their job secrets differ). */
+    final JobSecret namesSecret;
+    final JobSecret serverSecret = JobSecret.generate();
+    final JobSecret clientSecret = JobSecret.generate();
     final String namespace;
     final List<Process> server;
     final List<Process> client;
     final JobId clientJob = JobId.of("client-" + JOBS.incrementAndGet());
 
     private TwoJobs(GridModel grid, EmbeddedZooKeeper zooKeeper, Optional<WanEmulator> emulator, Vertx vertx,
-            JobSecret secret, String namespace, List<Process> server, List<Process> client) {
+            JobSecret namesSecret, String namespace, List<Process> server, List<Process> client) {
         this.grid = grid;
         this.zooKeeper = zooKeeper;
         this.emulator = emulator;
         this.vertx = vertx;
-        this.secret = secret;
+        this.namesSecret = namesSecret;
         this.namespace = namespace;
         this.server = server;
         this.client = client;
@@ -104,17 +108,17 @@ final class TwoJobs implements AutoCloseable {
         Vertx vertx = CanopyVertx.create(new VertxOptions().setMaxEventLoopExecuteTime(300)
                 .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS).setWarningExceptionTime(300)
                 .setWarningExceptionTimeUnit(TimeUnit.MILLISECONDS));
-        JobSecret secret = JobSecret.generate();
+        JobSecret namesSecret = JobSecret.generate();
         String namespace = "test-" + JOBS.incrementAndGet();
         List<Process> server = new ArrayList<>();
         List<Process> client = new ArrayList<>();
-        TwoJobs jobs = new TwoJobs(grid, zooKeeper, emulator, vertx, secret, namespace, server, client);
+        TwoJobs jobs = new TwoJobs(grid, zooKeeper, emulator, vertx, namesSecret, namespace, server, client);
         try {
             List<Future<Process>> serverJoin = jobs.join(JobId.of("server-" + JOBS.incrementAndGet()), serverAt,
-                    serverAt.length, phase);
+                    serverAt.length, phase, jobs.serverSecret);
             serverJoin.forEach(process -> server.add(Await.result(process, Duration.ofSeconds(60))));
             server.sort(Comparator.comparingInt(Process::rank));
-            List<Future<Process>> clientJoin = jobs.join(jobs.clientJob, clientAt, clientJobSize, phase);
+            List<Future<Process>> clientJoin = jobs.join(jobs.clientJob, clientAt, clientJobSize, phase, jobs.clientSecret);
             beforeClients.accept(jobs);
             clientJoin.forEach(process -> client.add(Await.result(process, Duration.ofSeconds(90))));
             client.sort(Comparator.comparingInt(Process::rank));
@@ -126,7 +130,7 @@ final class TwoJobs implements AutoCloseable {
     }
 
     DynamicOptions options(int index, InterPhase phase) {
-        return DynamicOptions.of(zooKeeper.connectString(), secret).withNamespace(namespace).withHeartbeat(LOADED_MACHINE)
+        return DynamicOptions.of(zooKeeper.connectString(), namesSecret).withNamespace(namespace).withHeartbeat(LOADED_MACHINE)
                 .withLayers(layers(index)).withInterPhase(phase);
     }
 
@@ -135,7 +139,7 @@ final class TwoJobs implements AutoCloseable {
                 .orElse(TransportStack.none());
     }
 
-    private List<Future<Process>> join(JobId id, int[] at, int size, InterPhase phase) {
+    private List<Future<Process>> join(JobId id, int[] at, int size, InterPhase phase, JobSecret secret) {
         List<Future<Process>> joined = new ArrayList<>();
         for (int index : at) {
             NodeOptions options = NodeOptions.of(id, NodeId.of("p" + index), grid.processes().get(index).coordinates(),

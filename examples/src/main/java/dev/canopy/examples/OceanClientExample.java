@@ -14,8 +14,8 @@ import java.util.stream.DoubleStream;
 /**
  * A visualisation client: its rank 0 looks up the {@link OceanServerExample}'s service by name, every rank connects
  * (collectively), receives the whole field at each step and reports the mean of the last one back to the server's
- * rank 0. Run with the server's ZooKeeper ({@code --zk}) and secret file: without the secret, the name service
- * refuses the lookup.
+ * rank 0. Run with the server's ZooKeeper ({@code --zk}) and its name-service secret ({@code CANOPY_NAMES_SECRET_FILE},
+ * or else its secret file): without it, the name service refuses the lookup.
  */
 public final class OceanClientExample implements CanopyProgram {
 

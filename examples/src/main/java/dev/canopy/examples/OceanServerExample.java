@@ -17,7 +17,8 @@ import java.util.Arrays;
  * {@value #SERVICE}, every rank accepts (collectively), then the job streams its field to the client job for a few
  * steps (an inter-communicator allgather: each client gets every server rank's slice), takes the clients' summary
  * back (an inter-communicator reduce) and disconnects. Start it, then {@link OceanClientExample} with the same
- * ZooKeeper and secret file (the line rank 0 prints says how).
+ * ZooKeeper and name-service secret ({@code CANOPY_NAMES_SECRET_FILE}, or else the same secret file; the line
+ * rank 0 prints says how).
  */
 public final class OceanServerExample implements CanopyProgram {
 
@@ -34,10 +35,12 @@ public final class OceanServerExample implements CanopyProgram {
             if (session.rank() == 0) {
                 port = dynamic.await(dynamic.openPort());
                 dynamic.await(dynamic.publishName(SERVICE, port));
+                String namesSecret = System.getenv(DynamicOptions.ENV_NAMES_SECRET_FILE);
                 System.out.println("published service '" + SERVICE + "' (" + port + ") in ZooKeeper " + options.zooKeeper()
-                        + "; connect a client: ./canopy launch --config examples/grids/two-site.rsl --class"
+                        + "; connect a client: " + (namesSecret == null ? "" : DynamicOptions.ENV_NAMES_SECRET_FILE + "="
+                        + namesSecret + " ") + "./canopy launch --config examples/grids/two-site.rsl --class"
                         + " dev.canopy.examples.OceanClientExample --classpath examples/target/classes --zk "
-                        + options.zooKeeper() + " --secret-file <the same secret file>");
+                        + options.zooKeeper() + (namesSecret == null ? " --secret-file <the same secret file>" : ""));
             }
             InterCommunicator clients = dynamic.await(dynamic.accept(port, 0));
             BlockingInterCommunicator<double[]> inter = clients.blocking(ArrayType.DOUBLES);

@@ -15,7 +15,7 @@ import io.vertx.core.net.NetSocket;
  * Both sides of the handshake over a raw socket, for tests that play a peer byte by byte: a member
  * that authenticates and then misbehaves, or a receiver that authenticates and then stops reading.
  */
-final class RawHandshake {
+public final class RawHandshake {
 
     private RawHandshake() {
     }
@@ -25,15 +25,15 @@ final class RawHandshake {
      * returns once the server accepted (or closed the connection, when it refused the proof).
      */
     /** An authenticated raw socket and the moment the server closes it. */
-    record Connection(NetSocket socket, Future<Void> closed) {
+    public record Connection(NetSocket socket, Future<Void> closed) {
     }
 
-    static NetSocket connect(Vertx vertx, Member server, TransportSecurity security, NodeAddress claimed) {
+    public static NetSocket connect(Vertx vertx, Member server, TransportSecurity security, NodeAddress claimed) {
         return connect(vertx, server, security, claimed, Buffer.buffer()).socket();
     }
 
     /** As {@link #connect(Vertx, Member, TransportSecurity, NodeAddress)}, appending every byte it writes to {@code transcript}. */
-    static Connection connect(Vertx vertx, Member server, TransportSecurity security, NodeAddress claimed,
+    public static Connection connect(Vertx vertx, Member server, TransportSecurity security, NodeAddress claimed,
             Buffer transcript) {
         NetSocket socket = Await.result(vertx.createNetClient().connect(server.address().tcpPort(), "127.0.0.1"));
         Promise<Void> closed = Promise.promise();

@@ -21,6 +21,7 @@ import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -169,6 +170,13 @@ public final class DynamicSpawn implements AutoCloseable {
         }
     }
 
+    /** Where the parents wait, and their TLS files when their inter-communicators run TLS. */
+    private Map<String, String> childProperties(PortName port) {
+        Map<String, String> properties = new HashMap<>(Parent.tlsProperties(dynamic.options().tls()));
+        properties.put(Parent.PORT_PROPERTY, port.toString());
+        return properties;
+    }
+
     private Future<Started> startAtRoot(List<SpawnCommand> commands, int rootRank, long called) {
         JobId childJob = JobId.of("spawn-" + HexFormat.of().formatHex(RANDOM.generateSeed(6)));
         return dynamic.openPort().compose(port -> root(rootRank)
@@ -176,7 +184,7 @@ public final class DynamicSpawn implements AutoCloseable {
                     long portOpened = System.nanoTime();
                     SpawnOrder order = new SpawnOrder(childJob, commands, grid, root.latency(), settings.timeout(),
                             settings.wan() == SpawnSettings.WanEmulation.EMULATED,
-                            Map.of(Parent.PORT_PROPERTY, port.toString()));
+                            childProperties(port));
                     return root.spawner().spawn(order).map(children -> new Started(port, Optional.of(children), Buffer.buffer(),
                             () -> release(root, children, port), called, portOpened));
                 })
@@ -203,7 +211,7 @@ public final class DynamicSpawn implements AutoCloseable {
         if (root == null || root.failed()) {
             String rootSite = group.communicator().member(rootRank).coordinates().site();
             root = ZooKeeperSession.open(vertx, dynamic.options().zooKeeper(), ZOOKEEPER_SESSION, ZOOKEEPER_SESSION,
-                            Optional.of(ZooKeeperCredentials.of(dynamic.options().secret())))
+                            Optional.of(ZooKeeperCredentials.of(dynamic.options().secret())), dynamic.options().zooKeeperTls())
                     .map(session -> new Root(session, new Spawner(vertx, session.client(), new AgentZnodes(settings.pool())),
                             new RootLatency(group.communicator().context(), session.client(), settings.probedJob(), grid,
                                     rootSite)));

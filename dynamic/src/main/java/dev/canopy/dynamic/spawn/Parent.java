@@ -2,6 +2,7 @@ package dev.canopy.dynamic.spawn;
 
 import dev.canopy.collectives.run.CanopySession;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.dynamic.DynamicOptions;
 import dev.canopy.dynamic.DynamicProcesses;
 import dev.canopy.dynamic.InterCommunicator;
@@ -9,6 +10,8 @@ import dev.canopy.dynamic.PortName;
 import dev.canopy.processes.ChildMain;
 import io.vertx.core.Future;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -24,6 +27,12 @@ public final class Parent {
     /** The ZooKeeper and secret file of the child's job, for the name service. */
     static final String ZOOKEEPER_PROPERTY = "canopy.parent.zk";
     static final String SECRET_FILE_PROPERTY = "canopy.parent.secret-file";
+    /**
+     * The parents' TLS files, one property per {@link TlsSettings#environment()} variable (paths, never keys): the
+     * inter-communicator with the parents runs TLS when theirs does, so the children must (with the same files,
+     * which must exist at those paths on the children's host).
+     */
+    static final String TLS_PROPERTY_PREFIX = "canopy.parent.tls.";
 
     private Parent() {
     }
@@ -34,7 +43,7 @@ public final class Parent {
     }
 
     /**
-     * The options of the children's side (their job's ZooKeeper and secret, the parents' namespace), to adjust
+     * The options of the children's side (their job's ZooKeeper and secret, the parents' namespace and TLS files), to adjust
      * (timeout, inter phase) and pass to {@link #connect(CanopySession, DynamicProcesses)}.
      *
      * @throws IllegalStateException when this process was not spawned
@@ -45,7 +54,20 @@ public final class Parent {
         if (zooKeeper == null || secretFile == null) {
             throw notSpawned();
         }
-        return DynamicOptions.of(zooKeeper, JobSecret.fromFile(Path.of(secretFile))).withNamespace(port().namespace());
+        DynamicOptions options = DynamicOptions.of(zooKeeper, JobSecret.fromFile(Path.of(secretFile)))
+                .withNamespace(port().namespace());
+        Map<String, String> tlsFiles = new HashMap<>();
+        System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith(TLS_PROPERTY_PREFIX))
+                .forEach(name -> tlsFiles.put(name.substring(TLS_PROPERTY_PREFIX.length()), System.getProperty(name)));
+        return TlsSettings.fromEnvironment(tlsFiles).map(options::withTls).orElse(options);
+    }
+
+    /** The system properties that give a child the parents' TLS files ({@link #TLS_PROPERTY_PREFIX}). */
+    static Map<String, String> tlsProperties(Optional<TlsSettings> tls) {
+        Map<String, String> properties = new HashMap<>();
+        tls.ifPresent(settings -> settings.environment().forEach((name, value) -> properties.put(TLS_PROPERTY_PREFIX + name,
+                value)));
+        return properties;
     }
 
     /**

@@ -4,17 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.collectives.ArrayType;
 import dev.canopy.collectives.reduce.BuiltInOp;
+import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.core.testing.Await;
+import dev.canopy.core.testing.TestPki;
 import dev.canopy.dynamic.InterCommunicator;
 import dev.canopy.processes.Placement;
 import dev.canopy.processes.SpawnCommand;
 import dev.canopy.processes.SpawnFailedException;
 import io.vertx.core.Future;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * spawn and spawnMultiple from a parent job of this JVM: the children are real JVMs started by local agents at
@@ -76,6 +81,21 @@ class DynamicSpawnTest {
             assertThat(inter.remoteMember(0).coordinates().site()).isEqualTo("kisti-b");
         });
         assertThat(parentsAllreduce(children)).containsExactly(30L, 30L);
+        children.forEach(inter -> Await.result(inter.disconnect(), BOUND));
+    }
+
+    @Test
+    void theChildrenOfParentsWithTlsConnectBackOverTls(@TempDir Path directory) {
+        TestPki ca = TestPki.authority("spawn CA");
+        TlsSettings tls = TlsSettings.load(ca.write(directory, "node", ca.issue("canopy-node")).certificate(),
+                directory.resolve("node.key"), directory.resolve("node-ca.crt"));
+        job = new ParentJob(new int[] {0}, 0, Optional.of(tls));
+
+        // Without the parents' TLS files the children's side would fail the pairing naming --tls.
+        List<InterCommunicator> children = results(job.spawn(List.of(new SpawnCommand(Children.Ten.class.getName(),
+                List.of(), 1, Placement.atSites("kisti-b")))));
+
+        assertThat(parentsAllreduce(children)).containsExactly(10L);
         children.forEach(inter -> Await.result(inter.disconnect(), BOUND));
     }
 

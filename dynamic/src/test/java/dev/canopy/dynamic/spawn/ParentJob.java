@@ -10,6 +10,7 @@ import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.core.testing.Await;
 import dev.canopy.dynamic.DynamicOptions;
 import dev.canopy.dynamic.DynamicProcesses;
@@ -24,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -52,9 +54,16 @@ final class ParentJob implements AutoCloseable {
     final String pool = "spawn" + ProcessHandle.current().pid() + "-" + JOBS.incrementAndGet();
     final List<Process> parents = new ArrayList<>();
     final LocalAgents agents;
+    private final Optional<TlsSettings> tls;
 
     /** Parents at the grid's processes {@code at}, local agents with {@code warm} warm JVMs per site. */
     ParentJob(int[] at, int warm) {
+        this(at, warm, Optional.empty());
+    }
+
+    /** As {@link #ParentJob(int[], int)}, the parents' inter-communicators over TLS with {@code tls}. */
+    ParentJob(int[] at, int warm, Optional<TlsSettings> tls) {
+        this.tls = tls;
         agents = LocalAgents.start(grid, options(), pool, warm);
         try {
             JobId job = JobId.of("parents-" + JOBS.incrementAndGet());
@@ -80,7 +89,9 @@ final class ParentJob implements AutoCloseable {
     }
 
     DynamicOptions options() {
-        return DynamicOptions.of(zooKeeper.connectString(), secret).withNamespace(pool).withHeartbeat(LOADED_MACHINE);
+        DynamicOptions options = DynamicOptions.of(zooKeeper.connectString(), secret).withNamespace(pool)
+                .withHeartbeat(LOADED_MACHINE);
+        return tls.map(options::withTls).orElse(options);
     }
 
     /** Every parent spawns {@code commands} with root 0. */
