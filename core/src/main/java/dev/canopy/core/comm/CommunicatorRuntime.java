@@ -27,6 +27,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
@@ -156,7 +157,7 @@ public final class CommunicatorRuntime {
         runHere(() -> {
             if (departed.putIfAbsent(id, reason) == null) {
                 outbound[worldRankOf(id)].fail(OutboundWindow.Failure.DEPARTED, reason);
-                communicators.forEach(communicator -> communicator.destinationDeparted(id, reason));
+                eachCommunicator(communicator -> communicator.destinationDeparted(id, reason));
                 transport.awaitInboundEnd(world.member(worldRankOf(id)), departureGrace)
                         .onComplete(end -> context.runOnContext(w -> lastFramesIn(id, departed.get(id), end)));
             }
@@ -215,7 +216,7 @@ public final class CommunicatorRuntime {
         return onContext(() -> {
             if (closedReason == null) {
                 closedReason = reason;
-                communicators.forEach(communicator -> communicator.close(reason));
+                eachCommunicator(communicator -> communicator.close(reason));
                 for (OutboundWindow window : outbound) {
                     window.fail(OutboundWindow.Failure.CLOSED, reason);
                 }
@@ -353,6 +354,14 @@ public final class CommunicatorRuntime {
         return rejectedFrames;
     }
 
+    /**
+     * Runs {@code action} on every communicator of a snapshot: failing a communicator completes futures whose
+     * callbacks may free communicators (here, synchronously), which a live iteration would not survive.
+     */
+    private void eachCommunicator(Consumer<GroupCommunicator> action) {
+        List.copyOf(communicators).forEach(action);
+    }
+
     /** {@code communicator} has been freed on every member: its id may be reused. On the context only. */
     void freed(GroupCommunicator communicator) {
         communicators.remove(communicator);
@@ -469,7 +478,7 @@ public final class CommunicatorRuntime {
         log.info("receives from {} fail from now: {}", id, describe(end));
         inboundEnded.add(id);
         if (failed.putIfAbsent(id, reason) == null) {
-            communicators.forEach(communicator -> communicator.sourceFailed(id, reason));
+            eachCommunicator(communicator -> communicator.sourceFailed(id, reason));
         }
     }
 
