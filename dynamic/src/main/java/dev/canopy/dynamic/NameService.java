@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *     pairings/&lt;port id&gt;-c&lt;seq&gt;               ephemeral (the connecting root's session): its group record
  *     pairings/&lt;port id&gt;-c&lt;seq&gt;.reply         ephemeral (the accepting root's session): its group record
  * </pre>
- * Every znode's content is sealed with the secret ({@link ZnodeSeal}) and checked field by field before use;
+ * Every znode's content is sealed with the secret ({@link NameRecordSeal}) and checked field by field before use;
  * a namespace made with another secret is refused, naming the fix. Blocking ZooKeeper calls run on worker
  * threads ({@code executeBlocking}), never on an event loop; waits are watches with a deadline.
  */
@@ -47,7 +47,7 @@ public final class NameService implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(NameService.class);
     static final String ROOT = "/canopy/names";
-    private static final int ENCRYPTED_KEY_CHARS = ZnodeSeal.encryptedChars(JobSecret.BYTES);
+    private static final int ENCRYPTED_KEY_CHARS = NameRecordSeal.encryptedChars(JobSecret.BYTES);
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Pattern SERVICE = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
     private static final List<ACL> SHARED_PARENT_ACL = Collections.singletonList(new ACL(
@@ -61,7 +61,7 @@ public final class NameService implements AutoCloseable {
     private final Vertx vertx;
     private final ZooKeeperSession session;
     private final CuratorFramework client;
-    private final ZnodeSeal seal;
+    private final NameRecordSeal seal;
     private final DynamicOptions options;
     private final String namespacePath;
     /** Whether this service opened its session (and ends it at close) or borrowed a job's. */
@@ -74,7 +74,7 @@ public final class NameService implements AutoCloseable {
         this.session = session;
         this.ownsSession = ownsSession;
         this.client = session.client();
-        this.seal = new ZnodeSeal(options.secret());
+        this.seal = new NameRecordSeal(options.secret());
         this.options = options;
         this.namespacePath = ROOT + "/" + options.namespace();
     }

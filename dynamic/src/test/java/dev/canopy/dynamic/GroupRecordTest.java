@@ -67,11 +67,11 @@ class GroupRecordTest {
 
     @Test
     void aSealIsBoundToTheSecretAndThePath() {
-        ZnodeSeal seal = new ZnodeSeal(JobSecret.generate());
+        NameRecordSeal seal = new NameRecordSeal(JobSecret.generate());
         byte[] sealed = seal.seal("/a", RECORD.toJson());
         assertThat(GroupRecord.fromJson(seal.open("/a", sealed))).isEqualTo(RECORD);
         assertThatThrownBy(() -> seal.open("/b", sealed)).hasMessageContaining("not sealed with this job's secret");
-        assertThatThrownBy(() -> new ZnodeSeal(JobSecret.generate()).open("/a", sealed))
+        assertThatThrownBy(() -> new NameRecordSeal(JobSecret.generate()).open("/a", sealed))
                 .hasMessageContaining("not sealed with this job's secret");
     }
 }
