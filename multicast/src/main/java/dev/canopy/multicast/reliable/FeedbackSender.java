@@ -7,7 +7,9 @@ import dev.canopy.multicast.loop.OwnerLoop;
  * got and how many packets it can take: at once when it reaches a skewed-ACK point (receiver i
  * acknowledges packet B when B mod M == i mod M, so the ACKs of a sub-group spread over M packets) or
  * when its credits grew by half of its buffers since the last report; otherwise after the ACK delay,
- * one explicit message acknowledging everything since. Owner loop only.
+ * one explicit message acknowledging everything since. A leaf that sees a later packet before the one it
+ * expects reports at once with a NAK asking for the missing ones (fast repair, instead of waiting for
+ * the parent's retransmission timeout), once per hole. Owner loop only.
  */
 final class FeedbackSender {
 
@@ -27,6 +29,7 @@ final class FeedbackSender {
     private final Progress progress;
     private long ackedSent;
     private long creditSent;
+    private long nakSent = -1;
     private OwnerLoop.Timer timer;
 
     FeedbackSender(Substrate substrate, int root, int parent, Progress progress) {
@@ -53,6 +56,23 @@ final class FeedbackSender {
         } else if (timer == null) {
             timer = substrate.loop.schedule(substrate.ackDelayNanos, this::onDelay);
         }
+    }
+
+    /**
+     * Packets {@code [ackedUpTo, missingUpTo)} are missing while a later one is here: ask the parent for them at once,
+     * unless this hole was asked for already. The NAK acknowledges and reports credits like any report.
+     */
+    void gap(long ackedUpTo, long missingUpTo, long creditLimit) {
+        if (ackedUpTo <= nakSent) {
+            return;
+        }
+        nakSent = ackedUpTo;
+        cancel();
+        ackedSent = Math.max(ackedSent, ackedUpTo);
+        creditSent = Math.max(creditSent, creditLimit);
+        substrate.sendReliably(parent,
+                PacketCodec.nak(substrate.communicator, root, substrate.rank, ackedUpTo, creditLimit, missingUpTo));
+        substrate.counters.feedbackSent++;
     }
 
     void cancel() {

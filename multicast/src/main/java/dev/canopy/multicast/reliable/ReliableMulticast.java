@@ -194,12 +194,25 @@ public final class ReliableMulticast implements MemberFailureListener {
                 substrate.counters.feedbackReceived++;
                 boolean known = root == substrate.rank ? rootStream.feedback(source, acked, credit)
                         : streams[root].leafFeedback(source, acked, credit);
-                if (!known && failure == null) {
-                    dropped("rank " + source, "FEEDBACK for root " + root + " from a rank that does not report to rank "
-                            + substrate.rank);
-                }
+                unknownReporter(known, source, "FEEDBACK", root);
+            }
+            case PacketCodec.NAK -> {
+                long acked = PacketCodec.ackedUpTo(packet);
+                long credit = PacketCodec.creditLimit(packet);
+                long missing = PacketCodec.missingUpTo(packet);
+                substrate.counters.feedbackReceived++;
+                boolean known = root == substrate.rank ? rootStream.nak(source, acked, credit, missing)
+                        : streams[root].leafNak(source, acked, credit, missing);
+                unknownReporter(known, source, "NAK", root);
             }
             default -> abortReported(source, packet);
+        }
+    }
+
+    private void unknownReporter(boolean known, int source, String type, int root) {
+        if (!known && failure == null) {
+            dropped("rank " + source, type + " for root " + root + " from a rank that does not report to rank "
+                    + substrate.rank);
         }
     }
 
