@@ -7,4 +7,11 @@ import java.nio.ByteBuffer;
 public interface ReceiveHandler {
 
     void received(MulticastGroup group, ByteBuffer datagram);
+
+    /**
+     * The datagrams handed over together (those that arrived while the owner loop was busy) have all been
+     * {@link #received}: a handler may act once for the lot, e.g. send one acknowledgement instead of several.
+     */
+    default void batchDone() {
+    }
 }

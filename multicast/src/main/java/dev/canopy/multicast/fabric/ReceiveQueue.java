@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A fabric endpoint's receive side, modelled on a queue pair: posted buffers that the fabric fills on
  * any thread (as a NIC writes host memory), and a completion queue drained on the owner loop, which
- * hands each filled buffer to the {@link ReceiveHandler}. Thread-safe.
+ * hands each filled buffer to the {@link ReceiveHandler}, then tells it that the batch is done. Thread-safe.
  */
 public final class ReceiveQueue {
 
@@ -68,12 +68,17 @@ public final class ReceiveQueue {
 
     private void drain() {
         drainScheduled.set(false);
+        ReceiveHandler last = null;
         Completion completion;
         while ((completion = completions.poll()) != null) {
             ReceiveHandler current = handler;
             if (current != null && !closed) {
                 current.received(completion.group, completion.buffer);
+                last = current;
             }
+        }
+        if (last != null) {
+            last.batchDone();
         }
     }
 

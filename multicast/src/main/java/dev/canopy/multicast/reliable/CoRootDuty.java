@@ -63,6 +63,14 @@ final class CoRootDuty {
         return true;
     }
 
+    /** Sends {@code leaf} the packets it asked for (NAK) that this co-root holds, at once. */
+    void repair(int leaf, long missingUpTo) {
+        if (!failed) {
+            substrate.counters.retransmissions += window.repair(leaf, missingUpTo, substrate::sendReliably);
+            window.releaseCovered();
+        }
+    }
+
     /** The lowest credit limit among the leaves. */
     long leafCreditLimit() {
         return leafCredits.limit();

@@ -130,6 +130,27 @@ final class LeafWindow {
         return false;
     }
 
+    /**
+     * Fast repair: {@code leaf} asked (NAK) for the packets from what it has acknowledged up to {@code missingUpTo}.
+     * Sends it, over the reliable link, each of those this window still holds and has sent (a packet no longer held
+     * was acknowledged by every leaf or sent to it reliably already; one not yet sent comes by multicast), and counts
+     * it covered. Call {@link #acknowledged} with the NAK's ACK first. Returns the retransmissions.
+     */
+    int repair(int leaf, long missingUpTo, Retransmitter retransmitter) {
+        for (int i = 0; i < leaves.length; i++) {
+            if (leaves[i] == leaf) {
+                long from = Math.max(covered[i], head);
+                long to = Math.min(missingUpTo, sent);
+                for (long sequence = from; sequence < to; sequence++) {
+                    retransmitter.send(leaf, packet(sequence));
+                }
+                covered[i] = Math.max(covered[i], to);
+                return (int) Math.max(0, to - from);
+            }
+        }
+        return 0;
+    }
+
     /** Frees the sent packets every leaf has covered; returns how many. */
     int releaseCovered() {
         int released = 0;

@@ -22,22 +22,25 @@ import java.nio.charset.StandardCharsets;
  * +---------------------------------------------------------------+
  * |                 Sender: rank that wrote the packet            | 20
  * +---------------------------------------------------------------+
- * |  DATA, BUNDLE: sequence (64)   FEEDBACK: acked up to (64)     | 24
+ * |  DATA, BUNDLE: sequence (64)   FEEDBACK, NAK: acked up to (64)| 24
  * |  ABORT: failed rank (32), node id length (16), node id, reason |
  * +---------------------------------------------------------------+
  * |  DATA: message length  BUNDLE: message count                  | 32
- * |  FEEDBACK: credit limit (64)                                  |
+ * |  FEEDBACK, NAK: credit limit (64)                             |
  * +---------------------------------------------------------------+
  * |  DATA: fragment offset  BUNDLE: 0                             | 36
  * +---------------------------------------------------------------+
  * |  DATA: fragment bytes ...                                     | 40
  * |  BUNDLE: count x (message length (32), message bytes)         |
+ * |  NAK: missing up to (64)                                      |
  * </pre>
  *
  * DATA carries one fragment of a message: the fragment holds {@code min(capacity, length - offset)}
  * bytes, so every fragment but the last is full and a message's fragments have consecutive sequence
  * numbers. FEEDBACK tells a parent (root or co-root) that the sender has every packet below
- * "acked up to", and may be sent packets below "credit limit". ABORT names a failed rank.
+ * "acked up to", and may be sent packets below "credit limit". NAK is a FEEDBACK that also asks for the
+ * packets from "acked up to" to "missing up to" (exclusive) at once: the receiver saw a later packet
+ * first. ABORT names a failed rank.
  *
  * <p>BUNDLE carries several whole small messages under one sequence number (sender-side bundling): to
  * the window, credits, ACKs and retransmission it is one packet like any other, and the receiver
@@ -51,6 +54,7 @@ final class PacketCodec {
     static final byte FEEDBACK = 2;
     static final byte ABORT = 3;
     static final byte BUNDLE = 4;
+    static final byte NAK = 5;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 2;
@@ -66,6 +70,8 @@ final class PacketCodec {
     static final int ACKED_OFFSET = 24;
     static final int CREDIT_OFFSET = 32;
     static final int FEEDBACK_BYTES = 40;
+    static final int MISSING_END_OFFSET = 40;
+    static final int NAK_BYTES = 48;
     static final int FAILED_RANK_OFFSET = 24;
     static final int NODE_LENGTH_OFFSET = 28;
     static final int NODE_OFFSET = 30;
@@ -134,6 +140,15 @@ final class PacketCodec {
         return out.array();
     }
 
+    /** A FEEDBACK that also asks for packets {@code [ackedUpTo, missingUpTo)} again. */
+    static byte[] nak(CommunicatorId communicator, int root, int sender, long ackedUpTo, long creditLimit,
+                      long missingUpTo) {
+        ByteBuffer out = ByteBuffer.allocate(NAK_BYTES);
+        writeHeader(out, NAK, communicator, root, sender);
+        out.putLong(ACKED_OFFSET, ackedUpTo).putLong(CREDIT_OFFSET, creditLimit).putLong(MISSING_END_OFFSET, missingUpTo);
+        return out.array();
+    }
+
     static byte[] abort(CommunicatorId communicator, int sender, int failedRank, String node, String reason) {
         byte[] nodeBytes = node.getBytes(StandardCharsets.UTF_8);
         byte[] reasonBytes = reason.getBytes(StandardCharsets.UTF_8);
@@ -181,6 +196,10 @@ final class PacketCodec {
         return packet.getLong(CREDIT_OFFSET);
     }
 
+    static long missingUpTo(ByteBuffer packet) {
+        return packet.getLong(MISSING_END_OFFSET);
+    }
+
     static int failedRank(ByteBuffer packet) {
         return packet.getInt(FAILED_RANK_OFFSET);
     }
@@ -222,6 +241,11 @@ final class PacketCodec {
             case FEEDBACK -> length != FEEDBACK_BYTES || ackedUpTo(packet) < 0 || creditLimit(packet) < 0
                     ? "FEEDBACK of " + length + " bytes with acked " + ackedUpTo(packet) + ", credit "
                             + creditLimit(packet)
+                    : null;
+            case NAK -> length != NAK_BYTES ? "NAK of " + length + " bytes where " + NAK_BYTES + " are due"
+                    : ackedUpTo(packet) < 0 || creditLimit(packet) < 0 || missingUpTo(packet) <= ackedUpTo(packet)
+                    ? "NAK with acked " + ackedUpTo(packet) + ", credit " + creditLimit(packet) + ", missing up to "
+                            + missingUpTo(packet)
                     : null;
             case ABORT -> length < NODE_OFFSET || !isRank(failedRank(packet), size)
                     || NODE_OFFSET + Short.toUnsignedInt(packet.getShort(NODE_LENGTH_OFFSET)) > length

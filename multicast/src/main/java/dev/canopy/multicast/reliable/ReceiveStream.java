@@ -5,14 +5,14 @@ import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One root's stream as seen by another member. Packets come by multicast or over the reliable link
  * (forwards, retransmissions), in any order and possibly more than once: a packet below the next
  * expected sequence number, or one already queued, is a duplicate and dropped; a higher one waits in
- * the gap queue; messages are reassembled and delivered strictly in order. The member reports its
+ * the gap queue, and a leaf asks its parent for the packets missing before it at once (NAK, fast repair);
+ * messages are reassembled and delivered strictly in order. The member reports its
  * progress and credits to its parent ({@link FeedbackSender}) and, if it is a co-root of this root,
  * does that duty too ({@link CoRootDuty}). Owner loop only.
  */
@@ -26,7 +26,7 @@ final class ReceiveStream implements FeedbackSender.Progress {
     private final CoRootDuty coRoot;
     private final FeedbackSender feedback;
     private final Reassembly reassembly = new Reassembly();
-    private final Map<Long, ByteBuffer> gaps = new HashMap<>();
+    private final TreeMap<Long, ByteBuffer> gaps = new TreeMap<>();
     private final ArrayDeque<Buffer> delivered = new ArrayDeque<>();
     private final ArrayDeque<Promise<Buffer>> waiting = new ArrayDeque<>();
     private long next;
@@ -75,7 +75,7 @@ final class ReceiveStream implements FeedbackSender.Progress {
         }
         if (sequence != next) {
             gaps.put(sequence, copy(packet));
-            feedback.progress(next, creditLimit(), false);
+            reportHoleOr(false);
             return;
         }
         boolean ackPoint = consume(packet);
@@ -84,8 +84,19 @@ final class ReceiveStream implements FeedbackSender.Progress {
             ackPoint |= consume(queued);
         }
         if (failure == null) {
-            feedback.progress(next, creditLimit(), ackPoint);
+            reportHoleOr(ackPoint);
         }
+    }
+
+    /**
+     * A leaf with packets queued behind a hole asks for the hole's packets at once (a head needs not: its parent
+     * sends it every packet reliably anyway); otherwise progress is reported as usual.
+     */
+    private void reportHoleOr(boolean ackPoint) {
+        if (coRoot == null && !gaps.isEmpty()) {
+            feedback.gap(next, gaps.firstKey(), creditLimit());
+        }
+        feedback.progress(next, creditLimit(), ackPoint);
     }
 
     /** FEEDBACK from one of this co-root's leaves; false when this member is not the sender's co-root. */
@@ -94,6 +105,15 @@ final class ReceiveStream implements FeedbackSender.Progress {
             return false;
         }
         feedback.progress(next, creditLimit(), false);
+        return true;
+    }
+
+    /** A NAK from one of this co-root's leaves: its FEEDBACK, then the missing packets this co-root holds. */
+    boolean leafNak(int from, long ackedUpTo, long creditLimit, long missingUpTo) {
+        if (!leafFeedback(from, ackedUpTo, creditLimit)) {
+            return false;
+        }
+        coRoot.repair(from, missingUpTo);
         return true;
     }
 

@@ -4,6 +4,7 @@ import dev.canopy.core.comm.RankFailedException;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.multicast.fabric.Fabric;
 import dev.canopy.multicast.fabric.MulticastGroup;
+import dev.canopy.multicast.fabric.ReceiveHandler;
 import dev.canopy.multicast.link.ReliableLink;
 import dev.canopy.multicast.loop.OwnerLoop;
 import io.vertx.core.Future;
@@ -70,7 +71,17 @@ public final class ReliableMulticast implements MemberFailureListener {
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(options, "options");
         ReliableMulticast member = new ReliableMulticast(communicator, group, fabric, link, loop, options);
-        fabric.receiveHandler(member::onDatagram);
+        fabric.receiveHandler(new ReceiveHandler() {
+            @Override
+            public void received(MulticastGroup group, ByteBuffer datagram) {
+                member.onDatagram(group, datagram);
+            }
+
+            @Override
+            public void batchDone() {
+                member.substrate.flushFeedback();
+            }
+        });
         link.handler(member::onLinkMessage);
         return member;
     }
@@ -173,6 +184,11 @@ public final class ReliableMulticast implements MemberFailureListener {
     }
 
     private void onLinkMessage(int source, Buffer payload) {
+        onLinkPacket(source, payload);
+        substrate.flushFeedback();
+    }
+
+    private void onLinkPacket(int source, Buffer payload) {
         ByteBuffer packet = ByteBuffer.wrap(payload.getBytes());
         if (source < 0 || source >= substrate.size || !isValid(packet, "rank " + source)) {
             return;
@@ -194,12 +210,25 @@ public final class ReliableMulticast implements MemberFailureListener {
                 substrate.counters.feedbackReceived++;
                 boolean known = root == substrate.rank ? rootStream.feedback(source, acked, credit)
                         : streams[root].leafFeedback(source, acked, credit);
-                if (!known && failure == null) {
-                    dropped("rank " + source, "FEEDBACK for root " + root + " from a rank that does not report to rank "
-                            + substrate.rank);
-                }
+                unknownReporter(known, source, "FEEDBACK", root);
+            }
+            case PacketCodec.NAK -> {
+                long acked = PacketCodec.ackedUpTo(packet);
+                long credit = PacketCodec.creditLimit(packet);
+                long missing = PacketCodec.missingUpTo(packet);
+                substrate.counters.feedbackReceived++;
+                boolean known = root == substrate.rank ? rootStream.nak(source, acked, credit, missing)
+                        : streams[root].leafNak(source, acked, credit, missing);
+                unknownReporter(known, source, "NAK", root);
             }
             default -> abortReported(source, packet);
+        }
+    }
+
+    private void unknownReporter(boolean known, int source, String type, int root) {
+        if (!known && failure == null) {
+            dropped("rank " + source, type + " for root " + root + " from a rank that does not report to rank "
+                    + substrate.rank);
         }
     }
 

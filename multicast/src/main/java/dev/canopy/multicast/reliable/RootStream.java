@@ -64,6 +64,17 @@ final class RootStream {
         return known;
     }
 
+    /** A NAK from a leaf of the root's sub-group: its FEEDBACK, then the missing packets, at once (fast repair). */
+    boolean nak(int from, long ackedUpTo, long creditLimit, long missingUpTo) {
+        boolean known = feedback(from, ackedUpTo, creditLimit);
+        if (known && failure == null) {
+            substrate.counters.retransmissions += window.repair(from, missingUpTo, substrate::sendReliably);
+            window.releaseCovered();
+            pump();
+        }
+        return known;
+    }
+
     int windowInUse() {
         return window.inUse();
     }

@@ -7,6 +7,8 @@ import dev.canopy.multicast.link.ReliableLink;
 import dev.canopy.multicast.loop.OwnerLoop;
 import io.vertx.core.buffer.Buffer;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -29,6 +31,7 @@ final class Substrate {
     final long retransmitNanos;
     final MulticastStats.Counters counters = new MulticastStats.Counters();
     private final Consumer<Throwable> failureSink;
+    private final List<FeedbackSender> feedbackDue = new ArrayList<>();
 
     Substrate(CommunicatorId communicator, MulticastGroup group, Fabric fabric, ReliableLink link, OwnerLoop loop,
               MulticastOptions options, Consumer<Throwable> failureSink) {
@@ -61,6 +64,19 @@ final class Substrate {
 
     void sendReliably(int destination, byte[] bytes) {
         link.send(destination, Buffer.buffer(bytes)).onFailure(this::linkFailed);
+    }
+
+    /** {@code sender} owes its parent a report at the end of the batch being handled. */
+    void feedbackDue(FeedbackSender sender) {
+        feedbackDue.add(sender);
+    }
+
+    /** The end of a batch (packets that arrived together, or one link message): send the reports owed. */
+    void flushFeedback() {
+        for (int i = 0; i < feedbackDue.size(); i++) {
+            feedbackDue.get(i).flush();
+        }
+        feedbackDue.clear();
     }
 
     /** The stream or member cannot go on: fail every operation with {@code failure}. */

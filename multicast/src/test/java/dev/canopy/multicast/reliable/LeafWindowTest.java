@@ -46,6 +46,31 @@ class LeafWindowTest {
     }
 
     @Test
+    void aNakIsRepairedAtOnceToThatLeafOnlyWithThePacketsHeldAndSent() {
+        for (int i = 0; i < 4; i++) {
+            addSent(i, 1_000);
+        }
+        window.acknowledged(3, 4, 0);
+        window.acknowledged(5, 4, 0);
+        window.acknowledged(7, 1, 0); // leaf 7 has packet 0, misses 1 and 2, has 3 queued
+        assertThat(window.repair(7, 3, this::record)).isEqualTo(2);
+        assertThat(retransmitted).containsExactly("7<-1", "7<-2");
+        assertThat(window.releaseCovered()).isEqualTo(3); // 0 to 2 covered by every leaf; 3 waits for 7's ACK
+        assertThat(window.repair(7, 3, this::record)).isZero(); // asked again: already sent
+        assertThat(window.repair(9, 3, this::record)).isZero(); // not a leaf of this window
+        assertThat(window.expire(2_000, this::record)).isEqualTo(1);
+        assertThat(retransmitted).containsExactly("7<-1", "7<-2", "7<-3");
+    }
+
+    @Test
+    void aNakBeyondWhatWasSentRepairsOnlyTheSentPackets() {
+        addSent(0, 1_000);
+        window.add(packet(1)); // not sent yet: it goes by multicast
+        assertThat(window.repair(3, 5, this::record)).isEqualTo(1);
+        assertThat(retransmitted).containsExactly("3<-0");
+    }
+
+    @Test
     void aFullWindowIsFreedByRetransmittingItsOldestPacket() {
         for (int i = 0; i < 4; i++) {
             addSent(i, 1_000);

@@ -29,6 +29,12 @@ class PacketCodecTest {
         assertThat(PacketCodec.ackedUpTo(feedback)).isEqualTo(40);
         assertThat(PacketCodec.creditLimit(feedback)).isEqualTo(72);
 
+        ByteBuffer nak = ByteBuffer.wrap(PacketCodec.nak(NINE, 2, 3, 40, 72, 43));
+        assertThat(PacketCodec.validate(nak, NINE, 4, CAPACITY, 1_000)).isNull();
+        assertThat(PacketCodec.ackedUpTo(nak)).isEqualTo(40);
+        assertThat(PacketCodec.creditLimit(nak)).isEqualTo(72);
+        assertThat(PacketCodec.missingUpTo(nak)).isEqualTo(43);
+
         ByteBuffer abort = ByteBuffer.wrap(PacketCodec.abort(NINE, 1, 3, "node-3", "its session expired"));
         assertThat(PacketCodec.validate(abort, NINE, 4, CAPACITY, 1_000)).isNull();
         assertThat(PacketCodec.failedRank(abort)).isEqualTo(3);
@@ -58,6 +64,16 @@ class PacketCodecTest {
     }
 
     @Test
+    void aNakMustAskForAtLeastOnePacket() {
+        assertThat(PacketCodec.validate(ByteBuffer.wrap(PacketCodec.nak(NINE, 2, 3, 40, 72, 40)), NINE, 4, CAPACITY,
+                1_000)).contains("NAK with acked 40, credit 72, missing up to 40");
+        assertThat(PacketCodec.validate(ByteBuffer.wrap(PacketCodec.nak(NINE, 2, 3, -1, 72, 5)), NINE, 4, CAPACITY,
+                1_000)).contains("NAK");
+        ByteBuffer cut = ByteBuffer.wrap(PacketCodec.nak(NINE, 2, 3, 40, 72, 41), 0, PacketCodec.FEEDBACK_BYTES);
+        assertThat(PacketCodec.validate(cut, NINE, 4, CAPACITY, 1_000)).contains("NAK of 40 bytes where 48 are due");
+    }
+
+    @Test
     void randomBytesAreRejectedOrValidNeverAnException() {
         SplittableRandom random = new SplittableRandom(7);
         for (int i = 0; i < 100_000; i++) {
@@ -67,7 +83,7 @@ class PacketCodecTest {
                 bytes[0] = 0x43;
                 bytes[1] = 0x4D;
                 bytes[2] = 1;
-                bytes[3] = (byte) (1 + random.nextInt(4));
+                bytes[3] = (byte) (1 + random.nextInt(5));
             }
             ByteBuffer packet = ByteBuffer.wrap(bytes);
             String problem = PacketCodec.validate(packet, new CommunicatorId(0, 0), 4, CAPACITY, 1_000);

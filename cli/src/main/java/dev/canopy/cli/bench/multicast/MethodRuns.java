@@ -4,13 +4,16 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * For each size: every method's warm-up, then the timed single bcasts with the methods taking turns, then
- * each method's back-to-back run; one JSON row per method and size. Retransmissions and the root's ACKs
- * count over a method's timed and back-to-back bcasts of that size.
+ * rounds of back-to-back runs, the methods taking turns in each round; one JSON row per method and size,
+ * with the median round's rate (one run of a few hundred bcasts lasts tens of milliseconds, so one scheduler
+ * stall on a shared machine could halve it). Retransmissions and the root's ACKs count over a method's timed
+ * and back-to-back bcasts of that size.
  */
 final class MethodRuns {
 
@@ -21,12 +24,14 @@ final class MethodRuns {
     private final int iterations;
     private final int warmup;
     private final int backToBack;
+    private final int rounds;
 
-    MethodRuns(BroadcastTimer timer, int iterations, int warmup, int backToBack) {
+    MethodRuns(BroadcastTimer timer, int iterations, int warmup, int backToBack, int rounds) {
         this.timer = timer;
         this.iterations = iterations;
         this.warmup = warmup;
         this.backToBack = backToBack;
+        this.rounds = rounds;
     }
 
     JsonArray run(List<BenchMethod> methods, List<Integer> sizes) {
@@ -52,22 +57,29 @@ final class MethodRuns {
                 }
             }
             int count = backToBackCount(backToBack, bytes);
+            double[][] rates = new double[methods.size()][rounds];
+            for (int round = 0; round < rounds; round++) {
+                for (int m = 0; m < methods.size(); m++) {
+                    rates[m][round] = count / timer.backToBack(methods.get(m), message, count);
+                }
+            }
             for (int m = 0; m < methods.size(); m++) {
                 BenchMethod method = methods.get(m);
-                double seconds = timer.backToBack(method, message, count);
-                rows.add(row(method, bytes, millis.get(m), count, seconds, before.get(m), method.counters(0)));
+                Arrays.sort(rates[m]);
+                rows.add(row(method, bytes, millis.get(m), rounds * count, ResultRow.percentile(rates[m], 0.5),
+                        before.get(m), method.counters(0)));
             }
         }
         return rows;
     }
 
-    private static JsonObject row(BenchMethod method, int bytes, double[] millis, int count, double seconds,
+    private static JsonObject row(BenchMethod method, int bytes, double[] millis, int count, double rate,
             Optional<BenchMethod.Counters> before, Optional<BenchMethod.Counters> after) {
         Optional<BenchMethod.Counters> counters = before.isPresent() && after.isPresent()
                 ? Optional.of(new BenchMethod.Counters(after.get().retransmissions() - before.get().retransmissions(),
                         after.get().acksAtRoot() - before.get().acksAtRoot()))
                 : Optional.empty();
-        return ResultRow.of(method.name(), bytes, millis, count, seconds, counters);
+        return ResultRow.of(method.name(), bytes, millis, count, rate, counters);
     }
 
     /** Back-to-back bcasts of {@code bytes}: at most {@code backToBack}, at most 16 MiB in all, at least 4. */

@@ -91,6 +91,11 @@ public final class MulticastBenchCommand implements Callable<Integer> {
             description = "Most bcasts in the back-to-back run (fewer for large sizes: at most 16 MiB in all).")
     private int backToBack;
 
+    @Option(names = "--rounds", defaultValue = "5",
+            description = "Back-to-back runs per method and size, the methods taking turns; the median is reported"
+                    + " (one JVM; --fabric udp runs one).")
+    private int rounds;
+
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the fabric's loss and of the skew.")
     private long seed;
 
@@ -121,6 +126,7 @@ public final class MulticastBenchCommand implements Callable<Integer> {
         }
         JsonArray results = (JsonArray) report.remove("results");
         report.put("loss", loss).put("skew_us", skewMicros).put("iterations", iterations)
+                .put("back_to_back_rounds", "udp".equals(report.getString("fabric")) ? 1 : rounds)
                 .put("window", window).put("credits", credits).put("sub_group", subGroupSize)
                 .put("date", java.time.Instant.now().toString()).put("results", results)
                 .put("model", ModelRun.of(report.getInteger("members"), results,
@@ -180,7 +186,7 @@ public final class MulticastBenchCommand implements Callable<Integer> {
                     BenchMethod.pointToPoint("pipelined", binomial.stream()
                             .map(member -> member.withSettings(CollectiveSettings.defaults())).toList()));
             BroadcastTimer timer = new BroadcastTimer(world.size(), 0, skewMicros, seed, skewer);
-            JsonArray results = new MethodRuns(timer, iterations, warmup, backToBack).run(methods, sizes);
+            JsonArray results = new MethodRuns(timer, iterations, warmup, backToBack, rounds).run(methods, sizes);
             String layer = layers.get(0).description();
             layers.forEach(BroadcastLayer::close);
             return new JsonObject()
@@ -256,8 +262,8 @@ public final class MulticastBenchCommand implements Callable<Integer> {
             return Optional.of("--window must be 1 to 65536 and --credits " + MulticastOptions.DEFAULTS.ackEvery()
                     + " to 65536");
         }
-        if (iterations < 1 || warmup < 0 || backToBack < 1) {
-            return Optional.of("--iterations and --back-to-back must be at least 1 and --warmup 0 or more");
+        if (iterations < 1 || warmup < 0 || backToBack < 1 || rounds < 1) {
+            return Optional.of("--iterations, --back-to-back and --rounds must be at least 1 and --warmup 0 or more");
         }
         if (plot.problem().isPresent()) {
             return plot.problem();

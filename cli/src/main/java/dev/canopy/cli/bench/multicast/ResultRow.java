@@ -11,23 +11,25 @@ final class ResultRow {
     }
 
     /**
-     * @param millis   the completion times of the timed single bcasts
-     * @param count    bcasts in the back-to-back run, which took {@code seconds}
-     * @param counters the substrate's retransmissions and the root's ACKs over the timed and back-to-back bcasts;
-     *                 empty for the point-to-point trees (TCP's own retransmissions and ACKs are not visible here)
+     * @param millis           the completion times of the timed single bcasts
+     * @param backToBackBcasts bcasts in the back-to-back runs, all rounds together
+     * @param bcastsPerSecond  the back-to-back rate (the median of the rounds where there are several)
+     * @param counters         the substrate's retransmissions and the root's ACKs over the timed and back-to-back
+     *                         bcasts; empty for the point-to-point trees (TCP's own retransmissions and ACKs are not
+     *                         visible here)
      */
-    static JsonObject of(String method, int bytes, double[] millis, int count, double seconds,
+    static JsonObject of(String method, int bytes, double[] millis, int backToBackBcasts, double bcastsPerSecond,
             Optional<BenchMethod.Counters> counters) {
         double[] sorted = millis.clone();
         Arrays.sort(sorted);
-        int bcasts = millis.length + count;
+        int bcasts = millis.length + backToBackBcasts;
         JsonObject row = new JsonObject()
                 .put("method", method)
                 .put("bytes", bytes)
                 .put("latency_median_ms", round(percentile(sorted, 0.5)))
                 .put("latency_p90_ms", round(percentile(sorted, 0.9)))
-                .put("bcasts_per_s", round(count / seconds))
-                .put("mb_per_s_per_receiver", round(count * (double) bytes / seconds / 1e6));
+                .put("bcasts_per_s", round(bcastsPerSecond))
+                .put("mb_per_s_per_receiver", round(bcastsPerSecond * bytes / 1e6));
         if (counters.isPresent()) {
             row.put("retransmissions_per_bcast", round(counters.get().retransmissions() / (double) bcasts));
             row.put("acks_at_root_per_bcast", round(counters.get().acksAtRoot() / (double) bcasts));
@@ -39,7 +41,7 @@ final class ResultRow {
     }
 
     /** The nearest-rank percentile of sorted values. */
-    private static double percentile(double[] sorted, double fraction) {
+    static double percentile(double[] sorted, double fraction) {
         int index = (int) Math.ceil(fraction * sorted.length) - 1;
         return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
     }
