@@ -60,6 +60,8 @@ public final class Collectives {
     private final Sequencer sequencer;
     private final BroadcastPath broadcastPath;
     private final CollectiveObserver observer;
+    /** {@code site/host#rank}, how log lines name this member: built once, not per operation. */
+    private final String label;
 
     /** bcast on the plan's point-to-point trees. */
     public Collectives(Communicator communicator, CollectivePlan plan, CollectiveSettings settings) {
@@ -74,6 +76,8 @@ public final class Collectives {
         this.sequencer = sequencer;
         this.broadcastPath = broadcastPath;
         this.observer = observer;
+        this.label = NodeLogger.label(communicator.member(communicator.rank()).coordinates(),
+                OptionalInt.of(communicator.rank()));
     }
 
     /**
@@ -339,18 +343,13 @@ public final class Collectives {
         communicator.context().runOnContext(ignored -> {
             int sequence = sequencer.next();
             observation.sequenced(communicator.contextId(), sequence, plan.epoch());
-            Exchange exchange = new Exchange(communicator.collectiveChannel(), operation, sequence, plan.epoch(), label());
+            Exchange exchange = new Exchange(communicator.collectiveChannel(), operation, sequence, plan.epoch(), label);
             exchange.run(() -> stages.apply(exchange)).onComplete(done -> {
                 observation.completed(done.cause());
                 promise.handle(done);
             });
         });
         return promise.future();
-    }
-
-    /** {@code site/host#rank}, how log lines name this member. */
-    private String label() {
-        return NodeLogger.label(communicator.member(rank()).coordinates(), OptionalInt.of(rank()));
     }
 
     /**
