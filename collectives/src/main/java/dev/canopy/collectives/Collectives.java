@@ -334,7 +334,8 @@ public final class Collectives {
      * the start here, the sequence number and the completion there.
      */
     private <T> Future<T> start(Operation operation, long bytes, Function<Exchange, Future<T>> stages) {
-        return start(operation, 0, bytes, stages);
+        return start(operation, 0, bytes, exchange -> sequencer.inTurn(() -> Future.succeededFuture())
+                .compose(turn -> stages.apply(exchange)));
     }
 
     private <T> Future<T> start(Operation operation, int root, long bytes, Function<Exchange, Future<T>> stages) {
@@ -354,13 +355,14 @@ public final class Collectives {
 
     /**
      * Like {@link #start(Operation, long, Function)}, with the plan's tree rooted at {@code root}; the sequence number
-     * is taken first (so collectives keep their order), the tree is computed off the event loop if it is new.
+     * is taken first (so collectives keep their order), the tree is computed off the event loop if it is new, and
+     * the stages begin in the order the collectives started ({@link Sequencer#inTurn}).
      */
     private <T> Future<T> start(Operation operation, int root, long bytes, BiFunction<Exchange, RootedTree, Future<T>> stages) {
         if (root < 0 || root >= size()) {
             throw new IllegalArgumentException("root " + root + " is not a rank of this " + size() + "-member communicator");
         }
-        return start(operation, root, bytes, exchange -> plan.treeOffLoop(root, communicator.context())
+        return start(operation, root, bytes, exchange -> sequencer.inTurn(() -> plan.treeOffLoop(root, communicator.context()))
                 .compose(tree -> stages.apply(exchange, tree)));
     }
 
