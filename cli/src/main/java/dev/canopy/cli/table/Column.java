@@ -54,11 +54,13 @@ public record Column(String name, String unit, boolean numeric, String format) {
             return TextTable.MISSING;
         }
         if (value instanceof Number number && numeric) {
-            Object scaled = format.endsWith("%%") ? 100 * number.doubleValue() : number;
-            if (format.endsWith("d") && !(number instanceof Integer || number instanceof Long)) {
+            if (!format.endsWith("d")) {
+                return String.format(Locale.ROOT, format, (format.endsWith("%%") ? 100 : 1) * number.doubleValue());
+            }
+            if (!(number instanceof Integer || number instanceof Long)) {
                 throw new IllegalArgumentException("column " + name + " holds whole numbers, not " + value);
             }
-            return String.format(Locale.ROOT, format, scaled);
+            return String.format(Locale.ROOT, format, number);
         }
         return value.toString();
     }

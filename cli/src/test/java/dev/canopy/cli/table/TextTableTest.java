@@ -45,11 +45,11 @@ class TextTableTest {
     }
 
     @Test
-    void percentColumnsScaleTheShareAndWordsStandInNumberColumns() {
+    void percentColumnsScaleTheShareWordsStandInNumberColumnsAndWholeNumbersTakeDecimals() {
         String table = TextTable.of(Column.text("to"), Column.decimal("expected", "ms", 1), Column.percent("escalated"),
                 Column.scientific("G", "ms/B", 2))
                 .row("alpha", "loopback", 0.254, 1.5e-5)
-                .row("beta", 230.0, 1.0, 2e-6)
+                .row("beta", 230, 1, 2e-6)
                 .render();
 
         assertThat(table).isEqualTo("""
