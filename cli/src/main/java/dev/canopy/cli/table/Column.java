@@ -9,7 +9,7 @@ import java.util.Locale;
 public record Column(String name, String unit, Kind kind, int places) {
 
     /** How a column shows its numbers. */
-    public enum Kind { TEXT, INTEGER, DECIMAL, SCIENTIFIC, PERCENT }
+    public enum Kind { TEXT, INTEGER, DECIMAL, PERCENT }
 
     public Column {
         if (name == null || name.isBlank()) {
@@ -33,11 +33,6 @@ public record Column(String name, String unit, Kind kind, int places) {
     /** Right-aligned numbers with {@code places} decimals; {@code unit} may be null. */
     public static Column decimal(String name, String unit, int places) {
         return new Column(name, unit, Kind.DECIMAL, places);
-    }
-
-    /** Right-aligned numbers in scientific notation with {@code places} decimals, as {@code 1.23e-05}. */
-    public static Column scientific(String name, String unit, int places) {
-        return new Column(name, unit, Kind.SCIENTIFIC, places);
     }
 
     /** A share between 0 and 1 shown as a right-aligned whole percentage ({@code 0.25} is {@code 25%}). */
@@ -74,7 +69,6 @@ public record Column(String name, String unit, Kind kind, int places) {
                 yield number.toString();
             }
             case DECIMAL -> String.format(Locale.ROOT, "%." + places + "f", number.doubleValue());
-            case SCIENTIFIC -> String.format(Locale.ROOT, "%." + places + "e", number.doubleValue());
             case PERCENT -> String.format(Locale.ROOT, "%.0f%%", 100 * number.doubleValue());
         };
     }

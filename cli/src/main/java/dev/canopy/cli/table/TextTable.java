@@ -70,11 +70,6 @@ public final class TextTable {
         return text.toString();
     }
 
-    @Override
-    public String toString() {
-        return render();
-    }
-
     private void line(StringBuilder text, String[] cells, int[] widths) {
         int start = text.length();
         for (int i = 0; i < cells.length; i++) {

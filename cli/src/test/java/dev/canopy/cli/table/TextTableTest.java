@@ -46,16 +46,15 @@ class TextTableTest {
 
     @Test
     void percentColumnsScaleTheShareWordsStandInNumberColumnsAndWholeNumbersTakeDecimals() {
-        String table = TextTable.of(Column.text("to"), Column.decimal("expected", "ms", 1), Column.percent("escalated"),
-                Column.scientific("G", "ms/B", 2))
-                .row("alpha", "loopback", 0.254, 1.5e-5)
-                .row("beta", 230, 1, 2e-6)
+        String table = TextTable.of(Column.text("to"), Column.decimal("expected", "ms", 1), Column.percent("escalated"))
+                .row("alpha", "loopback", 0.254)
+                .row("beta", 230, 1)
                 .render();
 
         assertThat(table).isEqualTo("""
-                to     expected ms  escalated    G ms/B
-                alpha     loopback        25%  1.50e-05
-                beta         230.0       100%  2.00e-06
+                to     expected ms  escalated
+                alpha     loopback        25%
+                beta         230.0       100%
                 """);
     }
 
