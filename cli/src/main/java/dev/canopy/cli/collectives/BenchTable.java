@@ -1,6 +1,11 @@
 package dev.canopy.cli.collectives;
 
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /** The benchmark report as a text table, one row per algorithm, exchange route (alltoall(v) only), pipelining (when compared) and size. */
@@ -16,19 +21,31 @@ final class BenchTable {
                 report.getInteger("iterations"), report.getString("date")));
         boolean routed = report.getJsonArray("results").stream().anyMatch(row -> ((JsonObject) row).containsKey("exchange"));
         boolean pipelined = report.getJsonArray("results").stream().anyMatch(row -> ((JsonObject) row).containsKey("pipeline"));
-        table.append(String.format("%-10s ", "algorithm")).append(routed ? String.format("%-9s ", "exchange") : "")
-                .append(pipelined ? String.format("%-8s ", "pipeline") : "")
-                .append(String.format("%10s %11s %11s %14s %16s%n", "bytes", "median_ms", "p90_ms", "predicted_ms",
-                        "lower_bound_ms"));
+        List<Column> columns = new ArrayList<>(List.of(Column.text("algorithm")));
+        if (routed) {
+            columns.add(Column.text("exchange"));
+        }
+        if (pipelined) {
+            columns.add(Column.text("pipeline"));
+        }
+        columns.addAll(List.of(Column.integer("bytes", null), Column.decimal("median_ms", null, 2),
+                Column.decimal("p90_ms", null, 2), Column.decimal("predicted_ms", null, 2),
+                Column.decimal("lower_bound_ms", null, 2)));
+        TextTable rows = TextTable.of(columns);
         for (Object entry : report.getJsonArray("results")) {
             JsonObject row = (JsonObject) entry;
-            table.append(String.format("%-10s ", row.getString("algorithm")))
-                    .append(routed ? String.format("%-9s ", row.getString("exchange")) : "")
-                    .append(pipelined ? String.format("%-8s ", row.getString("pipeline")) : "")
-                    .append(String.format("%10d %11.2f %11.2f %14.2f %16.2f%n", row.getInteger("bytes"),
-                            row.getDouble("median_ms"), row.getDouble("p90_ms"), row.getDouble("predicted_ms"),
-                            row.getDouble("lower_bound_ms")));
+            List<Object> values = new ArrayList<>(List.of(row.getString("algorithm")));
+            if (routed) {
+                values.add(row.getString("exchange"));
+            }
+            if (pipelined) {
+                values.add(row.getString("pipeline"));
+            }
+            values.addAll(Arrays.asList(row.getInteger("bytes"), row.getDouble("median_ms"), row.getDouble("p90_ms"),
+                    row.getDouble("predicted_ms"), row.getDouble("lower_bound_ms")));
+            rows.row(values);
         }
+        table.append(rows.render());
         // after the rows, so the header stays the table's second line
         JsonObject loggp = report.getJsonObject("loggp");
         if (loggp != null) {

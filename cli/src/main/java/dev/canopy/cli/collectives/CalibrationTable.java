@@ -1,11 +1,13 @@
 package dev.canopy.cli.collectives;
 
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
 import dev.canopy.collectives.calibration.SegmentationStore;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /** The calibration report as text: thresholds, then the scatter and gather curves before (and after). */
-final class CalibrationTable {
+public final class CalibrationTable {
 
     private CalibrationTable() {
     }
@@ -24,20 +26,26 @@ final class CalibrationTable {
             if (report.containsKey(phase)) {
                 text.append('\n').append(phase.equals("before") ? "native operations" : "with the thresholds applied")
                         .append('\n');
-                text.append(String.format("%10s %12s %12s %12s %12s %10s%n", "bytes", "scatter_med", "scatter_p90",
-                        "gather_med", "gather_p90", "escalated"));
-                JsonArray scatter = report.getJsonObject(phase).getJsonArray("scatter");
-                JsonArray gather = report.getJsonObject(phase).getJsonArray("gather");
-                for (int i = 0; i < scatter.size(); i++) {
-                    JsonObject s = scatter.getJsonObject(i);
-                    JsonObject g = gather.getJsonObject(i);
-                    text.append(String.format("%10d %12.2f %12.2f %12.2f %12.2f %9.0f%%%n", s.getLong("bytes"),
-                            s.getDouble("median_ms"), s.getDouble("p90_ms"), g.getDouble("median_ms"), g.getDouble("p90_ms"),
-                            100 * g.getDouble("escalated_share")));
-                }
+                text.append(curves(report.getJsonObject(phase)));
             }
         }
         return text.toString();
+    }
+
+    /** One phase's scatter and gather curves ({@code "scatter"} and {@code "gather"} arrays), one row per size. */
+    public static String curves(JsonObject phase) {
+        TextTable table = TextTable.of(Column.integer("bytes", null), Column.decimal("scatter_med", null, 2),
+                Column.decimal("scatter_p90", null, 2), Column.decimal("gather_med", null, 2),
+                Column.decimal("gather_p90", null, 2), Column.percent("escalated"));
+        JsonArray scatter = phase.getJsonArray("scatter");
+        JsonArray gather = phase.getJsonArray("gather");
+        for (int i = 0; i < scatter.size(); i++) {
+            JsonObject s = scatter.getJsonObject(i);
+            JsonObject g = gather.getJsonObject(i);
+            table.row(s.getLong("bytes"), s.getDouble("median_ms"), s.getDouble("p90_ms"), g.getDouble("median_ms"),
+                    g.getDouble("p90_ms"), g.getDouble("escalated_share"));
+        }
+        return table.render();
     }
 
     private static String describe(JsonObject detected, JsonObject kept, String key) {

@@ -1,5 +1,7 @@
 package dev.canopy.cli.collectives;
 
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
 import dev.canopy.collectives.calibration.LogGpCalibration;
 import dev.canopy.collectives.calibration.LogGpStore;
 import dev.canopy.core.comm.Communicator;
@@ -44,12 +46,13 @@ final class LogGpReport {
                 "LogGP: o = %.4f ms, g = %.4f ms, G = %.3e ms/B (%s)%n", loggp.getDouble("overhead_ms"),
                 loggp.getDouble("gap_ms"), loggp.getDouble("per_byte_ms"), throughput(loggp.getDouble("per_byte_ms"))));
         JsonObject latencies = loggp.getJsonObject("latency_ms");
+        TextTable table = TextTable.of(Column.text("level"), Column.decimal("L", "ms", 4));
         for (Level level : Level.values()) {
             if (latencies.containsKey(level.configName())) {
-                text.append(String.format(Locale.ROOT, "  L %-10s %.4f ms%n", level.configName(),
-                        latencies.getDouble(level.configName())));
+                table.row(level.configName(), latencies.getDouble(level.configName()));
             }
         }
+        text.append(table.render());
         text.append(zooKeeper == null ? "" : "stored in ZooKeeper " + zooKeeper + " at "
                 + LogGpStore.path(report.getString("grid")) + "\n");
         return text.toString();

@@ -1,5 +1,7 @@
 package dev.canopy.cli.demo;
 
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.multicast.BroadcastLayers;
@@ -89,12 +91,12 @@ final class DemoBroadcasts {
                         + " point-to-point trees: %s%n%n", fallback.orElse("no level could multicast"));
                 return;
             }
-            out.printf(Locale.ROOT, "bcast from rank 0 over WORLD, median of %d (ms); multicast layer: %s%n", TIMED,
+            out.printf(Locale.ROOT, "bcast from rank 0 over WORLD, median of %d; multicast layer: %s%n", TIMED,
                     path.description());
             out.printf(Locale.ROOT, "(the emulated-ud fabric stands in for IP multicast and the cluster fabric: the"
                     + " nodes share one JVM on loopback)%n%n");
-            out.printf(Locale.ROOT, "%10s  %20s  %15s  %s%n", "bytes", "point-to-point trees", "multicast layer",
-                    "carrier");
+            TextTable table = TextTable.of(Column.integer("bytes", null), Column.decimal("point-to-point trees", "ms", 2),
+                    Column.decimal("multicast layer", "ms", 2), Column.text("carrier"));
             MulticastSource counters = new MulticastSource(dashboard, "WORLD", layered);
             MulticastFigures published = MulticastFigures.NONE;
             try (MulticastSource.Publishing live = counters.publishEvery(worlds.get(0).context().owner(), LIVE_PERIOD)) {
@@ -109,11 +111,12 @@ final class DemoBroadcasts {
                         layerMs[i] = time(layered, message);
                     }
                     Carrier carrier = path.costModel().map(model -> model.choose(bytes)).orElse(Carrier.MULTICAST);
-                    out.printf(Locale.ROOT, "%10d  %20.2f  %15.2f  %s%n", bytes, median(treeMs), median(layerMs),
+                    table.row(bytes, median(treeMs), median(layerMs),
                             carrier == Carrier.MULTICAST ? "multicast" : "pipelined tree (auto)");
                     published = (MulticastFigures) await.apply(counters.publish());
                 }
             }
+            out.print(table.render());
             JsonObject totals = published.toJson(Optional.empty()).getJsonObject("totals");
             out.printf(Locale.ROOT, "multicast counters (the dashboard's Multicast view, /api/multicast): %d bcasts by"
                     + " multicast, %d by the tree, %d retransmissions, %d ACKs received%n", totals.getLong("multicast_bcasts"),

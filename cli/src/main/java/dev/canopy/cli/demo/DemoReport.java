@@ -1,5 +1,7 @@
 package dev.canopy.cli.demo;
 
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.transport.emulation.WanEmulation;
 import java.io.PrintWriter;
@@ -21,13 +23,14 @@ final class DemoReport {
 
     void rankTable(String job, List<Member> members) {
         out.printf(Locale.ROOT, "job %s: %d members, ranked by coordinates then node id%n%n", job, members.size());
-        out.printf(Locale.ROOT, "%4s  %-8s  %-10s  %-12s  %-20s  %s%n", "rank", "node", "wan", "site", "host", "address (tcp/udp)");
+        TextTable table = TextTable.of(Column.integer("rank", null), Column.text("node"), Column.text("wan"),
+                Column.text("site"), Column.text("host"), Column.text("address (tcp/udp)"));
         for (int rank = 0; rank < members.size(); rank++) {
             Member m = members.get(rank);
-            out.printf(Locale.ROOT, "%4d  %-8s  %-10s  %-12s  %-20s  %s:%d/%d%n", rank, m.id(), m.coordinates().wanGroup(),
-                    m.coordinates().site(), m.coordinates().host(), m.address().host(), m.address().tcpPort(),
-                    m.address().udpPort());
+            table.row(rank, m.id(), m.coordinates().wanGroup(), m.coordinates().site(), m.coordinates().host(),
+                    m.address().host() + ":" + m.address().tcpPort() + "/" + m.address().udpPort());
         }
+        out.print(table.render());
         out.println();
     }
 
@@ -37,17 +40,19 @@ final class DemoReport {
      * of one site and every node of the other ({@code rtt[from][to]} by rank).
      */
     void sitePairs(List<Member> members, double[][] rtt, WanEmulation wan, int pings) {
-        out.printf(Locale.ROOT, "round trips between sites over WORLD (median over node pairs, %d pings each), ms%n%n", pings);
-        out.printf(Locale.ROOT, "%-12s  %-12s  %10s  %10s  %10s%n", "from", "to", "expected", "measured", "node pairs");
+        out.printf(Locale.ROOT, "round trips between sites over WORLD (median over node pairs, %d pings each)%n%n", pings);
+        TextTable table = TextTable.of(Column.text("from"), Column.text("to"), Column.decimal("expected", "ms", 1),
+                Column.decimal("measured", "ms", 1), Column.integer("node pairs", null));
         for (String from : sitesInRankOrder(members)) {
             for (String to : sitesInRankOrder(members)) {
                 double[] samples = samplesBetween(members, rtt, from, to);
                 if (samples.length > 0) {
-                    String configured = from.equals(to) ? "loopback" : String.format(Locale.ROOT, "%.1f", wan.roundTripMs(from, to));
-                    out.printf(Locale.ROOT, "%-12s  %-12s  %10s  %10.1f  %10d%n", from, to, configured, median(samples), samples.length);
+                    table.row(from, to, from.equals(to) ? "loopback" : wan.roundTripMs(from, to), median(samples),
+                            samples.length);
                 }
             }
         }
+        out.print(table.render());
         out.println();
         out.flush();
     }

@@ -1,6 +1,8 @@
 package dev.canopy.cli.demo;
 
 import dev.canopy.cli.collectives.GridTimes;
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.plan.ConfiguredPlans;
@@ -57,9 +59,10 @@ final class DemoTreeRace {
             root++;
         }
         GridTimes model = new GridTimes(grid, worlds.get(0).members());
-        out.printf(Locale.ROOT, "bcast from rank %d (site %s) by each heavy-WAN tree, median of %d (ms):%n", root, rootSite,
+        out.printf(Locale.ROOT, "bcast from rank %d (site %s) by each heavy-WAN tree, median of %d:%n", root, rootSite,
                 TIMED);
-        out.printf(Locale.ROOT, "%10s  %-10s %10s %10s %12s%n", "bytes", "tree", "measured", "predicted", "lower bound");
+        TextTable table = TextTable.of(Column.integer("bytes", null), Column.text("tree"), Column.decimal("measured", "ms", 1),
+                Column.decimal("predicted", "ms", 1), Column.decimal("lower bound", "ms", 1));
         for (int bytes : SIZES) {
             List<List<Collectives>> contenders = new ArrayList<>();
             for (TreeAlgorithm algorithm : ALGORITHMS) {
@@ -77,11 +80,12 @@ final class DemoTreeRace {
             }
             for (int a = 0; a < ALGORITHMS.size(); a++) {
                 TopologyPlan plan = ConfiguredPlans.of(worlds.get(0).members(), grid, levels(ALGORITHMS.get(a)), bytes);
-                out.printf(Locale.ROOT, "%10d  %-10s %10.1f %10.1f %12.1f%n", bytes, ALGORITHMS.get(a).configName(),
+                table.row(bytes, ALGORITHMS.get(a).configName(),
                         median(millis[a]), model.predictedMs(plan, root, CollectiveSettings.defaults().pipeline(), bytes),
                         model.lowerBoundMs(root, bytes));
             }
         }
+        out.print(table.render());
         out.println();
         out.flush();
     }

@@ -1,5 +1,7 @@
 package dev.canopy.cli.demo;
 
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
 import dev.canopy.collectives.engine.RootedTree;
 import dev.canopy.collectives.leader.LatencySnapshot;
 import dev.canopy.collectives.leader.PlanEvaluator;
@@ -122,17 +124,14 @@ final class MeasuredReplan {
         double afterMs = timeBcast();
         out.printf(Locale.ROOT, "rank 0's wide-area tree edges before: %s%n", wideAreaEdges(firstTrees.tree(0), world));
         out.printf(Locale.ROOT, "rank 0's wide-area tree edges now:    %s%n", wideAreaEdges(nextTrees.tree(0), world));
-        out.printf(Locale.ROOT, "bcast of %d bytes from rank 0, median of %d (ms):%n", BYTES, TIMED);
-        out.printf(Locale.ROOT, "  %-36s %10s %10s%n", "", "measured", "predicted");
-        timing("first plan, before the slowdown", beforeMs, firstTrees.hierarchicalPlan(0).predictedCompletionMs());
-        timing("first plan, on the slowed link", slowedMs, firstTrees.hierarchicalPlan(0).predictedCompletionMsOn(after));
-        timing("new plan", afterMs, nextTrees.hierarchicalPlan(0).predictedCompletionMs());
+        out.printf(Locale.ROOT, "bcast of %d bytes from rank 0, median of %d:%n", BYTES, TIMED);
+        out.print(TextTable.of(Column.text("plan"), Column.decimal("measured", "ms", 1), Column.decimal("predicted", "ms", 1))
+                .row("first plan, before the slowdown", beforeMs, firstTrees.hierarchicalPlan(0).predictedCompletionMs())
+                .row("first plan, on the slowed link", slowedMs, firstTrees.hierarchicalPlan(0).predictedCompletionMsOn(after))
+                .row("new plan", afterMs, nextTrees.hierarchicalPlan(0).predictedCompletionMs())
+                .render());
         out.printf(Locale.ROOT, "(the live re-plan took %.1f s)%n%n", (System.nanoTime() - started) / 1e9);
         out.flush();
-    }
-
-    private void timing(String what, double measuredMs, double predictedMs) {
-        out.printf(Locale.ROOT, "  %-36s %10.1f %10.1f%n", what, measuredMs, predictedMs);
     }
 
     /** Publishes the next epoch and moves every member to it. */

@@ -1,10 +1,12 @@
 package dev.canopy.cli.probe;
 
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
+import dev.canopy.core.transport.emulation.GridWanEmulation;
+import dev.canopy.core.transport.emulation.WanEmulation;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.Site;
 import dev.canopy.probes.forecast.LinkState;
-import dev.canopy.core.transport.emulation.GridWanEmulation;
-import dev.canopy.core.transport.emulation.WanEmulation;
 import dev.canopy.probes.measure.ProbeStatistics;
 import dev.canopy.probes.measure.SitePairForecast;
 import dev.canopy.probes.measure.SiteSummary;
@@ -44,14 +46,14 @@ record ProbeReport(List<ProbeRow> rows, double messagesPerNodePerSecond, double 
     }
 
     String table() {
-        StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "%-12s %-12s %10s %10s %9s  %-22s %7s%n",
-                "site a", "site b", "conf ms", "fcst ms", "err ms", "forecaster", "samples"));
+        TextTable table = TextTable.of(Column.text("site a"), Column.text("site b"), Column.decimal("conf", "ms", 1),
+                Column.decimal("fcst", "ms", 1), Column.decimal("err", "ms", 1), Column.text("forecaster"),
+                Column.integer("samples", null));
         for (ProbeRow row : rows) {
-            out.append(String.format(Locale.ROOT, "%-12s %-12s %10.1f %10s %9s  %-22s %7d%n", row.a(), row.b(),
-                    row.configuredRttMs(), number(row.forecastRttMs()), number(row.errorMs()),
-                    row.forecaster().orElse("-") + (row.stale() ? " (stale)" : ""), row.samples()));
+            table.row(row.a(), row.b(), row.configuredRttMs(), boxed(row.forecastRttMs()), boxed(row.errorMs()),
+                    row.forecaster().map(name -> name + (row.stale() ? " (stale)" : "")).orElse(null), row.samples());
         }
+        StringBuilder out = new StringBuilder(table.render());
         out.append(String.format(Locale.ROOT, "probe messages per node per second: %.1f mean, %.1f busiest node%n",
                 messagesPerNodePerSecond, busiestNodeMessagesPerSecond));
         return out.toString();
@@ -70,10 +72,6 @@ record ProbeReport(List<ProbeRow> rows, double messagesPerNodePerSecond, double 
                     .put("samples", row.samples()));
         }
         return new JsonObject().put("pairs", pairs).put("probe_messages_per_node_per_s", messagesPerNodePerSecond);
-    }
-
-    private static String number(OptionalDouble value) {
-        return value.isPresent() ? String.format(Locale.ROOT, "%.1f", value.getAsDouble()) : "-";
     }
 
     private static Double boxed(OptionalDouble value) {

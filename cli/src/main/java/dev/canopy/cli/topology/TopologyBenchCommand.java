@@ -1,6 +1,8 @@
 package dev.canopy.cli.topology;
 
 import dev.canopy.cli.bench.BenchOutput;
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
 import dev.canopy.topology.graph.LatencyCsvReader;
 import dev.canopy.topology.graph.LatencyGraph;
 import dev.canopy.topology.graph.LatencyMatrix;
@@ -138,10 +140,11 @@ public final class TopologyBenchCommand implements Callable<Integer> {
             out.printf("canopy bench topology, %s; %d warm-up + %d measured runs per row, median%n", machine(), warmups, runs);
             out.printf("cost model: o = %.2f ms, m = %d B, G = %.0e ms/B (100 Mbit/s)%n%n", COST.overheadMs(),
                     COST.messageBytes(), COST.perByteMs());
-            out.println("| input | nodes | task | median ms | min ms |");
-            out.println("| --- | ---: | --- | ---: | ---: |");
-            rows.forEach(row -> out.printf("| %s | %,d | %s | %.3f | %.3f |%n", row.input(), row.nodes(), row.task(),
-                    row.timing().medianMs(), row.timing().minMs()));
+            TextTable table = TextTable.of(Column.text("input"), Column.integer("nodes", null), Column.text("task"),
+                    Column.decimal("median", "ms", 3), Column.decimal("min", "ms", 3));
+            rows.forEach(row -> table.row(row.input(), row.nodes(), row.task(), row.timing().medianMs(),
+                    row.timing().minMs()));
+            out.print(table.render());
         }
         out.flush();
     }

@@ -1,5 +1,7 @@
 package dev.canopy.cli.topology;
 
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
 import dev.canopy.topology.tree.CostModel;
 import dev.canopy.topology.tree.PlanningResult;
 import dev.canopy.topology.tree.Tree;
@@ -63,21 +65,21 @@ final class TopologyCompareCommand implements Callable<Integer> {
     }
 
     private static String table(JsonObject result) {
-        StringBuilder text = new StringBuilder(String.format("| tree | predicted completion (ms) | x lower bound | height |%n"
-                + "| --- | ---: | ---: | ---: |%n"));
+        TextTable table = TextTable.of(Column.text("tree"), Column.decimal("predicted completion", "ms", 3),
+                Column.decimal("x lower bound", null, 2), Column.integer("height", null));
         for (Object item : result.getJsonArray("trees")) {
             JsonObject row = (JsonObject) item;
             String name = row.getString("algorithm").equals("auto")
                     ? "auto (" + row.getString("chosen_algorithm") + ")" : row.getString("algorithm");
             if (row.getValue("predicted_completion_ms") == null) {
-                text.append(String.format("| %s | impossible (missing links) | | |%n", name));
+                table.row(name, "impossible (missing links)", null, null);
             } else {
                 Double ratio = row.getDouble("ratio_to_lower_bound");
-                text.append(String.format("| %s | %.3f | %s | %d |%n", name, row.getDouble("predicted_completion_ms"),
-                        ratio == null ? "n/a" : String.format("%.2f", ratio), row.getInteger("height")));
+                table.row(name, row.getDouble("predicted_completion_ms"), ratio == null ? "n/a" : ratio,
+                        row.getInteger("height"));
             }
         }
-        text.append(String.format("| lower bound (SPT, zero overhead) | %.3f | 1.00 | |", result.getDouble("lower_bound_ms")));
-        return text.toString();
+        table.row("lower bound (SPT, zero overhead)", result.getDouble("lower_bound_ms"), 1.0, null);
+        return table.render().stripTrailing();
     }
 }

@@ -1,5 +1,7 @@
 package dev.canopy.cli.topology;
 
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
 import dev.canopy.gridconfig.Level;
 import dev.canopy.topology.hierarchy.GroupTree;
 import dev.canopy.topology.hierarchy.HierarchicalPlan;
@@ -93,15 +95,14 @@ final class TopologyHierarchyCommand implements Callable<Integer> {
     private static String describe(HierarchicalPlan plan) {
         StringBuilder text = new StringBuilder(String.format("hierarchical plan from %s over %d members: predicted completion %.3f ms%n",
                 plan.root(), plan.arrivalMs().size(), plan.predictedCompletionMs()));
+        TextTable table = TextTable.of(Column.text("level"), Column.integer("group trees", null), Column.text("tree"),
+                Column.integer("largest tree size", null));
         for (Level level : Level.values()) {
             var trees = plan.treesAt(level);
-            text.append(String.format("  %-9s %3d group tree(s)", level.configName(), trees.size()));
-            if (!trees.isEmpty()) {
-                text.append(String.format(", %s, largest %d coordinators", trees.get(0).tree().algorithm(),
-                        trees.stream().mapToInt(t -> t.tree().size()).max().orElse(0)));
-            }
-            text.append(System.lineSeparator());
+            table.row(level.configName(), trees.size(), trees.isEmpty() ? null : trees.get(0).tree().algorithm(),
+                    trees.isEmpty() ? null : trees.stream().mapToInt(t -> t.tree().size()).max().orElse(0));
         }
+        text.append(table.render());
         return text.toString().stripTrailing();
     }
 }

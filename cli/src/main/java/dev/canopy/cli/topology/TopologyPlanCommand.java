@@ -2,6 +2,8 @@ package dev.canopy.cli.topology;
 
 import dev.canopy.cli.plot.PlotFile;
 import dev.canopy.cli.plot.TreeSvg;
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
 import dev.canopy.topology.tree.CostModel;
 import dev.canopy.topology.tree.Tree;
 import dev.canopy.topology.tree.TreeAlgorithm;
@@ -97,11 +99,14 @@ final class TopologyPlanCommand implements Callable<Integer> {
                 plan.getString("root"), plan.getInteger("nodes"), plan.getDouble("predicted_completion_ms"),
                 plan.getDouble("lower_bound_ms"), plan.getValue("flat_completion_ms") == null ? "impossible (missing direct links)"
                         : String.format("%.3f ms", plan.getDouble("flat_completion_ms"))));
+        TextTable table = TextTable.of(Column.text("parent"), Column.text("child"), Column.decimal("latency", "ms", 3),
+                Column.decimal("arrives at", "ms", 3));
         for (Object edge : plan.getJsonArray("edges")) {
             JsonObject e = (JsonObject) edge;
-            text.append(String.format("  %s -> %s  %.3f ms, arrives at %.3f ms%n", e.getString("parent"), e.getString("child"),
-                    e.getDouble("latency_ms"), plan.getJsonObject("arrival_ms").getDouble(e.getString("child"))));
+            table.row(e.getString("parent"), e.getString("child"), e.getDouble("latency_ms"),
+                    plan.getJsonObject("arrival_ms").getDouble(e.getString("child")));
         }
+        text.append(table.render());
         return text.toString().stripTrailing();
     }
 }

@@ -55,7 +55,7 @@ class DemoCommandTest {
                 .containsPattern("(?m)^degraded WAN link \\S+~\\S+ [\\d.]+ -> [\\d.]+ ms RTT")
                 .containsPattern("(?m)^re-plan: epoch 2 \\(predicted gain \\d+\\.\\d ms\\): re-plan: new plan")
                 .contains("rank 0's wide-area tree edges now:")
-                .containsPattern("(?m)^  new plan +[\\d.]+ +[\\d.]+$")
+                .containsPattern("(?m)^new plan +[\\d.]+ +[\\d.]+$")
                 .contains("all nodes left the job and closed");
     }
 

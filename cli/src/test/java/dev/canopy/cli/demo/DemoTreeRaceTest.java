@@ -42,7 +42,7 @@ class DemoTreeRaceTest {
 
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString()).contains("(site alpha) by each heavy-WAN tree");
-        Matcher row = Pattern.compile("(?m)^ +1024  (\\w+) +(\\d+\\.\\d) +(\\d+\\.\\d) +(\\d+\\.\\d)$").matcher(out.toString());
+        Matcher row = Pattern.compile("(?m)^ *1024  (\\w+) +(\\d+\\.\\d) +(\\d+\\.\\d) +(\\d+\\.\\d)$").matcher(out.toString());
         Map<String, double[]> rows = new HashMap<>();
         while (row.find()) {
             rows.put(row.group(1), new double[] {Double.parseDouble(row.group(2)), Double.parseDouble(row.group(3)),

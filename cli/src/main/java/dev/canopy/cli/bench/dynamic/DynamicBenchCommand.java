@@ -3,6 +3,8 @@ package dev.canopy.cli.bench.dynamic;
 import dev.canopy.cli.LevelFiles;
 import dev.canopy.cli.bench.BenchOutput;
 import dev.canopy.cli.bench.MachineInfo;
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
 import dev.canopy.dynamic.InterPhase;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
@@ -133,39 +135,43 @@ public final class DynamicBenchCommand implements Callable<Integer> {
             List<InterBench.Collective> collectives) {
         out.println("canopy bench dynamic on " + grid.name() + "; " + MachineInfo.current());
         out.println();
-        out.println("| parents | children | cold spawn ms | warm spawn ms | warm/cold |");
-        out.println("| ---: | ---: | ---: | ---: | ---: |");
+        TextTable spawn = TextTable.of(Column.integer("parents", null), Column.integer("children", null),
+                Column.decimal("cold spawn", "ms", 0), Column.decimal("warm spawn", "ms", 0), Column.decimal("warm/cold", null, 2));
         for (SpawnBench.Latency cold : spawns.stream().filter(row -> row.mode() == SpawnBench.Mode.COLD).toList()) {
             double warm = spawns.stream().filter(row -> row.mode() == SpawnBench.Mode.WARM && row.parents() == cold.parents()
                     && row.children() == cold.children()).mapToDouble(SpawnBench.Latency::meanMs).findFirst().orElse(Double.NaN);
-            out.printf(Locale.ROOT, "| %d | %d | %.0f | %.0f | %.2f |%n", cold.parents(), cold.children(), cold.meanMs(), warm,
-                    warm / cold.meanMs());
+            spawn.row(cold.parents(), cold.children(), cold.meanMs(), warm, warm / cold.meanMs());
         }
+        out.print(spawn.render());
         out.println();
         rates.forEach(rate -> out.printf(Locale.ROOT, "spawn rate (%s, 1 parent x 1 child, back to back): %.2f spawns/s%n",
                 rate.mode().json(), rate.spawnsPerSecond()));
         out.println();
-        out.println("| merged size | merge ms | allgather of the merged group ms | merge/allgather |");
-        out.println("| ---: | ---: | ---: | ---: |");
-        merges.forEach(row -> out.printf(Locale.ROOT, "| %d | %.1f | %.1f | %.2f |%n", row.size(), row.meanMs(),
-                row.allgatherMs(), row.meanMs() / row.allgatherMs()));
+        TextTable merge = TextTable.of(Column.integer("merged size", null), Column.decimal("merge", "ms", 1),
+                Column.decimal("allgather of the merged group", "ms", 1), Column.decimal("merge/allgather", null, 2));
+        merges.forEach(row -> merge.row(row.size(), row.meanMs(), row.allgatherMs(), row.meanMs() / row.allgatherMs()));
+        out.print(merge.render());
         out.println();
-        out.println("| bytes | intra round trip us | inter round trip us | inter/intra |");
-        out.println("| ---: | ---: | ---: | ---: |");
+        TextTable roundTrips = TextTable.of(Column.integer("bytes", null), Column.decimal("intra round trip", "us", 0),
+                Column.decimal("inter round trip", "us", 0), Column.decimal("inter/intra", null, 2));
         for (InterBench.P2p intra : p2p.stream().filter(row -> row.kind().equals("intra")).toList()) {
             double inter = p2p.stream().filter(row -> row.kind().equals("inter") && row.bytes() == intra.bytes())
                     .mapToDouble(InterBench.P2p::medianUs).findFirst().orElse(Double.NaN);
-            out.printf(Locale.ROOT, "| %d | %.0f | %.0f | %.2f |%n", intra.bytes(), intra.medianUs(), inter, inter / intra.medianUs());
+            roundTrips.row(intra.bytes(), intra.medianUs(), inter, inter / intra.medianUs());
         }
+        out.print(roundTrips.render());
         out.println();
-        out.println("| op | bytes | topology min/avg/max ms | flat min/avg/max ms | topology/flat (avg) |");
-        out.println("| --- | ---: | ---: | ---: | ---: |");
+        TextTable inter = TextTable.of(Column.text("op"), Column.integer("bytes", null),
+                Column.decimal("topology min", "ms", 1), Column.decimal("topology avg", "ms", 1),
+                Column.decimal("topology max", "ms", 1), Column.decimal("flat min", "ms", 1),
+                Column.decimal("flat avg", "ms", 1), Column.decimal("flat max", "ms", 1),
+                Column.decimal("topology/flat (avg)", null, 2));
         for (InterBench.Collective topology : collectives.stream().filter(row -> row.phase() == InterPhase.TOPOLOGY).toList()) {
             collectives.stream().filter(row -> row.phase() == InterPhase.FLAT && row.op().equals(topology.op())
-                    && row.bytes() == topology.bytes()).findFirst().ifPresent(flat -> out.printf(Locale.ROOT,
-                    "| %s | %d | %.1f / %.1f / %.1f | %.1f / %.1f / %.1f | %.2f |%n", topology.op(), topology.bytes(),
-                    topology.minMs(), topology.avgMs(), topology.maxMs(), flat.minMs(), flat.avgMs(), flat.maxMs(),
-                    topology.avgMs() / flat.avgMs()));
+                    && row.bytes() == topology.bytes()).findFirst().ifPresent(flat -> inter.row(topology.op(),
+                    topology.bytes(), topology.minMs(), topology.avgMs(), topology.maxMs(), flat.minMs(), flat.avgMs(),
+                    flat.maxMs(), topology.avgMs() / flat.avgMs()));
         }
+        out.print(inter.render());
     }
 }

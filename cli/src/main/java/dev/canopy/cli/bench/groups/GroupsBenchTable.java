@@ -1,6 +1,7 @@
 package dev.canopy.cli.bench.groups;
 
-import io.vertx.core.json.JsonArray;
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
 import io.vertx.core.json.JsonObject;
 import java.util.Locale;
 
@@ -19,24 +20,22 @@ final class GroupsBenchTable {
             text.append(report.getString("fallback")).append(System.lineSeparator());
         }
         text.append(report.getString("auto_model")).append(System.lineSeparator()).append(System.lineSeparator());
-        text.append(String.format(Locale.ROOT, "%-15s %10s  %-10s %10s %10s %10s%n", "operation", "bytes/recv", "policy",
-                "median ms", "avg ms", "max ms"));
-        JsonArray results = report.getJsonArray("results");
-        for (int i = 0; i < results.size(); i++) {
-            JsonObject row = results.getJsonObject(i);
-            text.append(String.format(Locale.ROOT, "%-15s %10d  %-10s %10.3f %10.3f %10.3f%n", row.getString("operation"),
-                    row.getInteger("bytes_per_receiver"), row.getString("policy"), row.getDouble("median_ms"),
-                    row.getDouble("avg_completion_ms"), row.getDouble("max_completion_ms")));
+        TextTable results = TextTable.of(Column.text("operation"), Column.integer("bytes/recv", null),
+                Column.text("policy"), Column.decimal("median", "ms", 3), Column.decimal("avg", "ms", 3),
+                Column.decimal("max", "ms", 3));
+        for (Object entry : report.getJsonArray("results")) {
+            JsonObject row = (JsonObject) entry;
+            results.row(row.getString("operation"), row.getInteger("bytes_per_receiver"), row.getString("policy"),
+                    row.getDouble("median_ms"), row.getDouble("avg_completion_ms"), row.getDouble("max_completion_ms"));
         }
-        text.append(System.lineSeparator()).append(String.format(Locale.ROOT, "%-10s %10s %10s %8s %8s%n",
-                "policy", "create ms", "destroy ms", "creates", "destroys"));
-        JsonArray management = report.getJsonArray("management");
-        for (int i = 0; i < management.size(); i++) {
-            JsonObject entry = management.getJsonObject(i);
-            text.append(String.format(Locale.ROOT, "%-10s %10.3f %10.3f %8d %8d%n", entry.getString("policy"),
-                    entry.getDouble("create_ms"), entry.getDouble("destroy_ms"), entry.getLong("creates"),
-                    entry.getLong("destroys")));
+        TextTable management = TextTable.of(Column.text("policy"), Column.decimal("create", "ms", 3),
+                Column.decimal("destroy", "ms", 3), Column.integer("creates", null), Column.integer("destroys", null));
+        for (Object entry : report.getJsonArray("management")) {
+            JsonObject row = (JsonObject) entry;
+            management.row(row.getString("policy"), row.getDouble("create_ms"), row.getDouble("destroy_ms"),
+                    row.getLong("creates"), row.getLong("destroys"));
         }
+        text.append(results.render()).append(System.lineSeparator()).append(management.render());
         return text.toString();
     }
 }

@@ -1,5 +1,7 @@
 package dev.canopy.cli.bench.multicast;
 
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
 import io.vertx.core.json.JsonObject;
 import java.util.Locale;
 
@@ -17,16 +19,18 @@ final class MulticastBenchTable {
         if (report.getString("fallback") != null) {
             text.append("fallback: ").append(report.getString("fallback")).append(System.lineSeparator());
         }
-        text.append(String.format(Locale.ROOT, "%-10s %9s %10s %10s %11s %12s %9s %9s%n", "method", "bytes",
-                "median ms", "p90 ms", "bcasts/s", "MB/s/recv", "rexmit/b", "acks/b"));
+        TextTable table = TextTable.of(Column.text("method"), Column.integer("bytes", null),
+                Column.decimal("median", "ms", 3), Column.decimal("p90", "ms", 3), Column.decimal("bcasts/s", null, 1),
+                Column.decimal("MB/s/recv", null, 2), Column.decimal("rexmit/b", null, 3),
+                Column.decimal("acks/b", null, 3));
         for (Object entry : report.getJsonArray("results")) {
             JsonObject row = (JsonObject) entry;
-            text.append(String.format(Locale.ROOT, "%-10s %9d %10.3f %10.3f %11.1f %12.2f %9s %9s%n",
-                    row.getString("method"), row.getInteger("bytes"), row.getDouble("latency_median_ms"),
+            table.row(row.getString("method"), row.getInteger("bytes"), row.getDouble("latency_median_ms"),
                     row.getDouble("latency_p90_ms"), row.getDouble("bcasts_per_s"),
-                    row.getDouble("mb_per_s_per_receiver"), orDash(row.getValue("retransmissions_per_bcast")),
-                    orDash(row.getValue("acks_at_root_per_bcast"))));
+                    row.getDouble("mb_per_s_per_receiver"), row.getDouble("retransmissions_per_bcast"),
+                    row.getDouble("acks_at_root_per_bcast"));
         }
+        text.append(table.render());
         JsonObject model = report.getJsonObject("model");
         if (model != null) {
             text.append(String.format(Locale.ROOT, "model, %d members: %s (published InfiniBand parameters)%n",
@@ -46,9 +50,5 @@ final class MulticastBenchTable {
                 prediction.getInteger("co_roots"), prediction.getInteger("sub_group_size"),
                 prediction.getDouble("multicast_us"), prediction.getDouble("binomial_us"),
                 prediction.getDouble("latency_ratio_vs_binomial"));
-    }
-
-    private static String orDash(Object value) {
-        return value == null ? "-" : value.toString();
     }
 }

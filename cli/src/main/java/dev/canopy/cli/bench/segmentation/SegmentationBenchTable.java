@@ -1,6 +1,8 @@
 package dev.canopy.cli.bench.segmentation;
 
-import io.vertx.core.json.JsonArray;
+import dev.canopy.cli.collectives.CalibrationTable;
+import dev.canopy.cli.table.Column;
+import dev.canopy.cli.table.TextTable;
 import io.vertx.core.json.JsonObject;
 import java.util.Locale;
 
@@ -19,13 +21,16 @@ final class SegmentationBenchTable {
                 ? report.used().getLong("M1") + " B .. " + report.used().getLong("M2") + " B" + kept(report, "M1")
                 : "none detected").append('\n');
         text.append("stored in the job's ZooKeeper; the optimised runs read them as every joining session does\n\n");
-        text.append(String.format(Locale.ROOT, "%-8s %9s %11s %11s %11s %11s %9s %10s%n", "op", "bytes", "native_med",
-                "native_p90", "optim_med", "optim_p90", "p90_ratio", "escalated"));
+        TextTable table = TextTable.of(Column.text("op"), Column.integer("bytes", null),
+                Column.decimal("native_med", null, 2), Column.decimal("native_p90", null, 2),
+                Column.decimal("optim_med", null, 2), Column.decimal("optim_p90", null, 2),
+                Column.decimal("p90_ratio", null, 2), Column.percent("escalated"));
         for (SegmentationReport.Row row : report.rows()) {
-            text.append(String.format(Locale.ROOT, "%-8s %9d %11.2f %11.2f %11.2f %11.2f %9.2f %9.0f%%%n", row.op(),
-                    row.bytes(), row.nativeMedian(), row.nativeP90(), row.optimisedMedian(), row.optimisedP90(),
-                    row.optimisedP90() / row.nativeP90(), 100 * (row.op().equals("gather") ? row.nativeEscalatedShare() : 0)));
+            table.row(row.op(), row.bytes(), row.nativeMedian(), row.nativeP90(), row.optimisedMedian(),
+                    row.optimisedP90(), row.optimisedP90() / row.nativeP90(),
+                    row.op().equals("gather") ? row.nativeEscalatedShare() : 0.0);
         }
+        text.append(table.render());
         text.append("times in ms on the root, barrier to barrier; p90_ratio = optimised / native p90;"
                 + " escalated = native gather samples on an escalated level\n");
         if (report.calibration().containsKey("before")) {
@@ -37,17 +42,7 @@ final class SegmentationBenchTable {
     /** The calibration's native curves, in which S, M1 and M2 were detected. */
     private static void appendCalibration(StringBuilder text, JsonObject curves) {
         text.append("\ncalibration (native, the samples the thresholds were detected in)\n");
-        text.append(String.format(Locale.ROOT, "%9s %11s %11s %11s %11s %10s%n", "bytes", "scatter_med", "scatter_p90",
-                "gather_med", "gather_p90", "escalated"));
-        JsonArray scatter = curves.getJsonArray("scatter");
-        JsonArray gather = curves.getJsonArray("gather");
-        for (int i = 0; i < scatter.size(); i++) {
-            JsonObject s = scatter.getJsonObject(i);
-            JsonObject g = gather.getJsonObject(i);
-            text.append(String.format(Locale.ROOT, "%9d %11.2f %11.2f %11.2f %11.2f %9.0f%%%n", s.getLong("bytes"),
-                    s.getDouble("median_ms"), s.getDouble("p90_ms"), g.getDouble("median_ms"), g.getDouble("p90_ms"),
-                    100 * g.getDouble("escalated_share")));
-        }
+        text.append(CalibrationTable.curves(curves));
     }
 
     private static String threshold(SegmentationReport report, String key) {
