@@ -11,6 +11,7 @@ import dev.canopy.cli.collectives.WaitingProgram;
 import dev.canopy.cli.collectives.ZooKeeperTlsKeys;
 import dev.canopy.core.security.JobSecret;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -288,7 +289,17 @@ class SshLaunchTest {
             SshHosts.await(Duration.ofSeconds(30), () -> hosts.processesOn(which).isEmpty(),
                     () -> "left on host " + which + ": " + describe(hosts.processesOn(which)));
         }
-        assertThat(agentDirectories()).as("the agents' files").isSubsetOf(agentDirectoriesBefore);
+        // An agent deletes its files as it exits, which may be a moment after its processes are gone.
+        SshHosts.await(Duration.ofSeconds(30), () -> agentDirectoriesBefore.containsAll(agentDirectoriesOrNone()),
+                () -> "the agents' files left: " + agentDirectoriesOrNone());
+    }
+
+    private static Set<Path> agentDirectoriesOrNone() {
+        try {
+            return agentDirectories();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static Set<Path> agentDirectories() throws IOException {
