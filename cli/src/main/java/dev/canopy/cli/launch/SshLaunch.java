@@ -120,13 +120,14 @@ public final class SshLaunch {
      * Starts the hosts, waits for every process (at most {@code timeout}), and returns the worst exit status.
      *
      * @param rankOf the WORLD rank of each process index, for the output's prefixes
+     * @param exits hears each process's end as its host reports it (or as its host is lost)
      */
-    public int run(Duration timeout, IntUnaryOperator rankOf) throws InterruptedException {
+    public int run(Duration timeout, IntUnaryOperator rankOf, ProcessExitListener exits) throws InterruptedException {
         List<HostTree> roots = HostTree.of(job.grid(), fanout);
         this.timeout = timeout;
         hostCount = roots.stream().mapToLong(root -> root.allHosts().count()).sum();
         LaunchPlan whole = plan(roots.get(0));
-        try (SshSessions sessions = new SshSessions(statuses.length, message -> receive(message, rankOf))) {
+        try (SshSessions sessions = new SshSessions(statuses.length, message -> receive(message, rankOf, exits))) {
             this.sessions = sessions;
             Thread interrupted = new Thread(() -> stopOnInterrupt(sessions), "canopy launch ssh stop");
             Runtime.getRuntime().addShutdownHook(interrupted);
@@ -211,14 +212,14 @@ public final class SshLaunch {
         return new String(pem, StandardCharsets.US_ASCII);
     }
 
-    private void receive(AgentMessage message, IntUnaryOperator rankOf) {
+    private void receive(AgentMessage message, IntUnaryOperator rankOf, ProcessExitListener exits) {
         if (message instanceof AgentMessage.Output line) {
             synchronized (out) {
                 out.println("[rank " + rankOf.applyAsInt(line.process()) + "] " + line.text());
                 out.flush();
             }
         } else if (message instanceof AgentMessage.Exited exit) {
-            exited(exit, rankOf);
+            exited(exit, rankOf, exits);
         } else if (message instanceof AgentMessage.Started started) {
             Verbosity.progress(err, "canopy launch: " + started.host() + " started (reached from " + started.via() + ")");
             if (hostsStarted.incrementAndGet() == hostCount) {
@@ -232,13 +233,14 @@ public final class SshLaunch {
         }
     }
 
-    private void exited(AgentMessage.Exited exit, IntUnaryOperator rankOf) {
+    private void exited(AgentMessage.Exited exit, IntUnaryOperator rankOf, ProcessExitListener exits) {
         synchronized (statuses) {
             if (statuses[exit.process()] >= 0) {
                 return; // a host reported twice (or its session's end repeats it): the first status counts
             }
             statuses[exit.process()] = exit.status();
         }
+        exits.exited(exit.process(), exit.status(), meaning(exit.status()));
         if (exit.status() != 0) {
             report("canopy launch: rank " + rankOf.applyAsInt(exit.process()) + " failed with exit status "
                     + exit.status() + ": " + meaning(exit.status()));
