@@ -3,20 +3,18 @@ package dev.canopy.cli.dashboard;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.run.CanopyProgram;
 import dev.canopy.collectives.run.CanopySession;
-import dev.canopy.collectives.run.JoinOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Launched by {@link LaunchFailedRankTest}: after a barrier, rank {@value #THROWING_RANK} fails (an exception: exit
- * status 1) and the others wait until the test has killed one of them and seen the dashboard (the file
- * {@value #DONE} appears beside the level file), then finish.
+ * status 1) and the others wait until the test has killed one of them and seen the dashboard (the job's
+ * {@link #doneFile} appears), then finish.
  */
 public final class FailingRanksProgram implements CanopyProgram {
 
     static final int THROWING_RANK = 1;
-    static final String DONE = "dashboard-saw-the-failures";
     private static final long KEEP_ALIVE_MS = 150_000;
 
     @Override
@@ -26,10 +24,15 @@ public final class FailingRanksProgram implements CanopyProgram {
         if (session.rank() == THROWING_RANK) {
             throw new IllegalStateException("rank " + THROWING_RANK + " fails on purpose");
         }
-        Path done = Path.of(System.getenv(JoinOptions.ENV_CONFIG)).resolveSibling(DONE);
+        Path done = doneFile(session.node().job().name());
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KEEP_ALIVE_MS);
         while (!Files.exists(done) && System.nanoTime() < end) {
             TimeUnit.MILLISECONDS.sleep(50); // waits for the test's signal, a file: polled
         }
+    }
+
+    /** In the temporary directory, which the test shares with every process it launches, here or through an agent. */
+    static Path doneFile(String job) {
+        return Path.of(System.getProperty("java.io.tmpdir"), "canopy-failing-ranks-" + job + ".done");
     }
 }

@@ -11,7 +11,9 @@ import io.vertx.core.json.JsonObject;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -23,32 +25,56 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code canopy launch --dashboard} shows the ranks whose processes end badly as {@code failed}, from their exit
- * statuses: four JVMs on the bundled two-site grid; rank {@value FailingRanksProgram#THROWING_RANK} throws (exit
- * status 1), the test kills rank {@value #KILLED_RANK} with SIGKILL (137), and the others finish cleanly.
+ * statuses: four JVMs; rank {@value FailingRanksProgram#THROWING_RANK} throws (exit status 1), the test kills rank
+ * {@value #KILLED_RANK} with SIGKILL (137), and the others finish cleanly. Once on this machine, and once through the
+ * launch agents of {@code --hostfile}, whose exit statuses come back over their sessions (a local shell stands in for
+ * ssh here; {@code SshLaunchTest} runs real sshds in network namespaces).
  */
 @Tag("multiprocess")
-@Timeout(240)
+@Timeout(300)
 class LaunchFailedRankTest {
 
     private static final int KILLED_RANK = 2;
-    private static final String JOB = "launch-failed-rank";
 
     @TempDir
     Path directory;
 
     @Test
-    void aRankKilledBySigkillAndOneThatFailedAreShownFailedWithTheirExitStatuses() throws Exception {
+    void onThisMachineARankKilledBySigkillAndOneThatFailedAreShownFailedWithTheirExitStatuses() throws Exception {
         Path config = Files.writeString(directory.resolve("two-site.rsl"), GridConfigs.bundledText("two-site.rsl"));
+        killOneAndSeeBothFailed("launch-failed-rank-" + ProcessHandle.current().pid(), List.of("--config", config.toString()));
+    }
+
+    @Test
+    void throughTheLaunchAgentsTheRemoteExitStatusesAreShownToo() throws Exception {
+        Path hosts = Files.writeString(directory.resolve("hosts"), "127.0.0.1 slots=2\n127.0.0.2 slots=2\n");
+        // Runs the remote command (ssh's last argument) here, as sshd would on the host (the argument before it).
+        Path ssh = Files.writeString(directory.resolve("local-ssh"), """
+                #!/bin/sh
+                host=; last=
+                for arg; do host=$last; last=$arg; done
+                SSH_CONNECTION="127.0.0.1 40000 $host 22" exec sh -c "$last"
+                """);
+        Files.setPosixFilePermissions(ssh, PosixFilePermissions.fromString("rwx------"));
+        killOneAndSeeBothFailed("launch-failed-agent-" + ProcessHandle.current().pid(), List.of("--hostfile",
+                hosts.toString(), "--site-by", "subnet:/32", "--ssh", ssh.toString()));
+    }
+
+    private void killOneAndSeeBothFailed(String job, List<String> where) throws Exception {
+        List<String> arguments = new ArrayList<>(List.of("launch", "--class", FailingRanksProgram.class.getName(), "--job",
+                job, "--dashboard", "0", "--timeout", "240"));
+        arguments.addAll(where);
         StringWriter out = new StringWriter();
-        CompletableFuture<Integer> exit = run(out, "launch", "--config", config.toString(), "--class",
-                FailingRanksProgram.class.getName(), "--job", JOB, "--dashboard", "0", "--timeout", "200");
+        CompletableFuture<Integer> exit = run(out, arguments.toArray(String[]::new));
+        Path done = FailingRanksProgram.doneFile(job);
         try {
             String url = awaitUrl(out, exit);
-            Poll.until(Duration.ofSeconds(150), () -> count(out.toString(), "past the barrier") == 4 || exit.isDone(),
+            Poll.until(Duration.ofSeconds(180), () -> count(out.toString(), "past the barrier") == 4 || exit.isDone(),
                     () -> "every rank past its barrier; output:\n" + out);
+            assertThat(exit.isDone()).as("the launch ended early; output:\n%s", out).isFalse();
             String killedId = member(url, KILLED_RANK).getString("id");
             ProcessHandle killed = ProcessHandle.current().descendants()
-                    .filter(process -> process.info().commandLine().map(line -> line.contains("-Dcanopy.job=" + JOB)
+                    .filter(process -> process.info().commandLine().map(line -> line.contains("-Dcanopy.job=" + job + " ")
                             && line.contains("-Dcanopy.process=" + killedId.substring(1) + " ")).orElse(false))
                     .findFirst().orElseThrow(() -> new AssertionError("no process of " + killedId + " found"));
             assertThat(killed.destroyForcibly()).isTrue(); // SIGKILL: no goodbye, no shutdown hook
@@ -72,11 +98,14 @@ class LaunchFailedRankTest {
             for (int rank : List.of(0, 3)) {
                 assertThat(member(url, rank).getString("state")).as("rank " + rank).isEqualTo("joined");
             }
+            Files.writeString(done, "seen");
+            // The launch ends with the worst status, the SIGKILL's.
+            assertThat(exit.get(120, TimeUnit.SECONDS)).as(out.toString()).isEqualTo(137);
         } finally {
-            Files.writeString(directory.resolve(FailingRanksProgram.DONE), "seen");
+            Files.writeString(done, "seen"); // on failure: the ranks still running finish
+            exit.get(120, TimeUnit.SECONDS);
+            Files.deleteIfExists(done);
         }
-        // The launch ends with the worst status, the SIGKILL's; the ranks that finished never show failed.
-        assertThat(exit.get(120, TimeUnit.SECONDS)).as(out.toString()).isEqualTo(137);
     }
 
     private static long count(String text, String part) {
