@@ -4,6 +4,7 @@ import dev.canopy.cli.TlsOptionsMixin;
 import dev.canopy.cli.Verbosity;
 import dev.canopy.cli.dashboard.CommandDashboard;
 import dev.canopy.cli.dashboard.DashboardMixin;
+import dev.canopy.cli.dashboard.ExitsOnDashboard;
 import dev.canopy.cli.launch.LaunchProgram;
 import dev.canopy.cli.launch.ProcessExitListener;
 import dev.canopy.cli.launch.SshLaunch;
@@ -15,7 +16,6 @@ import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.node.JobId;
 import dev.canopy.dashboard.DashboardOptions;
-import dev.canopy.dashboard.failure.ProcessExits;
 import dev.canopy.gridconfig.hosts.SiteRule;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.processes.JvmCommand;
@@ -193,9 +193,8 @@ public final class LaunchCommand implements Callable<Integer> {
         RankTable ranks = new RankTable(grid);
         Optional<CommandDashboard> served = dashboardOptions.map(options -> CommandDashboard.start(options, connectString,
                 zooKeeperTls.tls(), JobId.of(jobName), Optional.of(secret.secret()), grid, Optional.empty(), out));
-        ProcessExitListener exits = served.<ProcessExitListener>map(shown -> (process, status, meaning) ->
-                ProcessExits.exited(shown.dashboard().state(), RankTable.memberId(process), status, meaning))
-                .orElse(ProcessExitListener.NONE);
+        ProcessExitListener exits = served.<ProcessExitListener>map(shown -> new ExitsOnDashboard(shown.dashboard(),
+                RankTable::memberId)).orElse(ProcessExitListener.NONE);
         if (launchGrid.overSsh()) {
             try {
                 LaunchProgram program = new LaunchProgram(programClass, Optional.ofNullable(classpath), arguments, livePlans);

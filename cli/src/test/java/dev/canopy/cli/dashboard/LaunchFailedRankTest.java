@@ -25,8 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code canopy launch --dashboard} shows the ranks whose processes end badly as {@code failed}, from their exit
- * statuses: four JVMs; rank {@value FailingRanksProgram#THROWING_RANK} throws (exit status 1), the test kills rank
- * {@value #KILLED_RANK} with SIGKILL (137), and the others finish cleanly. Once on this machine, and once through the
+ * statuses: four JVMs; rank {@value FailingRanksProgram#THROWING_RANK} throws (exit status 1), rank
+ * {@value FailingRanksProgram#HALTING_RANK} halts with status 0 without leaving, the test kills rank
+ * {@value #KILLED_RANK} with SIGKILL (137), and rank 0 finishes cleanly. Once on this machine, and once through the
  * launch agents of {@code --hostfile}, whose exit statuses come back over their sessions (a local shell stands in for
  * ssh here; {@code SshLaunchTest} runs real sshds in network namespaces).
  */
@@ -40,7 +41,7 @@ class LaunchFailedRankTest {
     Path directory;
 
     @Test
-    void onThisMachineARankKilledBySigkillAndOneThatFailedAreShownFailedWithTheirExitStatuses() throws Exception {
+    void onThisMachineRanksKilledFailedOrGoneWithoutLeavingAreShownFailedWithTheirExitStatuses() throws Exception {
         Path config = Files.writeString(directory.resolve("two-site.rsl"), GridConfigs.bundledText("two-site.rsl"));
         killOneAndSeeBothFailed("launch-failed-rank-" + ProcessHandle.current().pid(), List.of("--config", config.toString()));
     }
@@ -80,8 +81,9 @@ class LaunchFailedRankTest {
             assertThat(killed.destroyForcibly()).isTrue(); // SIGKILL: no goodbye, no shutdown hook
 
             Poll.until(Duration.ofSeconds(60), () -> failure(url, KILLED_RANK).isPresent()
-                            && failure(url, FailingRanksProgram.THROWING_RANK).isPresent(),
-                    () -> "both failures on /api/events: " + get(url + "api/events").encodePrettily() + "; output:\n" + out);
+                            && failure(url, FailingRanksProgram.THROWING_RANK).isPresent()
+                            && failure(url, FailingRanksProgram.HALTING_RANK).isPresent(),
+                    () -> "three failures on /api/events: " + get(url + "api/events").encodePrettily() + "; output:\n" + out);
             JsonObject sigkill = failure(url, KILLED_RANK).orElseThrow();
             assertThat(sigkill.getString("member")).isEqualTo(killedId);
             assertThat(sigkill.getInteger("exit_status")).isEqualTo(137);
@@ -93,11 +95,15 @@ class LaunchFailedRankTest {
             assertThat(thrown.containsKey("signal")).isFalse();
             assertThat(thrown.getString("detail")).contains("exit status 1: the program failed");
 
-            assertThat(member(url, KILLED_RANK).getString("state")).isEqualTo("failed");
-            assertThat(member(url, FailingRanksProgram.THROWING_RANK).getString("state")).isEqualTo("failed");
-            for (int rank : List.of(0, 3)) {
-                assertThat(member(url, rank).getString("state")).as("rank " + rank).isEqualTo("joined");
+            JsonObject halted = failure(url, FailingRanksProgram.HALTING_RANK).orElseThrow();
+            assertThat(halted.getInteger("exit_status")).isZero();
+            assertThat(halted.getString("detail")).contains("exit status 0 without leaving the job");
+
+            for (int rank : List.of(KILLED_RANK, FailingRanksProgram.THROWING_RANK, FailingRanksProgram.HALTING_RANK)) {
+                assertThat(member(url, rank).getString("state")).as("rank " + rank).isEqualTo("failed");
             }
+            assertThat(member(url, 0).getString("state")).isEqualTo("joined");
+            assertThat(failure(url, 0)).isEmpty();
             Files.writeString(done, "seen");
             // The launch ends with the worst status, the SIGKILL's.
             assertThat(exit.get(120, TimeUnit.SECONDS)).as(out.toString()).isEqualTo(137);

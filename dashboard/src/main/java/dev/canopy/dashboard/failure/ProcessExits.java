@@ -1,6 +1,7 @@
 package dev.canopy.dashboard.failure;
 
 import dev.canopy.dashboard.model.DashboardState;
+import dev.canopy.dashboard.model.MemberState;
 import io.vertx.core.json.JsonObject;
 import java.util.Objects;
 import java.util.OptionalInt;
@@ -9,9 +10,10 @@ import java.util.OptionalInt;
  * Shows what a launcher knows of its processes' ends on the dashboard, where no failure detector runs beside them
  * ({@code canopy launch}): a member whose process ended with a non-zero exit status (the program failed, a signal
  * killed it, or over ssh its host's session ended before it reported one) is {@code failed}, with a {@code failure}
- * event carrying the status ({@code exit_status}) and, for a signal, its number ({@code signal}). ZooKeeper alone
- * would show such a member {@code left} once its session expired. A process that ended with status 0 left cleanly
- * and is shown as ZooKeeper has it.
+ * event carrying the status ({@code exit_status}) and, for a signal, its number ({@code signal}). So is one whose
+ * process ended with status 0 while its member znode is still there: it went without leaving (its goodbye). ZooKeeper
+ * alone would show either {@code left} once the member's session expired. A process that ended with 0 after leaving
+ * is shown as ZooKeeper has it.
  */
 public final class ProcessExits {
 
@@ -25,17 +27,21 @@ public final class ProcessExits {
 
     /**
      * Process of member {@code member} ended with exit {@code status}, which means {@code meaning} (the launcher's
-     * explanation, e.g. "killed by signal 9 (SIGKILL...)").
+     * explanation, e.g. "killed by signal 9 (SIGKILL...)"). Call it once {@code state} holds a membership read that
+     * began after the process ended ({@code JobDashboard.refresh}), so that a member that left is no longer joined.
      */
     public static void exited(DashboardState state, String member, int status, String meaning) {
         Objects.requireNonNull(meaning, "meaning");
-        if (status == 0) {
-            return;
-        }
         JsonObject evidence = new JsonObject().put("exit_status", status);
-        signal(status).ifPresent(signal -> evidence.put("signal", signal));
-        state.memberFailed(member, "its process ended with exit status " + status + ": " + meaning + " (seen by the launcher)",
-                evidence);
+        if (status != 0) {
+            signal(status).ifPresent(signal -> evidence.put("signal", signal));
+            state.memberFailed(member, "its process ended with exit status " + status + ": " + meaning
+                    + " (seen by the launcher)", evidence);
+        } else if (state.sourceStatus().equals("ok") && state.snapshot().byId(member)
+                .filter(known -> known.state() == MemberState.JOINED).isPresent()) {
+            state.memberFailed(member, "its process ended with exit status 0 without leaving the job (its member znode"
+                    + " stays until ZooKeeper expires its session) (seen by the launcher)", evidence);
+        }
     }
 
     /** The signal that exit {@code status} says killed the process, if it says one did. */

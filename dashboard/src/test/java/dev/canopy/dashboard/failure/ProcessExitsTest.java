@@ -43,8 +43,9 @@ class ProcessExitsTest {
     }
 
     @Test
-    void aNonZeroStatusIsAFailureWithoutASignalAndStatusZeroIsALeave() {
+    void aNonZeroStatusIsAFailureWithoutASignalAndStatusZeroAfterLeavingIsNone() {
         DashboardState state = joined();
+        state.snapshot(read(MemberState.LEFT, MemberState.JOINED, MemberState.JOINED));
 
         ProcessExits.exited(state, "p0", 0, "done");
         ProcessExits.exited(state, "p2", 1, "the program failed");
@@ -59,6 +60,24 @@ class ProcessExitsTest {
     }
 
     @Test
+    void statusZeroWhileTheMemberIsStillJoinedIsAFailureUnlessTheReadFailed() {
+        DashboardState state = joined();
+
+        ProcessExits.exited(state, "p1", 0, "done");
+        state.sourceStatus("ZooKeeper read of job job failed: connection loss");
+        ProcessExits.exited(state, "p2", 0, "done");
+
+        List<GridEvent> failures = failures(state);
+        assertThat(failures).hasSize(1);
+        JsonObject event = failures.get(0).toJson();
+        assertThat(event.getString("member")).isEqualTo("p1");
+        assertThat(event.getInteger("exit_status")).isZero();
+        assertThat(event.getString("detail")).contains("exit status 0 without leaving the job");
+        assertThat(state.snapshot().members().get(1).state()).isEqualTo(MemberState.FAILED);
+        assertThat(state.snapshot().members().get(2).state()).isEqualTo(MemberState.JOINED);
+    }
+
+    @Test
     void onlyStatusesAboveTheSignalBaseNameASignal() {
         assertThat(ProcessExits.signal(128)).isEmpty();
         assertThat(ProcessExits.signal(143)).isEqualTo(OptionalInt.of(15));
@@ -69,6 +88,7 @@ class ProcessExitsTest {
     private static DashboardState joined() {
         DashboardState state = new DashboardState("job");
         state.snapshot(read(MemberState.JOINED, MemberState.JOINED, MemberState.JOINED));
+        state.sourceStatus("ok");
         return state;
     }
 
