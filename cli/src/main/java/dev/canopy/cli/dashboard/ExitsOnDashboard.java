@@ -35,8 +35,10 @@ public final class ExitsOnDashboard implements ProcessExitListener {
             FutureWait.await(dashboard.refresh().transform(first -> dashboard.refresh()), READ_TIMEOUT,
                     "the dashboard's read of the job");
         } catch (RuntimeException e) {
-            // The state then says the read failed, and ProcessExits judges no clean exit on it.
             LOG.debug("reading the job after process {} ended: {}", process, e.getMessage());
+            if (status == 0) {
+                return; // whether it left is unknown without a fresh read: no verdict
+            }
         }
         ProcessExits.exited(dashboard.state(), memberOfProcess.apply(process), status, meaning);
     }
