@@ -219,7 +219,10 @@ public final class SshLaunch {
                 out.flush();
             }
         } else if (message instanceof AgentMessage.Exited exit) {
-            exited(exit, rankOf, exits);
+            exited(exit.process(), exit.status(), meaning(exit.status()), rankOf, exits);
+        } else if (message instanceof AgentMessage.Unreported unreported) {
+            exited(unreported.process(), unreported.status(), "its host's ssh session ended before it reported an exit"
+                    + " status: it is gone, or out of reach (the messages above say why)", rankOf, exits);
         } else if (message instanceof AgentMessage.Started started) {
             Verbosity.progress(err, "canopy launch: " + started.host() + " started (reached from " + started.via() + ")");
             if (hostsStarted.incrementAndGet() == hostCount) {
@@ -233,17 +236,17 @@ public final class SshLaunch {
         }
     }
 
-    private void exited(AgentMessage.Exited exit, IntUnaryOperator rankOf, ProcessExitListener exits) {
+    private void exited(int process, int status, String meaning, IntUnaryOperator rankOf, ProcessExitListener exits) {
         synchronized (statuses) {
-            if (statuses[exit.process()] >= 0) {
+            if (statuses[process] >= 0) {
                 return; // a host reported twice (or its session's end repeats it): the first status counts
             }
-            statuses[exit.process()] = exit.status();
+            statuses[process] = status;
         }
-        exits.exited(exit.process(), exit.status(), meaning(exit.status()));
-        if (exit.status() != 0) {
-            report("canopy launch: rank " + rankOf.applyAsInt(exit.process()) + " failed with exit status "
-                    + exit.status() + ": " + meaning(exit.status()));
+        exits.exited(process, status, meaning);
+        if (status != 0) {
+            report("canopy launch: rank " + rankOf.applyAsInt(process) + " failed with exit status " + status + ": "
+                    + meaning);
         }
         ended.countDown();
     }
