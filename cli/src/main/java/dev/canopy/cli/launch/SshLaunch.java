@@ -40,8 +40,6 @@ public final class SshLaunch {
 
     /** Agents stop their nodes within {@link LaunchAgentCommand#STOP_GRACE}, and wait for the hosts below. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
-    /** ssh's exit status for its own errors (cannot connect, cannot log in). */
-    private static final int SSH_FAILED = 255;
 
     private final Job job;
     private final SshClient ssh;
@@ -219,7 +217,7 @@ public final class SshLaunch {
                 out.flush();
             }
         } else if (message instanceof AgentMessage.Exited exit) {
-            exited(exit.process(), exit.status(), meaning(exit.status()), rankOf, exits);
+            exited(exit.process(), exit.status(), RankProcesses.meaning(exit.status()), rankOf, exits);
         } else if (message instanceof AgentMessage.Unreported unreported) {
             exited(unreported.process(), unreported.status(), "its host's ssh session ended before it reported an exit"
                     + " status: it is gone, or out of reach (the messages above say why)", rankOf, exits);
@@ -249,11 +247,6 @@ public final class SshLaunch {
                     + meaning);
         }
         ended.countDown();
-    }
-
-    private static String meaning(int status) {
-        return status == SSH_FAILED ? "ssh's status when it cannot reach or log into a host (its message above says"
-                + " which), or the program's own" : RankProcesses.meaning(status);
     }
 
     private String running(IntUnaryOperator rankOf) {
