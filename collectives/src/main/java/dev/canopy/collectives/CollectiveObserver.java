@@ -1,6 +1,7 @@
 package dev.canopy.collectives;
 
 import dev.canopy.collectives.engine.Operation;
+import dev.canopy.collectives.plan.CollectivePlan;
 
 /**
  * Hears one member's collectives as its program calls them, for whoever keeps their timings (the dashboard's
@@ -23,18 +24,20 @@ public interface CollectiveObserver {
     /** One operation of this member, after its start. */
     interface Observation {
 
-        Observation NONE = new Observation() {
-            @Override
-            public void sequenced(int contextId, long sequence, long epoch) {
-            }
+        Observation NONE = failure -> { };
 
-            @Override
-            public void completed(Throwable failure) {
-            }
-        };
+        /**
+         * The operation took {@code sequence} on communicator {@code contextId}, on {@code plan} (confined to the
+         * communicator's context, where this runs). By default, {@link #sequenced(int, long, long)} with its epoch;
+         * an observer that describes the operation from its trees (an in-process dashboard) overrides this one.
+         */
+        default void sequenced(int contextId, long sequence, CollectivePlan plan) {
+            sequenced(contextId, sequence, plan.epoch());
+        }
 
         /** The operation took {@code sequence} on communicator {@code contextId}, on the plan of {@code epoch}. */
-        void sequenced(int contextId, long sequence, long epoch);
+        default void sequenced(int contextId, long sequence, long epoch) {
+        }
 
         /** Its future completed here; {@code failure} is null when it succeeded. */
         void completed(Throwable failure);

@@ -343,7 +343,7 @@ public final class Collectives {
         Promise<T> promise = Promise.promise();
         communicator.context().runOnContext(ignored -> {
             int sequence = sequencer.next();
-            observation.sequenced(communicator.contextId(), sequence, plan.epoch());
+            observation.sequenced(communicator.contextId(), sequence, plan);
             Exchange exchange = new Exchange(communicator.collectiveChannel(), operation, sequence, plan.epoch(), label);
             exchange.run(() -> stages.apply(exchange)).onComplete(done -> {
                 observation.completed(done.cause());

@@ -11,7 +11,7 @@ import dev.canopy.dashboard.failure.FailureVerdicts;
 import dev.canopy.dashboard.metrics.DashboardMetrics;
 import dev.canopy.dashboard.metrics.VertxMeters;
 import dev.canopy.dashboard.record.CollectiveRecorder;
-import dev.canopy.dashboard.record.RecordedCollectives;
+import dev.canopy.dashboard.record.RecordingObserver;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -42,7 +42,7 @@ final class DashboardGrid implements AutoCloseable {
     final GridModel model;
     final EmulatedGrid grid;
     final CollectiveRecorder recorder = new CollectiveRecorder();
-    final List<RecordedCollectives> collectives;
+    final List<Collectives> collectives;
     final Vertx vertx;
     final JobDashboard dashboard;
 
@@ -57,8 +57,8 @@ final class DashboardGrid implements AutoCloseable {
         grid.nodes().forEach(node -> FailureVerdicts.follow(node, dashboard.state()));
     }
 
-    private RecordedCollectives recorded(Communicator world) {
-        return new RecordedCollectives(new Collectives(world, ConfiguredPlans.of(world.members(), model),
+    private Collectives recorded(Communicator world) {
+        return RecordingObserver.observe(new Collectives(world, ConfiguredPlans.of(world.members(), model),
                 CollectiveSettings.defaults()), recorder);
     }
 

@@ -4,7 +4,9 @@ import dev.canopy.cli.TlsOptionsMixin;
 import dev.canopy.cli.Verbosity;
 import dev.canopy.cli.dashboard.CommandDashboard;
 import dev.canopy.cli.dashboard.DashboardMixin;
+import dev.canopy.cli.dashboard.ExitsOnDashboard;
 import dev.canopy.cli.launch.LaunchProgram;
+import dev.canopy.cli.launch.ProcessExitListener;
 import dev.canopy.cli.launch.SshLaunch;
 import dev.canopy.cli.launch.SshOptions;
 import dev.canopy.cli.config.SiteRuleConverter;
@@ -191,21 +193,23 @@ public final class LaunchCommand implements Callable<Integer> {
         RankTable ranks = new RankTable(grid);
         Optional<CommandDashboard> served = dashboardOptions.map(options -> CommandDashboard.start(options, connectString,
                 zooKeeperTls.tls(), JobId.of(jobName), Optional.of(secret.secret()), grid, Optional.empty(), out));
+        ProcessExitListener exits = served.<ProcessExitListener>map(shown -> new ExitsOnDashboard(shown.dashboard(),
+                RankTable::memberId)).orElse(ProcessExitListener.NONE);
         if (launchGrid.overSsh()) {
             try {
                 LaunchProgram program = new LaunchProgram(programClass, Optional.ofNullable(classpath), arguments, livePlans);
                 return SshLaunch.of(new SshLaunch.Job(grid, launchGrid.levelFile(), jobName, secret.hex(), connectString,
                         zooKeeperTls.tls(), program, tlsFiles::settings), ssh, out,
-                        spec.commandLine().getErr()).run(Duration.ofSeconds(timeoutSeconds), ranks::rankOf);
+                        spec.commandLine().getErr()).run(Duration.ofSeconds(timeoutSeconds), ranks::rankOf, exits);
             } finally {
                 served.ifPresent(CommandDashboard::close);
             }
         }
-        try (RankProcesses processes = new RankProcesses(spec.commandLine().getErr())) {
+        try (RankProcesses processes = new RankProcesses(spec.commandLine().getErr(), exits)) {
             for (int index = 0; index < grid.processCount(); index++) {
                 Process process = start(index, jobName, connectString, secret.file());
                 String prefix = "[rank " + ranks.rankOf(index) + "] ";
-                processes.add(ranks.rankOf(index), process, PrefixedOutput.pump(process.getInputStream(), out, prefix));
+                processes.add(index, ranks.rankOf(index), process, PrefixedOutput.pump(process.getInputStream(), out, prefix));
             }
             Verbosity.progress(spec.commandLine().getErr(), "canopy launch: " + grid.processCount() + " processes started"
                     + " on this machine (WAN emulated between its sites); waiting for them (at most " + timeoutSeconds + " s)");

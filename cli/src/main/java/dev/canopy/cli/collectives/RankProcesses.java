@@ -1,10 +1,13 @@
 package dev.canopy.cli.collectives;
 
+import dev.canopy.cli.launch.ProcessExitListener;
 import dev.canopy.collectives.run.EmergencyExit;
+import dev.canopy.dashboard.failure.ProcessExits;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,19 +24,22 @@ public final class RankProcesses implements AutoCloseable {
     private static final Duration OUTPUT_DRAIN = Duration.ofSeconds(5);
     private static final Duration STOP_WAIT = Duration.ofSeconds(5);
 
-    private record Rank(int rank, Process process, Thread output) {
+    private record Rank(int index, int rank, Process process, Thread output) {
     }
 
     private final List<Rank> ranks = new ArrayList<>();
     private final PrintWriter err;
+    private final ProcessExitListener exits;
 
-    RankProcesses(PrintWriter err) {
+    /** @param exits hears each process's end as it is seen (the launch's dashboard) */
+    RankProcesses(PrintWriter err, ProcessExitListener exits) {
         this.err = err;
+        this.exits = exits;
     }
 
-    /** A started process running {@code rank}, with the thread copying its output. */
-    void add(int rank, Process process, Thread output) {
-        ranks.add(new Rank(rank, process, output));
+    /** A started process (level-file index {@code index}) running {@code rank}, with the thread copying its output. */
+    void add(int index, int rank, Process process, Thread output) {
+        ranks.add(new Rank(index, rank, process, output));
     }
 
     /**
@@ -60,6 +66,7 @@ public final class RankProcesses implements AutoCloseable {
                 running.remove(ended);
                 ended.output().join(OUTPUT_DRAIN.toMillis());
                 int status = ended.process().exitValue();
+                exits.exited(ended.index(), status, meaning(status));
                 if (status != 0) {
                     err.println("canopy launch: rank " + ended.rank() + " failed with exit status " + status + ": "
                             + meaning(status));
@@ -85,8 +92,9 @@ public final class RankProcesses implements AutoCloseable {
         if (status == EmergencyExit.LAUNCHER_GONE) {
             return "it lost its pipe to this launcher";
         }
-        if (status > 128 && status < 128 + 65) {
-            int signal = status - 128;
+        OptionalInt signalled = ProcessExits.signal(status);
+        if (signalled.isPresent()) {
+            int signal = signalled.getAsInt();
             return "killed by signal " + signal + (signal == 9 ? " (SIGKILL: by someone, or by the kernel when the"
                     + " machine ran out of memory)" : signal == 15 ? " (SIGTERM)" : "");
         }

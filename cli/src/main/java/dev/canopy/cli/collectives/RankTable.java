@@ -21,7 +21,7 @@ final class RankTable {
         List<Member> members = new ArrayList<>();
         for (ProcessPlacement process : grid.processes()) {
             // The address does not take part in the rank order.
-            members.add(new Member(NodeId.of("p" + process.globalIndex()), process.coordinates(),
+            members.add(new Member(NodeId.of(memberId(process.globalIndex())), process.coordinates(),
                     new NodeAddress("127.0.0.1", 1, 1)));
         }
         List<Member> ranked = new ArrayList<>(members);
@@ -30,6 +30,11 @@ final class RankTable {
         for (int index = 0; index < members.size(); index++) {
             rankOfProcess[index] = ranked.indexOf(members.get(index));
         }
+    }
+
+    /** The member id the process of level-file index {@code processIndex} joins with ({@code JoinOptions}). */
+    static String memberId(int processIndex) {
+        return "p" + processIndex;
     }
 
     int rankOf(int processIndex) {

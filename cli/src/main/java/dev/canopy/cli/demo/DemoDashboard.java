@@ -19,7 +19,7 @@ import dev.canopy.core.security.JobSecret;
 import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.dashboard.model.MeasuredRtts;
 import dev.canopy.dashboard.record.CollectiveRecorder;
-import dev.canopy.dashboard.record.RecordedCollectives;
+import dev.canopy.dashboard.record.RecordingObserver;
 import dev.canopy.gridconfig.model.GridModel;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -56,11 +56,12 @@ final class DemoDashboard implements AutoCloseable {
     private final CommandDashboard served;
     private final GridModel grid;
     private final CollectiveRecorder recorder;
-    private final List<RecordedCollectives> collectives;
+    /** Every member's WORLD collectives by rank, reported to the recorder; a plan switch replaces them. */
+    private final List<Collectives> collectives;
     private final PrintWriter out;
 
     private DemoDashboard(CommandDashboard served, GridModel grid, CollectiveRecorder recorder,
-            List<RecordedCollectives> collectives, PrintWriter out) {
+            List<Collectives> collectives, PrintWriter out) {
         this.served = served;
         this.grid = grid;
         this.recorder = recorder;
@@ -75,9 +76,9 @@ final class DemoDashboard implements AutoCloseable {
         CollectiveRecorder recorder = new CollectiveRecorder();
         CommandDashboard served = CommandDashboard.startWithMeters(options, zooKeeper, job, Optional.of(secret), grid,
                 Optional.of(recorder), registry, out);
-        List<RecordedCollectives> collectives = worlds.stream().map(world -> new RecordedCollectives(
+        List<Collectives> collectives = new ArrayList<>(worlds.stream().map(world -> RecordingObserver.observe(
                 new Collectives(world, ConfiguredPlans.of(world.members(), grid), CollectiveSettings.defaults()), recorder))
-                .toList();
+                .toList());
         return new DemoDashboard(served, grid, recorder, collectives, out);
     }
 
@@ -106,9 +107,9 @@ final class DemoDashboard implements AutoCloseable {
     /** A warm-up broadcast, one in which the last rank starts late on purpose, and an allreduce; prints the skew. */
     void showcase(Vertx vertx) {
         int late = collectives.size() - 1;
-        await(all(c -> c.bcast(c.collectives().rank() == 0 ? Buffer.buffer(new byte[1024]) : null, 0)), "warm-up bcast");
+        await(all(c -> c.bcast(c.rank() == 0 ? Buffer.buffer(new byte[1024]) : null, 0)), "warm-up bcast");
         await(bcastWithLateRank(vertx, late, 64 * 1024), "bcast with a late rank");
-        await(all(c -> c.allreduce(Buffer.buffer().appendDouble(c.collectives().rank()), ElementType.DOUBLE, BuiltInOp.SUM)),
+        await(all(c -> c.allreduce(Buffer.buffer().appendDouble(c.rank()), ElementType.DOUBLE, BuiltInOp.SUM)),
                 "allreduce");
         out.printf(Locale.ROOT, "recorded 3 collectives; rank %d started the second one %d ms late on purpose: %s%n", late,
                 LATE_START_MS, lateRanksOf(1));
@@ -172,7 +173,7 @@ final class DemoDashboard implements AutoCloseable {
                 int root = round % collectives.size();
                 Future<?> operation = round % 5 == 0
                         ? bcastWithLateRank(vertx, (root + 1) % collectives.size(), 16 * 1024)
-                        : all(c -> c.bcast(c.collectives().rank() == root ? Buffer.buffer(new byte[4096]) : null, root));
+                        : all(c -> c.bcast(c.rank() == root ? Buffer.buffer(new byte[4096]) : null, root));
                 await(operation, "collective " + round);
                 seenEvents = printReplans(seenEvents);
                 running.await(Duration.ofMillis(Math.min(PERIOD_MS, Math.max(1, (end - System.nanoTime()) / 1_000_000))));
@@ -201,8 +202,8 @@ final class DemoDashboard implements AutoCloseable {
 
     private Future<Void> bcastWithLateRank(Vertx vertx, int late, int bytes) {
         List<Future<Buffer>> results = new ArrayList<>();
-        for (RecordedCollectives member : collectives) {
-            int rank = member.collectives().rank();
+        for (Collectives member : collectives) {
+            int rank = member.rank();
             Buffer data = rank == 0 ? Buffer.buffer(new byte[bytes]) : null;
             if (rank == late) {
                 Promise<Buffer> delayed = Promise.promise();
@@ -215,7 +216,7 @@ final class DemoDashboard implements AutoCloseable {
         return Future.all(results).mapEmpty();
     }
 
-    private Future<Void> all(Function<RecordedCollectives, Future<?>> operation) {
+    private Future<Void> all(Function<Collectives, Future<?>> operation) {
         return Future.all(collectives.stream().map(operation).toList()).mapEmpty();
     }
 

@@ -9,7 +9,6 @@ import dev.canopy.collectives.run.LivePlans;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.transport.emulation.WanEmulator;
-import dev.canopy.dashboard.record.RecordedCollectives;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.topology.tree.LogGpParameters;
 import io.vertx.core.Future;
@@ -67,16 +66,20 @@ final class DemoReplan implements AutoCloseable {
         return link;
     }
 
-    /** The switch point: every member adopts the newest epoch any of them knows; returns it. */
-    long adoptNewest(List<RecordedCollectives> members) {
+    /**
+     * The switch point: every member adopts the newest epoch any of them knows, in its place in {@code members} (by
+     * rank; the adopted collectives keep their observer and sequence); returns the epoch.
+     */
+    long adoptNewest(List<Collectives> members) {
         List<Future<Collectives>> adopting = new ArrayList<>();
         for (int rank = 0; rank < members.size(); rank++) {
-            RecordedCollectives member = members.get(rank);
-            adopting.add(plans.get(rank).planSwitch().adoptNewest(member.collectives()).onSuccess(member::switchTo));
+            adopting.add(plans.get(rank).planSwitch().adoptNewest(members.get(rank)));
         }
         long epoch = 0;
-        for (Future<Collectives> adopted : adopting) {
-            epoch = await(adopted, "adopt the newest plan").plan().epoch();
+        for (int rank = 0; rank < members.size(); rank++) {
+            Collectives adopted = await(adopting.get(rank), "adopt the newest plan");
+            members.set(rank, adopted);
+            epoch = adopted.plan().epoch();
         }
         return epoch;
     }

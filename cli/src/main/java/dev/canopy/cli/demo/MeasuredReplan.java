@@ -2,6 +2,7 @@ package dev.canopy.cli.demo;
 
 import dev.canopy.cli.table.Column;
 import dev.canopy.cli.table.TextTable;
+import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.engine.RootedTree;
 import dev.canopy.collectives.leader.LatencySnapshot;
 import dev.canopy.collectives.leader.PlanEvaluator;
@@ -14,7 +15,6 @@ import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.transport.emulation.WanEmulator;
-import dev.canopy.dashboard.record.RecordedCollectives;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.topology.hierarchy.HierarchicalPlanner;
@@ -56,7 +56,7 @@ final class MeasuredReplan {
     private final PrintWriter out;
     private final Function<Future<?>, Object> await;
     private final List<Communicator> worlds;
-    private final List<RecordedCollectives> members;
+    private final List<Collectives> members;
     private final HierarchicalPlanner planner;
     private final PlanEvaluator evaluator;
     private final PlanStore store;
@@ -64,10 +64,10 @@ final class MeasuredReplan {
 
     /**
      * @param rankZero the node of rank 0, which publishes (its member znode fences the publication)
-     * @param members every member's recorded collectives, by rank
+     * @param members every member's recorded collectives, by rank; a plan switch replaces them
      * @param await waits for a demo step, failing the demo when it fails or takes too long
      */
-    MeasuredReplan(GridModel grid, CanopyNode rankZero, List<Communicator> worlds, List<RecordedCollectives> members,
+    MeasuredReplan(GridModel grid, CanopyNode rankZero, List<Communicator> worlds, List<Collectives> members,
             PrintWriter out, Function<Future<?>, Object> await) {
         this.grid = grid;
         this.out = out;
@@ -143,10 +143,8 @@ final class MeasuredReplan {
             throw new IllegalStateException("the demo could not publish plan epoch " + epoch + ": " + outcome
                     + " (is another plan leader publishing in this job?)");
         }
-        for (RecordedCollectives member : members) {
-            member.switchTo(member.collectives().withPlan(plan.collectivePlan(member.collectives().communicator().members(),
-                    planner)));
-        }
+        // withPlan keeps each member's observer and sequence.
+        members.replaceAll(member -> member.withPlan(plan.collectivePlan(member.communicator().members(), planner)));
         return plan;
     }
 
@@ -157,7 +155,7 @@ final class MeasuredReplan {
         for (int i = -1; i < TIMED; i++) {
             // As the tree race times: every receiver waiting first, then the clock from the root's call.
             List<Future<Buffer>> calls = new ArrayList<>();
-            for (RecordedCollectives member : members.subList(1, members.size())) {
+            for (Collectives member : members.subList(1, members.size())) {
                 calls.add(member.bcast(null, 0));
             }
             long start = System.nanoTime();

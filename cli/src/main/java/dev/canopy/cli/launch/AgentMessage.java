@@ -10,9 +10,11 @@ package dev.canopy.cli.launch;
  * started  HOST VIA       HOST runs its part of the job; it was reached from address VIA
  * out      PROCESS TEXT   a line of output of process PROCESS (level-file index)
  * exit     PROCESS STATUS process PROCESS ended with exit status STATUS
+ * unreported PROCESS STATUS the ssh session to PROCESS's host ended with STATUS (1 for 0) before PROCESS reported an
+ *                         exit status: it is gone or out of reach (sent by the host that opened that session)
  * problem  HOST TEXT      HOST could not do its part (a bad plan, a host it could not start); TEXT says why
  * lost     HOST STATUS    the ssh session to HOST ended with STATUS before all processes of HOST and the hosts
- *                         below it had reported (they are reported with {@code exit} lines of that status)
+ *                         below it had reported (they are reported with {@code unreported} lines first)
  * </pre>
  */
 sealed interface AgentMessage {
@@ -49,6 +51,13 @@ sealed interface AgentMessage {
         }
     }
 
+    record Unreported(int process, int status) implements AgentMessage {
+        @Override
+        public String encode() {
+            return "unreported\t" + process + "\t" + status;
+        }
+    }
+
     record Problem(String host, String text) implements AgentMessage {
         @Override
         public String encode() {
@@ -81,6 +90,7 @@ sealed interface AgentMessage {
             case "started" -> new Started(SshClient.requireHost(fields[1]), address(fields[2]));
             case "out" -> new Output(process(fields[1], processCount), printable(fields[2]));
             case "exit" -> new Exited(process(fields[1], processCount), status(fields[2]));
+            case "unreported" -> new Unreported(process(fields[1], processCount), status(fields[2]));
             case "problem" -> new Problem(SshClient.requireHost(fields[1]), printable(fields[2]));
             case "lost" -> new Lost(SshClient.requireHost(fields[1]), status(fields[2]));
             default -> throw new IllegalArgumentException("not a launch agent line: " + excerpt(line));

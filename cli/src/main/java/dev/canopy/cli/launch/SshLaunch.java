@@ -40,8 +40,6 @@ public final class SshLaunch {
 
     /** Agents stop their nodes within {@link LaunchAgentCommand#STOP_GRACE}, and wait for the hosts below. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
-    /** ssh's exit status for its own errors (cannot connect, cannot log in). */
-    private static final int SSH_FAILED = 255;
 
     private final Job job;
     private final SshClient ssh;
@@ -120,13 +118,14 @@ public final class SshLaunch {
      * Starts the hosts, waits for every process (at most {@code timeout}), and returns the worst exit status.
      *
      * @param rankOf the WORLD rank of each process index, for the output's prefixes
+     * @param exits hears each process's end as its host reports it (or as its host is lost)
      */
-    public int run(Duration timeout, IntUnaryOperator rankOf) throws InterruptedException {
+    public int run(Duration timeout, IntUnaryOperator rankOf, ProcessExitListener exits) throws InterruptedException {
         List<HostTree> roots = HostTree.of(job.grid(), fanout);
         this.timeout = timeout;
         hostCount = roots.stream().mapToLong(root -> root.allHosts().count()).sum();
         LaunchPlan whole = plan(roots.get(0));
-        try (SshSessions sessions = new SshSessions(statuses.length, message -> receive(message, rankOf))) {
+        try (SshSessions sessions = new SshSessions(statuses.length, message -> receive(message, rankOf, exits))) {
             this.sessions = sessions;
             Thread interrupted = new Thread(() -> stopOnInterrupt(sessions), "canopy launch ssh stop");
             Runtime.getRuntime().addShutdownHook(interrupted);
@@ -211,14 +210,17 @@ public final class SshLaunch {
         return new String(pem, StandardCharsets.US_ASCII);
     }
 
-    private void receive(AgentMessage message, IntUnaryOperator rankOf) {
+    private void receive(AgentMessage message, IntUnaryOperator rankOf, ProcessExitListener exits) {
         if (message instanceof AgentMessage.Output line) {
             synchronized (out) {
                 out.println("[rank " + rankOf.applyAsInt(line.process()) + "] " + line.text());
                 out.flush();
             }
         } else if (message instanceof AgentMessage.Exited exit) {
-            exited(exit, rankOf);
+            exited(exit.process(), exit.status(), RankProcesses.meaning(exit.status()), rankOf, exits);
+        } else if (message instanceof AgentMessage.Unreported unreported) {
+            exited(unreported.process(), unreported.status(), "its host's ssh session ended before it reported an exit"
+                    + " status: it is gone, or out of reach (the messages above say why)", rankOf, exits);
         } else if (message instanceof AgentMessage.Started started) {
             Verbosity.progress(err, "canopy launch: " + started.host() + " started (reached from " + started.via() + ")");
             if (hostsStarted.incrementAndGet() == hostCount) {
@@ -232,23 +234,19 @@ public final class SshLaunch {
         }
     }
 
-    private void exited(AgentMessage.Exited exit, IntUnaryOperator rankOf) {
+    private void exited(int process, int status, String meaning, IntUnaryOperator rankOf, ProcessExitListener exits) {
         synchronized (statuses) {
-            if (statuses[exit.process()] >= 0) {
+            if (statuses[process] >= 0) {
                 return; // a host reported twice (or its session's end repeats it): the first status counts
             }
-            statuses[exit.process()] = exit.status();
+            statuses[process] = status;
         }
-        if (exit.status() != 0) {
-            report("canopy launch: rank " + rankOf.applyAsInt(exit.process()) + " failed with exit status "
-                    + exit.status() + ": " + meaning(exit.status()));
+        exits.exited(process, status, meaning);
+        if (status != 0) {
+            report("canopy launch: rank " + rankOf.applyAsInt(process) + " failed with exit status " + status + ": "
+                    + meaning);
         }
         ended.countDown();
-    }
-
-    private static String meaning(int status) {
-        return status == SSH_FAILED ? "ssh's status when it cannot reach or log into a host (its message above says"
-                + " which), or the program's own" : RankProcesses.meaning(status);
     }
 
     private String running(IntUnaryOperator rankOf) {

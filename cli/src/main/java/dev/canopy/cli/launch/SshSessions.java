@@ -19,9 +19,9 @@ import java.util.function.Consumer;
  * {@code canopy launch-agent} there ({@link LaunchAgentCommand}), gets its {@link LaunchPlan} as the first line of
  * standard input, and sends {@link AgentMessage}s back on standard output, which go to {@code sink} as they come.
  * ssh's own complaints (a host that cannot be reached, a refused key) become {@code problem} messages. When a
- * session ends, every process of its subtree that has not reported an exit status gets one: ssh's status
- * (255 when it could not connect), so no process is ever waited for that will not report, followed by a
- * {@code lost} message.
+ * session ends, every process of its subtree that has not reported an exit status gets one, in an {@code unreported}
+ * message: ssh's status (255 when it could not connect), so no process is ever waited for that will not report,
+ * followed by a {@code lost} message.
  *
  * <p>Stopping: {@link #stop()} sends {@code stop} and closes each session's standard input; the agent there stops
  * its processes and its own sessions, then ends. The sink is called from this class's reader threads.
@@ -45,6 +45,8 @@ final class SshSessions implements AutoCloseable {
         this.sink = message -> {
             if (message instanceof AgentMessage.Exited exit) {
                 exited.add(exit.process());
+            } else if (message instanceof AgentMessage.Unreported unreported) {
+                exited.add(unreported.process());
             }
             sink.accept(message);
         };
@@ -138,7 +140,7 @@ final class SshSessions implements AutoCloseable {
         sink.accept(new AgentMessage.Problem(tree.host(), "the ssh session to " + tree.host() + " ended with status "
                 + sshStatus + (sshStatus == 255 ? " (ssh could not connect or log in: its message above says why)" : "")
                 + " before process(es) " + silent + " reported an exit status"));
-        silent.forEach(process -> sink.accept(new AgentMessage.Exited(process, status)));
+        silent.forEach(process -> sink.accept(new AgentMessage.Unreported(process, status)));
         sink.accept(new AgentMessage.Lost(tree.host(), sshStatus));
     }
 

@@ -11,6 +11,7 @@ class AgentMessageTest {
     void everyMessageReadsBackAsItWasSent() {
         for (AgentMessage message : new AgentMessage[] {new AgentMessage.Started("n1.lyon", "10.0.0.1"),
             new AgentMessage.Output(2, "a line\twith a tab is kept as it was sent"), new AgentMessage.Exited(3, 143),
+            new AgentMessage.Unreported(1, 255),
             new AgentMessage.Problem("n2", "ssh: connect to host n2 port 22: Connection refused"),
             new AgentMessage.Lost("n2", 255)}) {
             assertThat(AgentMessage.parse(message.encode(), 4)).isEqualTo(message);

@@ -74,14 +74,19 @@ public final class DashboardState {
      * {@code failure} event, unless a node hears its goodbye ({@link #memberSaidGoodbye}). The first verdict counts;
      * later ones (other members' detectors) change nothing.
      */
-    public synchronized void memberFailed(String id, String reason) {
+    public void memberFailed(String id, String reason) {
+        memberFailed(id, reason, new JsonObject());
+    }
+
+    /** As above, with {@code evidence} (e.g. an exit status) as further fields of the {@code failure} event. */
+    public synchronized void memberFailed(String id, String reason, JsonObject evidence) {
         if (failures.containsKey(id) || goodbyes.contains(id)) {
             return;
         }
         Map<String, String> next = new HashMap<>(failures);
         next.put(id, reason);
         failures = Map.copyOf(next);
-        JsonObject fields = new JsonObject().put("member", id);
+        JsonObject fields = evidence.copy().put("member", id);
         snapshot.byId(id).ifPresent(member -> fields.put("rank", member.rank()).put("site", member.site()));
         String who = snapshot.byId(id).map(m -> id + " (rank " + m.rank() + ", " + m.site() + ")").orElse(id);
         event(GridEvent.Kind.FAILURE, who + " failed: " + reason, fields);

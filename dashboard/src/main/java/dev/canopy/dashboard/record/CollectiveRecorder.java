@@ -14,7 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * Collects the starts and completions of collectives reported by the {@link RecordedCollectives} of every
+ * Collects the starts and completions of collectives reported by the {@link RecordingObserver} of every
  * member in this JVM, or read from the members' published timings ({@link MemberTimingsFeed}), matches them by (communicator, sequence number) and, once every rank has completed (or
  * {@value #GIVE_UP_MS} ms after the first start), turns them into a {@link CompletedOperation} with its skew
  * report. Keeps the last {@value #KEPT_PER_COMMUNICATOR} per communicator. Times are nanoseconds on one clock for
