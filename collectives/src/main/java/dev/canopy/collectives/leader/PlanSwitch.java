@@ -16,12 +16,17 @@ import io.vertx.core.Future;
 public final class PlanSwitch {
 
     private final PlanCache cache;
-    private final HierarchicalPlanner planner;
+    private final SizedPlanners planners;
 
-    /** @param planner the job's planner (level algorithms and cost model), the same on every member */
+    /** @param planner the job's latency-only planner (level algorithms and cost model), the same on every member */
     public PlanSwitch(PlanCache cache, HierarchicalPlanner planner) {
+        this(cache, SizedPlanners.latencyOnly(planner));
+    }
+
+    /** @param planners the job's planners by message size, the same on every member */
+    public PlanSwitch(PlanCache cache, SizedPlanners planners) {
         this.cache = cache;
-        this.planner = planner;
+        this.planners = planners;
     }
 
     /**
@@ -29,10 +34,19 @@ public final class PlanSwitch {
      * the highest epoch any member has seen, or with {@code collectives} itself when that is no newer.
      */
     public Future<Collectives> adoptNewest(Collectives collectives) {
+        return adoptNewest(collectives, 0);
+    }
+
+    /**
+     * As {@link #adoptNewest(Collectives)}, with the epoch's trees for messages of {@code messageBytes}
+     * ({@link PublishedPlan#collectivePlan(java.util.List, SizedPlanners, long)}): every member must pass the same
+     * size, and the collectives returned should carry messages of about that size.
+     */
+    public Future<Collectives> adoptNewest(Collectives collectives, long messageBytes) {
         return collectives.typed(ArrayType.LONGS).allreduce(new long[] {cache.latestEpoch()}, BuiltInOp.MAX)
                 .compose(agreed -> agreed[0] == 0 || agreed[0] == collectives.plan().epoch()
                         ? Future.succeededFuture(collectives)
                         : cache.plan(agreed[0]).map(plan -> collectives.withPlan(
-                                plan.collectivePlan(collectives.communicator().members(), planner))));
+                                plan.collectivePlan(collectives.communicator().members(), planners, messageBytes))));
     }
 }
