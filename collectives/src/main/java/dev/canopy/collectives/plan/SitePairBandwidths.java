@@ -33,8 +33,8 @@ public final class SitePairBandwidths {
                         + "' and '" + b + "'");
             }
             if (!(mbps > 0) || Double.isInfinite(mbps)) {
-                throw new IllegalArgumentException("the bandwidth of " + a + "~" + b + " is " + mbps
-                        + " Mbit/s; it must be finite and above 0");
+                throw new IllegalArgumentException("the bandwidth of " + a + "~" + b + " must be above 0 and finite, got "
+                        + mbps + " Mbit/s");
             }
         }
 
