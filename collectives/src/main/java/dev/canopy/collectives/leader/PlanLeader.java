@@ -282,8 +282,12 @@ public final class PlanLeader {
                     .orElseThrow();
         }
 
-        /** The first plan is judged at the first size (0 with the default sizes). */
-        double firstPlanMs() {
+        /**
+         * The new plan's completion at the first size judged (0 bytes with the default sizes): what the first plan is
+         * judged by and what a published plan states, so its predicted completion keeps meaning the trees the
+         * runtime's default collectives use, whichever size decided.
+         */
+        double headlineMs() {
             return predictions.get(0).candidateMs();
         }
     }
@@ -352,7 +356,7 @@ public final class PlanLeader {
     private Future<Void> decide(PublishedPlan current, Evaluation evaluation) {
         LatencySnapshot fresh = evaluation.fresh();
         if (current == null) {
-            double firstMs = evaluation.firstPlanMs();
+            double firstMs = evaluation.headlineMs();
             if (Double.isInfinite(firstMs)) {
                 log.warn("cannot publish a first plan: the forecasts and configured latencies do not reach every member");
                 return Future.succeededFuture();
@@ -375,7 +379,7 @@ public final class PlanLeader {
                 ? "; bandwidths moved since epoch " + current.epoch() + ": " + movedLinks(
                         evaluation.freshBandwidths().movesSince(current.bandwidths(), MOVED_LINK_FRACTION))
                 : "";
-        return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.freshBandwidths(), deciding.candidateMs(),
+        return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.freshBandwidths(), evaluation.headlineMs(),
                 decision.reason() + sized + "; links moved since epoch " + current.epoch() + ": "
                         + movedLinks(fresh.movesSince(current.latencies(), MOVED_LINK_FRACTION)) + bandwidthMoves));
     }
