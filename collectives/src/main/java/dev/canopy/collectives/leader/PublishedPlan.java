@@ -10,9 +10,10 @@ import java.util.Objects;
 /**
  * A plan as the leader publishes it under {@code epoch}: the latency snapshot and the bandwidth forecasts it was
  * computed from, the predicted completion the leader saw (worst over its reference roots, at the first size it
- * judges: 0 bytes by default, the trees the runtime's default collectives use) and why it replaced the previous one. The trees are a pure function of the inputs and the job's
- * configuration (members, level algorithms, cost model), so a member that rebuilds them with {@link #collectivePlan}
- * gets exactly the leader's trees, for every root and message size, however many epochs have been published since.
+ * judges: 0 bytes by default, the trees the runtime's default collectives use) and why it replaced the previous
+ * one. The trees are a pure function of the inputs and the job's configuration (members, level algorithms, cost
+ * model), so a member that rebuilds them with {@link #collectivePlan} gets exactly the leader's trees, for every
+ * root and message size, however many epochs have been published since.
  *
  * @param epoch the plan's number, 1 for the first; never reused within a job
  * @param bandwidths the per-site-pair bandwidth forecasts sized trees are planned with; {@link SitePairBandwidths#NONE}
