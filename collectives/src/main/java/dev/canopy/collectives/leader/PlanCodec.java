@@ -1,5 +1,6 @@
 package dev.canopy.collectives.leader;
 
+import dev.canopy.collectives.plan.SitePairBandwidths;
 import dev.canopy.core.membership.MalformedZnodeException;
 import dev.canopy.core.membership.ZnodeJson;
 import io.vertx.core.json.JsonArray;
@@ -11,9 +12,12 @@ import java.util.List;
  * The JSON form of a {@link PublishedPlan} in its znode:
  *
  * <pre>{"format":1,"epoch":42,"predictedCompletionMs":20.04,"reason":"...",
- *  "members":["a","b","c"],"oneWayMs":[0,10,15, 10,0,10, 15,10,0]}</pre>
+ *  "members":["a","b","c"],"oneWayMs":[0,10,15, 10,0,10, 15,10,0],
+ *  "bandwidthMbps":[{"a":"site-a","b":"site-c","mbps":2.1}]}</pre>
  *
  * {@code oneWayMs} is the snapshot row-major; an unmeasured pair is {@code null} (JSON has no infinity).
+ * {@code bandwidthMbps}, the site-pair bandwidth forecasts sized trees are planned with, is absent from a
+ * latency-only leader's plans (and from those written before live plans weighed bandwidth): no forecasts.
  */
 final class PlanCodec {
 
@@ -30,21 +34,29 @@ final class PlanCodec {
         for (double value : plan.latencies().values()) {
             values.add(Double.isInfinite(value) ? null : value);
         }
-        return new JsonObject()
+        JsonObject json = new JsonObject()
                 .put("format", FORMAT)
                 .put("epoch", plan.epoch())
                 .put("predictedCompletionMs", plan.predictedCompletionMs())
                 .put("reason", plan.reason())
                 .put("members", new JsonArray(new ArrayList<>(plan.latencies().members())))
-                .put("oneWayMs", values)
-                .toBuffer().getBytes();
+                .put("oneWayMs", values);
+        if (!plan.bandwidths().isEmpty()) {
+            JsonArray pairs = new JsonArray();
+            for (SitePairBandwidths.Pair pair : plan.bandwidths().pairs()) {
+                pairs.add(new JsonObject().put("a", pair.a()).put("b", pair.b()).put("mbps", pair.mbps()));
+            }
+            json.put("bandwidthMbps", pairs);
+        }
+        return json.toBuffer().getBytes();
     }
 
     /**
      * Reads a plan, every field checked before use: {@code format} 1, {@code epoch} >= 1, at most
      * {@value #MAX_MEMBERS} distinct member names, exactly one latency (a finite number >= 0, or
-     * null) per ordered pair, a finite predicted completion >= 0 and a reason of at most
-     * {@value #MAX_REASON_CHARS} characters.
+     * null) per ordered pair, a finite predicted completion >= 0, a reason of at most
+     * {@value #MAX_REASON_CHARS} characters and, if present, at most one bandwidth per pair of distinct site names,
+     * no more pairs than the members can form, each finite and above 0.
      *
      * @param path the znode the bytes came from, named in the error
      * @throws MalformedZnodeException naming the znode and the field when the bytes are not a plan of this format
@@ -84,10 +96,39 @@ final class PlanCodec {
         long epoch = json.integer("epoch", 1, Long.MAX_VALUE);
         double predicted = json.nonNegative("predictedCompletionMs");
         String reason = json.text("reason", MAX_REASON_CHARS);
+        SitePairBandwidths bandwidths = json.has("bandwidthMbps")
+                ? readBandwidths(json, members.size(), path) : SitePairBandwidths.NONE;
         try {
-            return new PublishedPlan(epoch, new LatencySnapshot(members, oneWayMs), predicted, reason);
+            return new PublishedPlan(epoch, new LatencySnapshot(members, oneWayMs), bandwidths, predicted, reason);
         } catch (IllegalArgumentException e) {
             throw new MalformedZnodeException(path, "is not a plan: " + MalformedZnodeException.quote(e.getMessage()));
+        }
+    }
+
+    private static SitePairBandwidths readBandwidths(ZnodeJson json, int memberCount, String path) {
+        JsonArray entries = json.array("bandwidthMbps");
+        long maxPairs = (long) memberCount * (memberCount - 1) / 2;
+        if (entries.size() > maxPairs) {
+            throw new MalformedZnodeException(path, "has " + entries.size() + " site-pair bandwidths, more than its "
+                    + memberCount + " members' sites can form (" + maxPairs + ")");
+        }
+        List<SitePairBandwidths.Pair> pairs = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            ZnodeJson entry = ZnodeJson.of(entries.getValue(i), path + " bandwidthMbps[" + i + "]");
+            String a = entry.name("a");
+            String b = entry.name("b");
+            double mbps = entry.nonNegative("mbps");
+            try {
+                pairs.add(new SitePairBandwidths.Pair(a, b, mbps));
+            } catch (IllegalArgumentException e) {
+                throw new MalformedZnodeException(path, "bandwidthMbps[" + i + "] is not a site-pair bandwidth: "
+                        + MalformedZnodeException.quote(e.getMessage()));
+            }
+        }
+        try {
+            return SitePairBandwidths.of(pairs);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedZnodeException(path, "bandwidthMbps: " + MalformedZnodeException.quote(e.getMessage()));
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.canopy.collectives.leader;
 
+import dev.canopy.collectives.plan.SitePairBandwidths;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeLogger;
@@ -11,6 +12,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.Executor;
@@ -267,8 +269,27 @@ public final class PlanLeader {
         }
     }
 
-    /** What an evaluation compares: the fresh snapshot and two predictions, computed off the event loop. */
-    private record Evaluation(LatencySnapshot fresh, double currentMs, double candidateMs) {
+    /**
+     * What an evaluation compares, computed off the event loop: the fresh snapshot and, per message size, two
+     * predictions; the size where the new trees gain most decides.
+     */
+    private record Evaluation(LatencySnapshot fresh, SitePairBandwidths freshBandwidths,
+            List<PlanEvaluator.SizedPrediction> predictions) {
+
+        PlanEvaluator.SizedPrediction deciding() {
+            return predictions.stream()
+                    .max(Comparator.comparingDouble(PlanEvaluator.SizedPrediction::relativeGain))
+                    .orElseThrow();
+        }
+
+        /**
+         * The new plan's completion at the first size judged (0 bytes with the default sizes): what the first plan is
+         * judged by and what a published plan states, so its predicted completion keeps meaning the trees the
+         * runtime's default collectives use, whichever size decided.
+         */
+        double headlineMs() {
+            return predictions.get(0).candidateMs();
+        }
     }
 
     /**
@@ -290,9 +311,8 @@ public final class PlanLeader {
         Future.fromCompletionStage(forecasts.all().toCompletionStage(), context)
                 .compose(all -> context.executeBlocking(() -> {
                     LatencySnapshot fresh = latencies.snapshot(evaluator.members(), all);
-                    return new Evaluation(fresh,
-                            current == null ? Double.NaN : evaluator.completionMsOn(current.latencies(), fresh),
-                            evaluator.completionMs(fresh));
+                    SitePairBandwidths freshBandwidths = evaluator.bandwidths(all);
+                    return new Evaluation(fresh, freshBandwidths, evaluator.predict(current, fresh, freshBandwidths));
                 }))
                 .compose(evaluation -> term == myTerm ? decide(current, evaluation) : Future.succeededFuture())
                 .onComplete(done -> {
@@ -336,28 +356,35 @@ public final class PlanLeader {
     private Future<Void> decide(PublishedPlan current, Evaluation evaluation) {
         LatencySnapshot fresh = evaluation.fresh();
         if (current == null) {
-            if (Double.isInfinite(evaluation.candidateMs())) {
+            double firstMs = evaluation.headlineMs();
+            if (Double.isInfinite(firstMs)) {
                 log.warn("cannot publish a first plan: the forecasts and configured latencies do not reach every member");
                 return Future.succeededFuture();
             }
-            return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.candidateMs(),
-                    String.format("first plan of the job: predicts %.3f ms", evaluation.candidateMs())));
+            return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.freshBandwidths(), firstMs,
+                    String.format("first plan of the job: predicts %.3f ms", firstMs)));
         }
-        ReplanDecision decision = settings.policy().decide(streak, evaluation.currentMs(), evaluation.candidateMs());
+        PlanEvaluator.SizedPrediction deciding = evaluation.deciding();
+        ReplanDecision decision = settings.policy().decide(streak, deciding.currentMs(), deciding.candidateMs());
         streak = decision.next();
         for (Handler<ReplanDecision> listener : List.copyOf(decisionListeners)) {
             listener.handle(decision);
         }
+        String sized = evaluator.weighsBandwidth() ? " for " + deciding.messageBytes() + "-byte messages" : "";
         if (!decision.replan()) {
-            log.debug("epoch {}: {}", current.epoch(), decision.reason());
+            log.debug("epoch {}: {}{}", current.epoch(), decision.reason(), sized);
             return Future.succeededFuture();
         }
-        return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.candidateMs(),
-                decision.reason() + "; links moved since epoch " + current.epoch() + ": "
-                        + movedLinks(fresh.movesSince(current.latencies(), MOVED_LINK_FRACTION))));
+        String bandwidthMoves = evaluator.weighsBandwidth()
+                ? "; bandwidths moved since epoch " + current.epoch() + ": " + movedLinks(
+                        evaluation.freshBandwidths().movesSince(current.bandwidths(), MOVED_LINK_FRACTION))
+                : "";
+        return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.freshBandwidths(), evaluation.headlineMs(),
+                decision.reason() + sized + "; links moved since epoch " + current.epoch() + ": "
+                        + movedLinks(fresh.movesSince(current.latencies(), MOVED_LINK_FRACTION)) + bandwidthMoves));
     }
 
-    private static String movedLinks(List<LatencySnapshot.Move> moves) {
+    private static String movedLinks(List<?> moves) {
         if (moves.isEmpty()) {
             return "none by more than " + Math.round(100 * MOVED_LINK_FRACTION) + " %";
         }

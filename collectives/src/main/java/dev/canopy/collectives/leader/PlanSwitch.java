@@ -16,12 +16,17 @@ import io.vertx.core.Future;
 public final class PlanSwitch {
 
     private final PlanCache cache;
-    private final HierarchicalPlanner planner;
+    private final SizedPlanners planners;
 
-    /** @param planner the job's planner (level algorithms and cost model), the same on every member */
+    /** @param planner the job's latency-only planner (level algorithms and cost model), the same on every member */
     public PlanSwitch(PlanCache cache, HierarchicalPlanner planner) {
+        this(cache, SizedPlanners.latencyOnly(planner));
+    }
+
+    /** @param planners the job's planners by message size, the same on every member */
+    public PlanSwitch(PlanCache cache, SizedPlanners planners) {
         this.cache = cache;
-        this.planner = planner;
+        this.planners = planners;
     }
 
     /**
@@ -29,10 +34,35 @@ public final class PlanSwitch {
      * the highest epoch any member has seen, or with {@code collectives} itself when that is no newer.
      */
     public Future<Collectives> adoptNewest(Collectives collectives) {
+        return agreedEpoch(collectives).compose(agreed -> agreed == 0 || agreed == collectives.plan().epoch()
+                ? Future.succeededFuture(collectives)
+                : withEpoch(collectives, agreed, 0));
+    }
+
+    /**
+     * As {@link #adoptNewest(Collectives)}, with the epoch's trees for messages of {@code messageBytes}
+     * ({@link PublishedPlan#collectivePlan(java.util.List, SizedPlanners, long)}: its bandwidth forecasts price every
+     * link, so at 1 MiB the trees avoid a link measured thin). Every member must pass the same size. The trees are
+     * rebuilt for the size even when the epoch is unchanged (computed on first use per root), so call it when a
+     * phase of collectives of that size begins; 0 bytes returns to the epoch's latency trees.
+     */
+    public Future<Collectives> adoptNewest(Collectives collectives, long messageBytes) {
+        if (messageBytes < 0) {
+            return Future.failedFuture(new IllegalArgumentException("a message size is >= 0 bytes, got " + messageBytes));
+        }
+        return agreedEpoch(collectives).compose(agreed -> agreed == 0
+                ? Future.succeededFuture(collectives)
+                : withEpoch(collectives, agreed, messageBytes));
+    }
+
+    /** The highest epoch any member has seen: an allreduce MAX on the current plan. */
+    private Future<Long> agreedEpoch(Collectives collectives) {
         return collectives.typed(ArrayType.LONGS).allreduce(new long[] {cache.latestEpoch()}, BuiltInOp.MAX)
-                .compose(agreed -> agreed[0] == 0 || agreed[0] == collectives.plan().epoch()
-                        ? Future.succeededFuture(collectives)
-                        : cache.plan(agreed[0]).map(plan -> collectives.withPlan(
-                                plan.collectivePlan(collectives.communicator().members(), planner))));
+                .map(agreed -> agreed[0]);
+    }
+
+    private Future<Collectives> withEpoch(Collectives collectives, long epoch, long messageBytes) {
+        return cache.plan(epoch).map(plan -> collectives.withPlan(
+                plan.collectivePlan(collectives.communicator().members(), planners, messageBytes)));
     }
 }

@@ -80,6 +80,19 @@ public final class ConfiguredPlans {
                 new GridLatencies(grid, coordinates, loggp), epoch);
     }
 
+    /**
+     * The planner of trees for messages of {@code messageBytes} whose bandwidths are the level file's completed with
+     * frozen forecasts ({@link ProbedBandwidths}), e.g. those a live plan's epoch carries; the latency-only planner of
+     * {@code loggp} for 0 bytes. Every member given the same inputs gets the same planner.
+     *
+     * @param coordinates every member's coordinates by {@link TopologyPlan#nameOf}
+     */
+    public static HierarchicalPlanner planner(GridModel grid, Map<String, Coordinates> coordinates,
+            LevelAlgorithms algorithms, long messageBytes, LogGpParameters loggp, SitePairBandwidths probed) {
+        return new HierarchicalPlanner(algorithms,
+                cost(messageBytes, loggp, ProbedBandwidths.of(grid, coordinates, probed)));
+    }
+
     /** Every member's coordinates by {@link TopologyPlan#nameOf}, in rank order. */
     public static Map<String, Coordinates> coordinatesOf(List<Member> members) {
         Map<String, Coordinates> coordinates = new LinkedHashMap<>();

@@ -2,7 +2,6 @@ package dev.canopy.collectives.plan;
 
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.model.GridModel;
-import dev.canopy.probes.Metric;
 import dev.canopy.probes.forecast.LinkForecast;
 import dev.canopy.topology.graph.BandwidthSource;
 import java.util.List;
@@ -23,20 +22,18 @@ public final class ProbedBandwidths implements BandwidthSource {
 
     private final GridModel grid;
     private final GridBandwidths configured;
-    /** Forecast Mbit/s by unordered site pair, "a\0b" with a before b. */
-    private final Map<String, Double> pairMbps;
+    private final SitePairBandwidths probed;
     /** The highest pair forecast of every site that has one. */
     private final Map<String, Double> siteMbps = new TreeMap<>();
 
-    private ProbedBandwidths(GridModel grid, Map<String, Coordinates> coordinates, Map<String, Double> pairMbps) {
+    private ProbedBandwidths(GridModel grid, Map<String, Coordinates> coordinates, SitePairBandwidths probed) {
         this.grid = grid;
         this.configured = new GridBandwidths(grid, coordinates);
-        this.pairMbps = pairMbps;
-        pairMbps.forEach((pair, mbps) -> {
-            for (String site : pair.split("\u0000")) {
-                siteMbps.merge(site, mbps, Math::max);
-            }
-        });
+        this.probed = probed;
+        for (SitePairBandwidths.Pair pair : probed.pairs()) {
+            siteMbps.merge(pair.a(), pair.mbps(), Math::max);
+            siteMbps.merge(pair.b(), pair.mbps(), Math::max);
+        }
     }
 
     /**
@@ -45,18 +42,12 @@ public final class ProbedBandwidths implements BandwidthSource {
      *     forecasts and links to non-members are ignored; several forecasts of one site pair give their highest
      */
     public static ProbedBandwidths of(GridModel grid, Map<String, Coordinates> coordinates, List<LinkForecast> forecasts) {
-        Map<String, Double> pairMbps = new TreeMap<>();
-        for (LinkForecast forecast : forecasts) {
-            Coordinates a = coordinates.get(forecast.link().a().value());
-            Coordinates b = coordinates.get(forecast.link().b().value());
-            double mbps = forecast.forecast().value();
-            boolean usable = forecast.metric() == Metric.BANDWIDTH && forecast.isFresh() && a != null && b != null
-                    && !a.site().equals(b.site()) && mbps > 0 && Double.isFinite(mbps);
-            if (usable) {
-                pairMbps.merge(key(a.site(), b.site()), mbps, Math::max);
-            }
-        }
-        return new ProbedBandwidths(grid, coordinates, pairMbps);
+        return of(grid, coordinates, SitePairBandwidths.of(coordinates, forecasts));
+    }
+
+    /** The file's bandwidths completed with frozen forecasts, e.g. those a live plan's epoch carries. */
+    public static ProbedBandwidths of(GridModel grid, Map<String, Coordinates> coordinates, SitePairBandwidths probed) {
+        return new ProbedBandwidths(grid, coordinates, probed);
     }
 
     @Override
@@ -85,24 +76,17 @@ public final class ProbedBandwidths implements BandwidthSource {
         if (grid.linkBetween(fromSite, toSite).bandwidthMbps().isPresent()) {
             return configured.linkMbps(fromSite, toSite);
         }
-        return pairMbps.getOrDefault(key(fromSite, toSite), Double.POSITIVE_INFINITY);
+        return probed.mbps(fromSite, toSite).orElse(Double.POSITIVE_INFINITY);
     }
 
     /** Whether any forecast is used: without one these are the file's bandwidths alone. */
     public boolean measuredAny() {
-        return !pairMbps.isEmpty();
-    }
-
-    private static String key(String one, String other) {
-        return one.compareTo(other) < 0 ? one + "\u0000" + other : other + "\u0000" + one;
+        return !probed.isEmpty();
     }
 
     /** The forecasts used, e.g. {@code probed[ams~ber=180.0]}; the same text in every JVM. */
     @Override
     public String toString() {
-        StringBuilder text = new StringBuilder("probed[");
-        pairMbps.forEach((pair, mbps) -> text.append(text.length() > 7 ? ", " : "")
-                .append(pair.replace('\u0000', '~')).append('=').append(mbps));
-        return text.append(']').toString();
+        return probed.toString();
     }
 }

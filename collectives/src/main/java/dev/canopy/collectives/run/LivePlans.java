@@ -5,6 +5,7 @@ import dev.canopy.collectives.leader.ForecastLatencies;
 import dev.canopy.collectives.leader.PlanCache;
 import dev.canopy.collectives.leader.PlanEvaluator;
 import dev.canopy.collectives.leader.PlanLeader;
+import dev.canopy.collectives.leader.SizedPlanners;
 import dev.canopy.collectives.leader.PlanStore;
 import dev.canopy.collectives.leader.PlanSwitch;
 import dev.canopy.collectives.leader.SiteCompletedFeed;
@@ -21,7 +22,6 @@ import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.probes.measure.ProbeService;
 import dev.canopy.probes.measure.SiteForecastWatcher;
 import dev.canopy.probes.measure.SiteSummaryPublisher;
-import dev.canopy.topology.hierarchy.HierarchicalPlanner;
 import dev.canopy.topology.hierarchy.Hierarchy;
 import dev.canopy.topology.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.tree.LogGpParameters;
@@ -75,7 +75,8 @@ public final class LivePlans {
         node.onMembershipEvent(event -> node.view().ifPresent(probes::updateMembership));
 
         Map<String, Coordinates> coordinates = ConfiguredPlans.coordinatesOf(world.members());
-        HierarchicalPlanner planner = new HierarchicalPlanner(algorithms, loggp.costModel(0));
+        SizedPlanners planners = (messageBytes, bandwidths) -> ConfiguredPlans.planner(grid, coordinates, algorithms,
+                messageBytes, loggp, bandwidths);
         PlanStore store = new PlanStore(node.context(), node.zooKeeper(), node.job());
         PlanCache cache = new PlanCache(node.context(), node.zooKeeper(), node.job(), store, CACHED_EPOCHS);
         SiteSummaryPublisher summaries = new SiteSummaryPublisher(vertx, probes, node.zooKeeper(), node.job(),
@@ -84,8 +85,9 @@ public final class LivePlans {
         ForecastFeed forecasts = new SiteCompletedFeed(ForecastFeed.of(probes), sites, node.context(), world.members());
         PlanLeader leader = new PlanLeader(node.context(), node.zooKeeper(), node.job(), self, forecasts,
                 new ForecastLatencies(new GridLatencies(grid, coordinates, loggp)),
-                PlanEvaluator.everyRoot(Hierarchy.of(coordinates), planner), settings.leader(), clock);
-        LivePlans live = new LivePlans(probes, summaries, sites, cache, leader, new PlanSwitch(cache, planner));
+                PlanEvaluator.everyRoot(Hierarchy.of(coordinates), planners, PlanEvaluator.DEFAULT_MESSAGE_SIZES),
+                settings.leader(), clock);
+        LivePlans live = new LivePlans(probes, summaries, sites, cache, leader, new PlanSwitch(cache, planners));
         cache.start();
         sites.start();
         return probes.start(view)

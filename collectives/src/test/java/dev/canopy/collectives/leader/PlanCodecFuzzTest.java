@@ -3,6 +3,7 @@ package dev.canopy.collectives.leader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.canopy.collectives.plan.SitePairBandwidths;
 import dev.canopy.core.membership.MalformedZnodeException;
 import dev.canopy.core.testing.fuzz.DecoderFuzzContract;
 import dev.canopy.core.testing.fuzz.FuzzCampaign;
@@ -46,6 +47,15 @@ class PlanCodecFuzzTest extends DecoderFuzzContract {
                 + "\"oneWayMs\":[0,1,1,0]}", "appears twice");
         assertRejected("{\"format\":1,\"epoch\":1,\"predictedCompletionMs\":1,\"reason\":\"r\",\"members\":[\"a\",\"b\"],"
                 + "\"oneWayMs\":[0,-1,1,0]}", "oneWayMs[1]\" is -1");
+        String twoMembers = "{\"format\":1,\"epoch\":1,\"predictedCompletionMs\":1,\"reason\":\"r\",\"members\":[\"a\",\"b\"],"
+                + "\"oneWayMs\":[0,1,1,0],\"bandwidthMbps\":";
+        assertRejected(twoMembers + "[{\"a\":\"x\",\"b\":\"y\",\"mbps\":0}]}", "must be above 0");
+        assertRejected(twoMembers + "[{\"a\":\"x\",\"b\":\"x\",\"mbps\":5}]}", "two distinct sites");
+        assertRejected(twoMembers + "[{\"a\":\"x\",\"b\":\"y\",\"mbps\":-5}]}", "is -5");
+        assertRejected(twoMembers + "[{\"a\":\"x\",\"b\":\"y\",\"mbps\":5},{\"a\":\"x\",\"b\":\"z\",\"mbps\":5}]}",
+                "more than its 2 members' sites can form (1)");
+        assertRejected(twoMembers + "[{\"a\":\"x\",\"b\":\"y\"}]}", "\"mbps\" is missing");
+        assertRejected(twoMembers + "{}}", "is not an array");
         assertThatThrownBy(() -> PlanStore.decodeEpoch("9".repeat(100_000).getBytes(StandardCharsets.US_ASCII), "/current"))
                 .isInstanceOf(MalformedZnodeException.class).hasMessageContaining("(100000 characters)")
                 .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(400));
@@ -66,7 +76,15 @@ class PlanCodecFuzzTest extends DecoderFuzzContract {
         for (int i = 0; i < values.length; i++) {
             values[i] = random.nextInt(8) == 0 ? Double.POSITIVE_INFINITY : random.nextInt(100_000) / 100.0;
         }
+        List<SitePairBandwidths.Pair> pairs = new ArrayList<>();
+        for (int a = 0; a < n; a++) {
+            for (int b = a + 1; b < n; b++) {
+                if (random.nextBoolean()) {
+                    pairs.add(new SitePairBandwidths.Pair("s" + a, "s" + b, 1 + random.nextInt(100_000) / 10.0));
+                }
+            }
+        }
         return new PublishedPlan(1 + random.nextInt(1_000_000), new LatencySnapshot(members, values),
-                random.nextInt(100_000) / 100.0, "reason " + random.nextInt());
+                SitePairBandwidths.of(pairs), random.nextInt(100_000) / 100.0, "reason " + random.nextInt());
     }
 }

@@ -8,14 +8,12 @@ import dev.canopy.collectives.engine.RootedTree;
 import dev.canopy.core.testing.Await;
 import dev.canopy.collectives.leader.LatencySnapshot;
 import dev.canopy.collectives.leader.LeaderSettings;
-import dev.canopy.collectives.leader.PlanStore;
 import dev.canopy.collectives.leader.PublishedPlan;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.TransportStack;
-import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
@@ -30,11 +28,7 @@ import io.vertx.core.buffer.Buffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Predicate;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 
@@ -76,7 +70,7 @@ class LivePlansSessionTest {
         wan.set("a", "b", 10);
         wan.set("b", "c", 10);
         wan.set("a", "c", 15);
-        try (TestingServer zooKeeper = new TestingServer(true); PlanReader plans = new PlanReader(zooKeeper.getConnectString(), secret)) {
+        try (TestingServer zooKeeper = new TestingServer(true); PlanReader plans = new PlanReader(zooKeeper.getConnectString(), JOB, secret)) {
             List<CanopySession> sessions = join(grid, zooKeeper.getConnectString());
             try {
                 assertThat(sessions).extracting(CanopySession::rank).containsExactly(0, 1, 2);
@@ -177,36 +171,5 @@ class LivePlansSessionTest {
     private List<String> broadcastSends() {
         return wan.sentCollectives().stream().filter(sent -> sent.header().operation() == Operation.BCAST)
                 .map(sent -> sent.fromSite() + "->" + sent.toSite()).distinct().toList();
-    }
-
-    /** Reads published plans from ZooKeeper as an observer with its own client, authenticated as the job. */
-    private static final class PlanReader implements AutoCloseable {
-
-        private final Vertx vertx = Vertx.vertx();
-        private final CuratorFramework client;
-        private final PlanStore store;
-
-        PlanReader(String connectString, JobSecret secret) {
-            client = CuratorFrameworkFactory.builder().connectString(connectString).retryPolicy(new RetryOneTime(100))
-                    .authorization("digest", ZooKeeperCredentials.of(secret).digestAuthentication()).build();
-            client.start();
-            store = new PlanStore(vertx.getOrCreateContext(), client, JOB);
-        }
-
-        /** The plan of the highest published epoch, if any. */
-        Optional<PublishedPlan> current() {
-            long epoch = Await.result(store.currentEpoch());
-            return epoch == 0 ? Optional.empty() : Optional.of(read(epoch));
-        }
-
-        PublishedPlan read(long epoch) {
-            return Await.result(store.read(epoch));
-        }
-
-        @Override
-        public void close() {
-            client.close();
-            Await.result(vertx.close());
-        }
     }
 }

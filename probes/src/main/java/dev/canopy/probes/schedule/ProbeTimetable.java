@@ -16,7 +16,10 @@ import java.util.SplittableRandom;
  * <p>Each owned link holds a token: while a probe of either metric is out on it, no other starts, so a
  * bandwidth transfer never skews a round-trip sample. Periods are drawn at random around the link's mean
  * period, and new links start at a random phase, so probes spread out in time. Bandwidth transfers run only
- * on representative links. Not thread-safe: owned by the probe service's event loop.
+ * on representative links, and a node has at most one out at a time: transfers from one node would share its
+ * uplink and each measure a fraction of its links' bandwidth, and a representative of many sites would send
+ * them all at once. One that falls due meanwhile waits for the next look. Not thread-safe: owned by the probe
+ * service's event loop.
  */
 public final class ProbeTimetable {
 
@@ -25,6 +28,7 @@ public final class ProbeTimetable {
         long nextLatencyNanos;
         long nextBandwidthNanos;
         boolean busy;
+        boolean transferring;
     }
 
     private final NodeId self;
@@ -32,6 +36,8 @@ public final class ProbeTimetable {
     private final SplittableRandom random;
     private final Map<Link, LinkTimes> owned = new HashMap<>();
     private ProbePlan plan;
+    /** A bandwidth transfer of this node is out (on one of its links). */
+    private boolean transferOut;
 
     public ProbeTimetable(NodeId self, ScheduleSettings settings) {
         this.self = self;
@@ -54,6 +60,8 @@ public final class ProbeTimetable {
             times.link = link;
             owned.put(link.link(), times);
         }
+        // A transfer on a link this node no longer owns is never reported completed: it no longer holds the slot.
+        transferOut = owned.values().stream().anyMatch(times -> times.transferring);
     }
 
     /** The probes due at {@code nowNanos} on links whose token is free; their tokens are taken. */
@@ -63,8 +71,10 @@ public final class ProbeTimetable {
             if (times.busy) {
                 continue;
             }
-            if (times.link.role() == LinkRole.REPRESENTATIVES && nowNanos >= times.nextBandwidthNanos) {
+            if (times.link.role() == LinkRole.REPRESENTATIVES && nowNanos >= times.nextBandwidthNanos && !transferOut) {
                 times.busy = true;
+                times.transferring = true;
+                transferOut = true;
                 times.nextBandwidthNanos = nowNanos + jittered(plan.bandwidthPeriod(times.link));
                 tasks.add(new ProbeTask(times.link, Metric.BANDWIDTH, plan.bandwidthPeriod(times.link)));
             } else if (nowNanos >= times.nextLatencyNanos) {
@@ -81,6 +91,10 @@ public final class ProbeTimetable {
         LinkTimes times = owned.get(link);
         if (times != null) {
             times.busy = false;
+            if (times.transferring) {
+                times.transferring = false;
+                transferOut = false;
+            }
         }
     }
 

@@ -7,7 +7,12 @@ import dev.canopy.probes.Metric;
 import dev.canopy.probes.TestGrids;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ProbeTimetableTest {
@@ -41,6 +46,45 @@ class ProbeTimetableTest {
         }
         timetable.completed(task.link().link());
         assertThat(timetable.due(now + 5_000 * MS)).anyMatch(other -> other.link().equals(task.link()));
+    }
+
+    @Test
+    void aRepresentativeOfManySitesHasOneBandwidthTransferOutAtATime() {
+        List<Member> sites = TestGrids.members(6, 1);
+        ProbePlan wide = ProbePlan.of(sites, SETTINGS, 0);
+        Member busiest = sites.stream().max(Comparator.comparingInt(member -> wide.linksOwnedBy(member.id()).size()))
+                .orElseThrow();
+        ProbeTimetable timetable = new ProbeTimetable(busiest.id(), SETTINGS);
+        timetable.update(wide, 0);
+        int owned = wide.linksOwnedBy(busiest.id()).size();
+        assertThat(owned).as("links the busiest representative owns").isGreaterThan(1);
+
+        Map<ProbeTask, Long> outUntil = new HashMap<>();
+        Set<ProbeLink> transferred = new HashSet<>();
+        int transfers = 0;
+        for (long now = 0; now < 10_000 * MS; now += MS) {
+            long at = now;
+            outUntil.entrySet().removeIf(out -> {
+                if (out.getValue() <= at) {
+                    timetable.completed(out.getKey().link().link());
+                    return true;
+                }
+                return false;
+            });
+            for (ProbeTask task : timetable.due(now)) {
+                // a 64 KiB transfer over a thin link takes 200 ms, a round trip 1 ms
+                outUntil.put(task, now + (task.metric() == Metric.BANDWIDTH ? 200 : 1) * MS);
+                if (task.metric() == Metric.BANDWIDTH) {
+                    transfers++;
+                    transferred.add(task.link());
+                }
+            }
+            assertThat(outUntil.keySet().stream().filter(task -> task.metric() == Metric.BANDWIDTH).count())
+                    .as("bandwidth transfers out at %d ms", now / MS).isLessThanOrEqualTo(1);
+        }
+        assertThat(transferred).as("every owned representative link is measured").hasSize(owned);
+        assertThat(transfers).as("about one transfer per link and period (1 s), never more")
+                .isLessThanOrEqualTo(owned * 10 * 2);
     }
 
     @Test

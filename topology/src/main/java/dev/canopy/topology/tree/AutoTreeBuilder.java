@@ -13,13 +13,14 @@ public final class AutoTreeBuilder implements TreeBuilder {
     private final List<TreeBuilder> candidates;
 
     /**
-     * Chooses among flat, binomial, MST, HLOT, SPT, ECEF and the bandwidth-aware chain and binary
-     * trees: with bandwidths and a message size in the model, thin uplinks favour fewer children.
+     * Chooses among flat, binomial, MST, HLOT, SPT, ECEF and the bandwidth-aware chain, binary and transfer-SPT
+     * trees: with bandwidths and a message size in the model, thin uplinks favour fewer children and thin links
+     * relays around them. Transfer-SPT comes last, so where it only ties (0 bytes) the earlier choice stays.
      */
     public AutoTreeBuilder() {
         this(List.of(new FlatTreeBuilder(), new BinomialTreeBuilder(), new MstTreeBuilder(), new HlotTreeBuilder(),
                 new ShortestPathTreeBuilder(), new EarliestCompletingEdgeFirstTreeBuilder(),
-                BoundedFanOutTreeBuilder.chain(), BoundedFanOutTreeBuilder.binary()));
+                BoundedFanOutTreeBuilder.chain(), BoundedFanOutTreeBuilder.binary(), new TransferPathTreeBuilder()));
     }
 
     public AutoTreeBuilder(List<TreeBuilder> candidates) {

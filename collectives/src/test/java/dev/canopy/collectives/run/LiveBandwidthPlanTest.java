@@ -1,0 +1,177 @@
+package dev.canopy.collectives.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.canopy.collectives.Collectives;
+import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.collectives.leader.LeaderSettings;
+import dev.canopy.collectives.leader.PublishedPlan;
+import dev.canopy.collectives.leader.SizedPlanners;
+import dev.canopy.collectives.plan.ConfiguredPlans;
+import dev.canopy.collectives.plan.LevelChoices;
+import dev.canopy.core.node.JobId;
+import dev.canopy.core.node.Member;
+import dev.canopy.core.node.TransportStack;
+import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.testing.Await;
+import dev.canopy.core.transport.emulation.GridWanEmulation;
+import dev.canopy.core.transport.emulation.LinkProfile;
+import dev.canopy.core.transport.emulation.WanEmulation;
+import dev.canopy.core.transport.emulation.WanEmulator;
+import dev.canopy.gridconfig.GridConfigs;
+import dev.canopy.gridconfig.model.GridModel;
+import dev.canopy.probes.forecast.ForecastSettings;
+import dev.canopy.probes.measure.ProbeSettings;
+import dev.canopy.probes.schedule.ScheduleSettings;
+import dev.canopy.topology.replan.ReplanPolicy;
+import dev.canopy.topology.tree.LogGpParameters;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Live plans weigh measured bandwidth, end to end: three real nodes (one per site, sockets on 127.0.0.1, a real
+ * ZooKeeper) on the emulated WAN, every WAN link at 100 Mbit/s, the direct a~c link (30 ms RTT) much shorter than
+ * the relay through b (2 x 80 ms). The probes time bandwidth transfers between the representatives; the leader
+ * judges plans at 0 bytes and at 1 MiB. When the emulator throttles a~c to 4 Mbit/s at run time, the leader
+ * publishes a new epoch whose bandwidth forecasts saw it: its 1 MiB trees relay through b, while its latency trees
+ * (what the runtime's default collectives use) still send a to c directly. Every member then adopts the 1 MiB trees
+ * at a sized switch point and broadcasts 1 MiB along them, and returns to the latency trees.
+ */
+class LiveBandwidthPlanTest {
+
+    private static final String LEVEL_FILE = """
+            +
+            ( &(type = grid) (name = "live-bandwidth") (default_rtt_ms = 100) (levels = (heavy_wan auto)) )
+            ( &(type = subjob) (label = "a") (count = 1) (wan_group = "a") (site = "a") (uplink_mbps = 10000) )
+            ( &(type = subjob) (label = "b") (count = 1) (wan_group = "b") (site = "b") (uplink_mbps = 10000) )
+            ( &(type = subjob) (label = "c") (count = 1) (wan_group = "c") (site = "c") (uplink_mbps = 10000) )
+            ( &(type = link) (between = "a" "b") (rtt_ms = 80) )
+            ( &(type = link) (between = "b" "c") (rtt_ms = 80) )
+            ( &(type = link) (between = "a" "c") (rtt_ms = 30) )
+            """;
+    private static final JobId JOB = JobId.of("live-bandwidth");
+    private static final long LARGE = 1L << 20;
+    /** Round trips every 200 ms, a 64 KiB bandwidth transfer per representative link every 400 ms. */
+    private static final LivePlanSettings FAST = new LivePlanSettings(
+            ProbeSettings.around(ScheduleSettings.DEFAULTS.withLatencyPeriod(Duration.ofMillis(200))
+                            .withBandwidthPeriod(Duration.ofMillis(400)), ForecastSettings.DEFAULTS)
+                    .withProbeTimeout(Duration.ofMillis(800)),
+            Duration.ofMillis(200),
+            new LeaderSettings(ReplanPolicy.DEFAULT, Duration.ofMillis(300)));
+
+    private final JobSecret secret = JobSecret.generate();
+
+    @Test
+    void aThrottledLinkMovesLargeMessageTreesOffItWhileSmallMessageTreesKeepIt() throws Exception {
+        GridModel grid = GridConfigs.parse(LEVEL_FILE, "live-bandwidth.rsl").orElseThrow();
+        WanEmulation wan = GridWanEmulation.of(grid)
+                .withLink("a", "b", LinkProfile.rtt(80).withBandwidthMbps(100))
+                .withLink("b", "c", LinkProfile.rtt(80).withBandwidthMbps(100))
+                .withLink("a", "c", LinkProfile.rtt(30).withBandwidthMbps(100));
+        try (WanEmulator emulator = WanEmulator.start(wan); TestingServer zooKeeper = new TestingServer(true);
+                PlanReader plans = new PlanReader(zooKeeper.getConnectString(), JOB, secret)) {
+            List<CanopySession> sessions = join(grid, emulator, zooKeeper.getConnectString());
+            try {
+                List<Member> members = sessions.get(0).world().members();
+                SizedPlanners planners = (bytes, bandwidths) -> ConfiguredPlans.planner(grid,
+                        ConfiguredPlans.coordinatesOf(members), LevelChoices.of(grid.levels()), bytes,
+                        LogGpParameters.DEFAULTS, bandwidths);
+
+                Await.until(() -> plans.current().isPresent(), () -> "the leader's first plan");
+                PublishedPlan first = plans.current().orElseThrow();
+                assertThat(treeSends(first, members, planners, LARGE))
+                        .as("epoch %d (%s): before the throttle the short a~c link carries 1 MiB (b joins from a or c,"
+                                + " as the early latency forecasts have it)", first.epoch(), first.bandwidths())
+                        .contains("a->c");
+
+                emulator.changeLink("a", "c", LinkProfile.rtt(30).withBandwidthMbps(4));
+                Await.until(Duration.ofSeconds(60),
+                        () -> plans.current().filter(LiveBandwidthPlanTest::measuredThinAc).isPresent(), () -> "a plan whose forecasts saw a~c throttled to 4 Mbit/s and a~b, b~c at 100");
+                PublishedPlan thin = plans.current().orElseThrow();
+
+                assertThat(thin.epoch()).isGreaterThan(first.epoch());
+                assertThat(thin.reason()).as("the published reason").contains("re-plan", "bandwidths moved since epoch");
+                assertThat(treeSends(thin, members, planners, LARGE))
+                        .as("epoch %d (%s): 1 MiB relays through b around the thin link", thin.epoch(), thin.bandwidths())
+                        .containsExactlyInAnyOrder("a->b", "b->c");
+                assertThat(treeSends(thin, members, planners, 0))
+                        .as("epoch %d: small messages still take the short a~c link", thin.epoch())
+                        .containsExactlyInAnyOrder("a->b", "a->c");
+
+                // A phase of large broadcasts: every member switches to the newest epoch's 1 MiB trees, then back.
+                List<Collectives> large = adoptEverywhere(sessions, LARGE);
+                assertThat(large).extracting(c -> c.plan().epoch()).containsOnly(large.get(0).plan().epoch());
+                assertThat(large.get(0).plan().epoch()).isGreaterThanOrEqualTo(thin.epoch());
+                assertThat(large).allSatisfy(c -> assertThat(sends(c, members)).as("the adopted 1 MiB tree from a")
+                        .containsExactlyInAnyOrder("a->b", "b->c"));
+                byte[] data = new byte[(int) LARGE];
+                new SplittableRandom(7).nextBytes(data);
+                List<Future<Buffer>> received = sessions.stream().map(session -> session.collectives()
+                        .bcast(session.rank() == 0 ? Buffer.buffer(data) : null, 0)).toList();
+                assertThat(received).allSatisfy(bcast -> assertThat(Await.result(bcast).getBytes()).isEqualTo(data));
+                assertThat(adoptEverywhere(sessions, 0)).allSatisfy(c -> assertThat(sends(c, members))
+                        .as("back to the latency tree from a").containsExactlyInAnyOrder("a->b", "a->c"));
+            } finally {
+                sessions.forEach(CanopySession::leave);
+            }
+        }
+    }
+
+    private List<CanopySession> join(GridModel grid, WanEmulator emulator, String connectString) {
+        List<Future<CanopySession>> joining = new ArrayList<>();
+        for (int process = 0; process < grid.processCount(); process++) {
+            JoinOptions options = new JoinOptions(JOB, process, grid, connectString, TransportStack.none(), secret)
+                    .withLivePlans(FAST);
+            joining.add(Canopy.joinAsync(Vertx.vertx(), options.withLayers(
+                    GridEmulation.layers(emulator, options.placement().coordinates(), process))));
+        }
+        List<CanopySession> sessions = new ArrayList<>();
+        for (Future<CanopySession> session : joining) {
+            sessions.add(Await.result(session));
+        }
+        sessions.sort((x, y) -> Integer.compare(x.rank(), y.rank()));
+        return sessions;
+    }
+
+    /**
+     * Whether the plan's forecasts saw a~c thin and the relay fast. Early forecasts of the fast links are noisy (a few
+     * 64 KiB samples on a loaded host), so the leader may publish an epoch in between; it re-plans when they settle.
+     */
+    /** Every member's switch point with trees for {@code bytes}; they all leave it on one epoch. */
+    private static List<Collectives> adoptEverywhere(List<CanopySession> sessions, long bytes) {
+        List<Future<Collectives>> switching = sessions.stream().map(s -> s.adoptNewestPlanAsync(bytes)).toList();
+        return switching.stream().map(Await::result).toList();
+    }
+
+    /** The site pairs the tree rooted at rank 0 of {@code collectives}' plan sends over. */
+    private static List<String> sends(Collectives collectives, List<Member> members) {
+        return sends(collectives.plan().tree(0), members);
+    }
+
+    private static boolean measuredThinAc(PublishedPlan plan) {
+        return plan.bandwidths().mbps("a", "c").orElse(Double.POSITIVE_INFINITY) < 20
+                && plan.bandwidths().mbps("a", "b").orElse(0) > 20 && plan.bandwidths().mbps("b", "c").orElse(0) > 20;
+    }
+
+    /** The site pairs the tree rooted at rank 0 (a) of {@code plan} sends over, for messages of {@code bytes}. */
+    private static List<String> treeSends(PublishedPlan plan, List<Member> members, SizedPlanners planners, long bytes) {
+        return sends(plan.collectivePlan(members, planners, bytes).tree(0), members);
+    }
+
+    private static List<String> sends(RootedTree tree, List<Member> members) {
+        List<String> sends = new ArrayList<>();
+        for (int rank = 0; rank < members.size(); rank++) {
+            for (int child : tree.children(rank)) {
+                sends.add(members.get(rank).coordinates().site() + "->" + members.get(child).coordinates().site());
+            }
+        }
+        return sends;
+    }
+}
