@@ -185,7 +185,7 @@ class InterCommunicatorSecurityTest {
             assertThat(secondKey.secret()).isNotEqualTo(firstKey.secret());
             assertThat(secondKey.job()).isNotEqualTo(firstKey.job());
             for (InterCommunicator member : first.all()) {
-                assertThat(member.credential()).isEqualTo(firstKey);
+                assertThat(member.credential().job()).isEqualTo(firstKey.job()); // the job is derived from the key
             }
 
             // A member of the second pairing tries the first's server rank 0 with everything it holds: its own
@@ -193,8 +193,13 @@ class InterCommunicatorSecurityTest {
             Member server = first.client().get(0).remoteMember(0);
             Member client = first.server().get(0).remoteMember(0);
             InterCommunicator target = first.server().get(0);
+            long wrongJobBefore = target.securityCounters().get(Rejection.HANDSHAKE_WRONG_JOB);
+            RawHandshake.Connection ownJob = RawHandshake.connect(jobs.vertx, server, secondKey, client.address(),
+                    Buffer.buffer());
+            Await.result(ownJob.closed(), BOUND);
+            assertThat(target.securityCounters().get(Rejection.HANDSHAKE_WRONG_JOB)).isEqualTo(wrongJobBefore + 1);
             long before = target.securityCounters().get(Rejection.HANDSHAKE_BAD_PROOF);
-            List<TransportSecurity> tries = List.of(secondKey, TransportSecurity.of(secondKey.secret(), firstKey.job()),
+            List<TransportSecurity> tries = List.of(TransportSecurity.of(secondKey.secret(), firstKey.job()),
                     TransportSecurity.of(JobSecret.of(Await.result(names.portKey(port))), firstKey.job()));
             for (TransportSecurity attempt : tries) {
                 RawHandshake.Connection forged = RawHandshake.connect(jobs.vertx, server, attempt, client.address(),
