@@ -65,7 +65,10 @@ final class Bridge {
     static Future<Bridge> bind(Vertx vertx, DynamicOptions options, JobSecret key, JobId job, String label) {
         BridgeSourceCheck sources = new BridgeSourceCheck();
         TransportSecurity security = TransportSecurity.of(key, job).withSourceCheck(sources);
-        TransportOptions settings = TransportOptions.defaults().withHost(options.host()).withNodeLabel(label);
+        TransportOptions labelled = TransportOptions.defaults().withNodeLabel(label);
+        // DynamicProcesses sets the job transport's address when the options name none.
+        TransportOptions settings = options.host().map(host -> labelled.withHost(host.bind(), host.advertised()))
+                .orElse(labelled);
         return VertxTransport.start(vertx, options.tls().map(settings::withTls).orElse(settings), security)
                 .map(options.layers()::build)
                 .map(transport -> new Bridge(transport, sources, security, options.heartbeat(), label));
