@@ -25,6 +25,7 @@ import dev.canopy.core.transport.TransportSecurity;
 import dev.canopy.core.transport.VertxTransport;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +35,7 @@ import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -212,11 +214,8 @@ class InterCommunicatorSecurityTest {
             assertTheServerGetsOnlyTheClientsMessages(second, "in the second pairing");
 
             // Every znode of both finished pairings is gone: nothing is left to replay or to read a key from.
-            try (CuratorFramework reader = CuratorFrameworkFactory.builder().connectString(jobs.zooKeeper.connectString())
-                    .retryPolicy(new RetryOneTime(100)).authorization("digest", ZooKeeperCredentials.of(jobs.namesSecret).digestAuthentication())
-                    .build()) {
-                reader.start();
-                String pairings = NameService.ROOT + "/" + jobs.namespace + "/pairings";
+            try (CuratorFramework reader = namespaceClient()) {
+                String pairings = pairingsPath();
                 Await.until(BOUND, () -> children(reader, pairings).isEmpty(),
                         () -> "the finished pairings' znodes are deleted, left: " + children(reader, pairings));
             }
@@ -225,6 +224,81 @@ class InterCommunicatorSecurityTest {
             if (second != null) {
                 second.disconnect();
             }
+        }
+    }
+
+    @Test
+    void aReplayedPairingRequestMeetsAFreshKeyAndCannotPairOrEnterTheFinishedOne() throws Exception {
+        PortName port = jobs.publish("replayed");
+        try (CuratorFramework attacker = namespaceClient()) {
+            // A process of the namespace records the connecting root's request while it waits for the accept.
+            List<Future<InterCommunicator>> connecting = jobs.connectHere("replayed");
+            String prefix = port.id() + "-c";
+            Await.until(BOUND, () -> children(attacker, pairingsPath()).stream().anyMatch(child -> child.startsWith(prefix)
+                    && !child.contains(".") && data(attacker, pairingsPath() + "/" + child).length > 0),
+                    () -> "the connecting root's request at port " + port);
+            String recorded = pairingsPath() + "/" + children(attacker, pairingsPath()).stream()
+                    .filter(child -> child.startsWith(prefix) && !child.contains(".")).findFirst().orElseThrow();
+            NameRecordSeal seal = new NameRecordSeal(jobs.namesSecret);
+            String publicKey = seal.open(recorded, data(attacker, recorded)).text("key", 200);
+            List<Future<InterCommunicator>> accepting = jobs.accept(port);
+            TwoJobs.Pair first = new TwoJobs.Pair(accepting.stream().map(f -> Await.result(f, BOUND)).toList(),
+                    connecting.stream().map(f -> Await.result(f, BOUND)).toList());
+            try {
+                // The finished pairing's request is gone; the attacker replays it (resealed: it holds the
+                // name-service secret) and the server accepts again.
+                Await.until(BOUND, () -> !exists(attacker, recorded), () -> "the finished request deleted");
+                String replay = attacker.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(pairingsPath() + "/"
+                        + prefix, new byte[0]);
+                attacker.setData().forPath(replay, seal.seal(replay, new JsonObject().put("key", publicKey)));
+                List<Future<InterCommunicator>> replayed = jobs.accept(port);
+                Await.until(BOUND, () -> exists(attacker, replay + ".reply"), () -> "the accept answers the replay");
+                // The accepting root answered with a fresh key pair: the pairing key needs the recorded root's private
+                // key. The best the attacker can seal a record with is the port's key, which the accept refuses.
+                String forged = replay + ".connect";
+                attacker.create().withMode(CreateMode.EPHEMERAL).forPath(forged,
+                        new NameRecordSeal(JobSecret.of(Await.result(names.portKey(port)))).seal(forged,
+                                new JsonObject().put("forged", true)));
+                for (Future<InterCommunicator> server : replayed) {
+                    assertThat(Await.failure(server, BOUND)).hasMessageContaining(forged);
+                }
+                // Nothing of the replay reached the finished pairing, which still carries exactly its messages.
+                assertTheServerGetsOnlyTheClientsMessages(first, "after a replayed request");
+            } finally {
+                first.disconnect();
+            }
+        }
+    }
+
+    private CuratorFramework namespaceClient() throws InterruptedException {
+        CuratorFramework client = CuratorFrameworkFactory.builder().connectString(jobs.zooKeeper.connectString())
+                .retryPolicy(new RetryOneTime(100))
+                .authorization("digest", ZooKeeperCredentials.of(jobs.namesSecret).digestAuthentication()).build();
+        client.start();
+        if (!client.blockUntilConnected(30, TimeUnit.SECONDS)) {
+            client.close();
+            throw new IllegalStateException("no ZooKeeper at " + jobs.zooKeeper.connectString());
+        }
+        return client;
+    }
+
+    private String pairingsPath() {
+        return NameService.ROOT + "/" + jobs.namespace + "/pairings";
+    }
+
+    private static byte[] data(CuratorFramework reader, String path) {
+        try {
+            return reader.getData().forPath(path);
+        } catch (Exception e) {
+            return new byte[0]; // gone meanwhile
+        }
+    }
+
+    private static boolean exists(CuratorFramework reader, String path) {
+        try {
+            return reader.checkExists().forPath(path) != null;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 
