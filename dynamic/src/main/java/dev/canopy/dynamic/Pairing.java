@@ -23,10 +23,11 @@ import java.util.function.Supplier;
 
 /**
  * Makes an inter-communicator, collectively over one group (the accepting or the connecting one), as in the
- * seed: the root shares the port; every member binds its inter-communicator transport and the root gathers their
- * addresses; the roots exchange group id, size, context id and addresses through the port
- * ({@link NameService#answer} / {@link NameService#offer}: ZooKeeper znodes only holders of the secret can read
- * or write, sealed with it); each root broadcasts both records in its group; every member then starts the
+ * seed: the roots agree a key of this pairing alone through the port ({@link NameService#answer} /
+ * {@link NameService#offer}: fresh X25519 keys in ZooKeeper znodes only holders of the secret can read or write,
+ * sealed with it) and each shares it in its group; every member binds its inter-communicator transport, keyed by
+ * it, and the root gathers their addresses; the roots exchange group id, size, context id and addresses
+ * ({@link NameService#exchange}, sealed with the pairing key); each root broadcasts both records in its group; every member then starts the
  * communicator over both groups, and {@link LeaderSetup} measures where collectives cross. A failure anywhere
  * (at the root, or one member's bind) reaches every member of the group through the same collectives.
  */
@@ -63,15 +64,14 @@ final class Pairing {
                 ? Future.failedFuture(new IllegalArgumentException(verb(side) + ": the root was given no port"))
                 : names.get().compose(service -> service.portKey(port).compose(portKey -> meet(service, side, port, portKey)));
         Future<Buffer> announced = !isRoot ? Future.succeededFuture(null) : Outcome.of(met.map(meeting -> new JsonObject()
-                .put("port", port.toString()).put("key", HexFormat.of().formatHex(meeting.key())).toBuffer()));
+                .put("key", HexFormat.of().formatHex(meeting.key())).toBuffer()));
         Future<InterCommunicator> made = announced.compose(outcome -> local.bcast(outcome, root))
                 .compose(outcome -> {
-                    ZnodeJson shared = ZnodeJson.parse(Outcome.open(outcome, verb(side)).getBytes(), verb(side) + " port");
-                    PortName sharedPort = PortName.parse(shared.text("port", 200));
+                    ZnodeJson shared = ZnodeJson.parse(Outcome.open(outcome, verb(side)).getBytes(), verb(side) + " key");
                     byte[] key = HexFormat.of().parseHex(shared.text("key", 2 * JobSecret.BYTES));
                     return Bridge.bind(vertx, options, JobSecret.of(key), JobId.of(EphemeralKey.jobName("ic-", key)),
                                     label(side, group.rank()))
-                            .transform(bound -> exchange(side, sharedPort, root, bound, met).onFailure(e -> {
+                            .transform(bound -> exchange(side, root, bound, met).onFailure(e -> {
                                 if (bound.succeeded()) {
                                     bound.result().close("making the inter-communicator failed");
                                 }
@@ -89,8 +89,7 @@ final class Pairing {
      * From the gather on. A member whose transport did not bind still takes part, with its reason instead of its
      * address, so the root fails the whole group with it rather than leaving the others waiting.
      */
-    private Future<InterCommunicator> exchange(Side side, PortName port, int root, AsyncResult<Bridge> bound,
-            Future<Meeting> met) {
+    private Future<InterCommunicator> exchange(Side side, int root, AsyncResult<Bridge> bound, Future<Meeting> met) {
         Communicator group = local.communicator();
         int rank = group.rank();
         Buffer mine = bound.failed() ? Outcome.failed(new IllegalStateException("rank " + rank + " could not start its"
