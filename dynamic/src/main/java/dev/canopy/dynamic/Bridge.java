@@ -44,16 +44,19 @@ final class Bridge {
     private final FrameDemux demux;
     private final BridgeSourceCheck sources;
     private final JobId job;
+    private final TransportSecurity security;
     private final HeartbeatSettings heartbeat;
     private CommunicatorRuntime runtime;
     private FailureMonitor monitor;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Bridge(Transport transport, BridgeSourceCheck sources, JobId job, HeartbeatSettings heartbeat, String label) {
+    private Bridge(Transport transport, BridgeSourceCheck sources, TransportSecurity security, HeartbeatSettings heartbeat,
+            String label) {
         this.transport = transport;
+        this.security = security;
         this.heartbeat = heartbeat;
         this.sources = sources;
-        this.job = job;
+        this.job = security.job();
         MessageLimits limits = MessageLimits.defaults();
         this.demux = new FrameDemux(transport, () -> label, limits.bytesPerPeer(), limits.bytesTotal());
     }
@@ -62,14 +65,22 @@ final class Bridge {
     static Future<Bridge> bind(Vertx vertx, DynamicOptions options, JobSecret key, JobId job, String label) {
         BridgeSourceCheck sources = new BridgeSourceCheck();
         TransportSecurity security = TransportSecurity.of(key, job).withSourceCheck(sources);
-        TransportOptions settings = TransportOptions.defaults().withHost(options.host()).withNodeLabel(label);
+        TransportOptions labelled = TransportOptions.defaults().withNodeLabel(label);
+        // DynamicProcesses sets the job transport's address when the options name none.
+        TransportOptions settings = options.host().map(host -> labelled.withHost(host.bind(), host.advertised()))
+                .orElse(labelled);
         return VertxTransport.start(vertx, options.tls().map(settings::withTls).orElse(settings), security)
                 .map(options.layers()::build)
-                .map(transport -> new Bridge(transport, sources, job, options.heartbeat(), label));
+                .map(transport -> new Bridge(transport, sources, security, options.heartbeat(), label));
     }
 
     NodeAddress address() {
         return transport.localAddress();
+    }
+
+    /** The key and job this end's handshake proves: what every member of the inter-communicator holds. */
+    TransportSecurity security() {
+        return security;
     }
 
     /** What this end's transport refused (foreign handshakes, forged frames, a peer without TLS), by reason. */

@@ -27,14 +27,16 @@ import java.util.regex.Pattern;
  *                   its future fails
  * @param interPhase how inter-communicator collectives cross between the groups
  * @param layers     the layers put over each inter-communicator's transport (the job's WAN emulation, say)
- * @param host       the address each process's inter-communicator transport binds and advertises
+ * @param host       the address each process's inter-communicator transport binds and the one it advertises; unset
+ *                   (the default): those of the process's own job transport (its member's address in the group),
+ *                   so jobs on different hosts connect with no extra setting
  * @param heartbeat  failure detection between the members of an inter-communicator (as a node's, NodeOptions)
  * @param tls        TLS 1.3 with mutual authentication on every inter-communicator connection (the job's
  *                   {@code --tls}), or none; both groups must make the same choice
  * @param zooKeeperTls TLS to the name service's ensemble (the job's {@code --zk-tls}), or plain TCP
  */
 public record DynamicOptions(String zooKeeper, JobSecret secret, String namespace, Duration timeout,
-        InterPhase interPhase, TransportStack layers, String host, HeartbeatSettings heartbeat,
+        InterPhase interPhase, TransportStack layers, Optional<Host> host, HeartbeatSettings heartbeat,
         Optional<TlsSettings> tls, Optional<ZooKeeperTls> zooKeeperTls) {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
@@ -60,10 +62,13 @@ public record DynamicOptions(String zooKeeper, JobSecret secret, String namespac
         }
     }
 
-    /** Namespace of the user's login name, 30 s timeout, topology-aware inter phase, no layers, loopback, no TLS. */
+    /**
+     * Namespace of the user's login name, 30 s timeout, topology-aware inter phase, no layers, the job transport's
+     * address, no TLS.
+     */
     public static DynamicOptions of(String zooKeeper, JobSecret secret) {
         return new DynamicOptions(zooKeeper, secret, defaultNamespace(), DEFAULT_TIMEOUT, InterPhase.TOPOLOGY,
-                TransportStack.none(), "127.0.0.1", HeartbeatSettings.defaults(), Optional.empty(),
+                TransportStack.none(), Optional.empty(), HeartbeatSettings.defaults(), Optional.empty(),
                 Optional.empty());
     }
 
@@ -71,7 +76,7 @@ public record DynamicOptions(String zooKeeper, JobSecret secret, String namespac
      * The options of a process started by {@code canopy launch} or {@code canopy node}: ZooKeeper from
      * {@code CANOPY_ZK}; the name-service secret from {@code CANOPY_NAMES_SECRET_FILE}, or else the job's own
      * ({@code CANOPY_SECRET_FILE}: then only jobs with the same job secret meet); the namespace from
-     * {@code CANOPY_NAMESPACE} when set; the job's TLS files ({@code CANOPY_TLS_*}, {@code --tls}) for the
+     * {@code CANOPY_NAMESPACE} when set; the job's host ({@code CANOPY_HOST}) as the inter-communicator address; the job's TLS files ({@code CANOPY_TLS_*}, {@code --tls}) for the
      * inter-communicator connections too; the job's ZooKeeper TLS directory ({@code CANOPY_ZK_TLS}, {@code --zk-tls})
      * for the name service.
      */
@@ -81,6 +86,10 @@ public record DynamicOptions(String zooKeeper, JobSecret secret, String namespac
         JobSecret secret = JobSecret.fromFile(Path.of(namesSecret != null && !namesSecret.isBlank() ? namesSecret.strip()
                 : required(environment, JoinOptions.ENV_SECRET_FILE)));
         DynamicOptions options = of(zooKeeper, secret);
+        String host = environment.get(JoinOptions.ENV_HOST);
+        if (host != null && !host.isBlank()) {
+            options = options.withHost(host.strip());
+        }
         if ("1".equals(environment.get(JoinOptions.ENV_EMULATE_WAN))) {
             options = options.withLayers(JoinOptions.fromEnvironment(environment).layers());
         }
@@ -112,8 +121,20 @@ public record DynamicOptions(String zooKeeper, JobSecret secret, String namespac
         return new DynamicOptions(zooKeeper, secret, namespace, timeout, interPhase, newLayers, host, heartbeat, tls, zooKeeperTls);
     }
 
+    /** Binds {@code newHost} and advertises it (instead of the job transport's address). */
     public DynamicOptions withHost(String newHost) {
-        return new DynamicOptions(zooKeeper, secret, namespace, timeout, interPhase, layers, newHost, heartbeat, tls, zooKeeperTls);
+        return withHost(newHost, newHost);
+    }
+
+    /** Binds {@code bind} (say, {@code 0.0.0.0}) and advertises {@code advertised}, an address the other group reaches. */
+    public DynamicOptions withHost(String bind, String advertised) {
+        return new DynamicOptions(zooKeeper, secret, namespace, timeout, interPhase, layers,
+                Optional.of(new Host(bind, advertised)), heartbeat, tls, zooKeeperTls);
+    }
+
+    /** These options with the host set: their own when given, else {@code jobAddress}, the job transport's. */
+    DynamicOptions withHostOr(String jobAddress) {
+        return host.isPresent() ? this : withHost(jobAddress);
     }
 
     public DynamicOptions withHeartbeat(HeartbeatSettings newHeartbeat) {
@@ -153,5 +174,17 @@ public record DynamicOptions(String zooKeeper, JobSecret secret, String namespac
                     + " canopy node set it, or build DynamicOptions.of(zooKeeper, secret) yourself");
         }
         return value;
+    }
+
+    /** Where an inter-communicator transport listens ({@code bind}) and what it tells the other group ({@code advertised}). */
+    public record Host(String bind, String advertised) {
+
+        public Host {
+            if (bind == null || bind.isBlank() || advertised == null || advertised.isBlank()) {
+                throw new IllegalArgumentException("dynamic options: the inter-communicator host to bind ('" + bind
+                        + "') and to advertise ('" + advertised + "') must not be empty; give addresses of this machine"
+                        + " (DynamicOptions.withHost)");
+            }
+        }
     }
 }

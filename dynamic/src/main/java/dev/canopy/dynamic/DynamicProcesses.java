@@ -3,6 +3,7 @@ package dev.canopy.dynamic;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.run.CanopySession;
+import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.ZooKeeperSession;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
@@ -45,8 +46,10 @@ public final class DynamicProcesses implements AutoCloseable {
     private DynamicProcesses(Collectives local, GridModel grid, DynamicOptions options, Optional<ZooKeeperSession> borrowed) {
         this.borrowed = borrowed;
         this.vertx = local.communicator().context().owner();
-        this.options = Objects.requireNonNull(options, "options");
-        this.pairing = new Pairing(vertx, options, local, grid, this::names);
+        // The inter-communicator transports bind where the job's own does, unless the options say otherwise.
+        Communicator group = local.communicator();
+        this.options = Objects.requireNonNull(options, "options").withHostOr(group.member(group.rank()).address().host());
+        this.pairing = new Pairing(vertx, this.options, local, grid, this::names);
         this.local = local;
         this.grid = grid;
     }

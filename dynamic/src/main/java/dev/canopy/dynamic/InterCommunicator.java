@@ -9,6 +9,7 @@ import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.comm.Message;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.security.SecurityCounters;
+import dev.canopy.core.transport.TransportSecurity;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -123,6 +124,11 @@ public final class InterCommunicator {
      */
     public SecurityCounters securityCounters() {
         return bridge.securityCounters();
+    }
+
+    /** The key and job this member's connections prove (what every member of both groups holds). */
+    TransportSecurity credential() {
+        return bridge.security();
     }
 
     /** The local group's collectives, for the intra-group work a program does between inter-group steps. */

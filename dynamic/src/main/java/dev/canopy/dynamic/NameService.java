@@ -12,7 +12,9 @@ import io.vertx.core.json.JsonObject;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -36,8 +38,10 @@ import org.slf4j.LoggerFactory;
  *   &lt;namespace&gt;                              the secret's credentials own it and everything below
  *     ports/&lt;port id&gt;                        ephemeral (the opener's session): the port is open
  *     services/&lt;service&gt;                      ephemeral (the publisher's session): {"service", "port"}
- *     pairings/&lt;port id&gt;-c&lt;seq&gt;               ephemeral (the connecting root's session): its group record
- *     pairings/&lt;port id&gt;-c&lt;seq&gt;.reply         ephemeral (the accepting root's session): its group record
+ *     pairings/&lt;port id&gt;-c&lt;seq&gt;               ephemeral (the connecting root's session): {"key"}, its X25519 public key
+ *     pairings/&lt;port id&gt;-c&lt;seq&gt;.reply         ephemeral (the accepting root's session): {"key"}, its public key
+ *     pairings/&lt;port id&gt;-c&lt;seq&gt;.connect       ephemeral: the connecting group's record, sealed with the pairing key
+ *     pairings/&lt;port id&gt;-c&lt;seq&gt;.accept        ephemeral: the accepting group's record, sealed with the pairing key
  * </pre>
  * Every znode's content is sealed with the secret ({@link NameRecordSeal}) and checked field by field before use;
  * a namespace made with another secret is refused, naming the fix. Blocking ZooKeeper calls run on worker
@@ -248,11 +252,11 @@ public final class NameService implements AutoCloseable {
     }
 
     /**
-     * The connecting root's side of a pairing: leaves {@code mine} at the port and waits for the accepting root's
-     * group record. Fails when the port is not open, closes meanwhile, or nobody accepts within the timeout; a
-     * request that failed is withdrawn.
+     * The connecting root's side of a pairing's first step: leaves a request at the port holding its fresh public key
+     * ({@link EphemeralKey}) and waits for the accepting root's. Fails when the port is not open, closes meanwhile,
+     * or nobody accepts within the timeout; a request that failed is withdrawn.
      */
-    Future<GroupRecord> offer(PortName port, GroupRecord mine) {
+    Future<Rendezvous> offer(PortName port, byte[] publicKey) {
         String portPath = portPath(port);
         Future<String> requested = valid(() -> requireOwnNamespace(port)).compose(v -> blocking(() -> {
             if (client.checkExists().forPath(portPath) == null) {
@@ -261,15 +265,14 @@ public final class NameService implements AutoCloseable {
             String prefix = pairingsPath() + "/" + port.id() + "-c";
             // Sealed for the final path, which ZooKeeper's sequence number only fixes at create: create, then seal.
             String path = client.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(prefix, new byte[0]);
-            client.setData().forPath(path, seal.seal(path, mine.toJson()));
+            client.setData().forPath(path, seal.seal(path, keyRecord(publicKey)));
             return path;
         }, "ask port " + port + " to accept"));
         return requested.compose(request -> {
             String replyPath = request + REPLY;
-            long deadline = deadline();
-            Future<GroupRecord> answered = waitFor(deadline, wake -> {
+            Future<byte[]> answered = waitFor(deadline(), wake -> {
                 if (client.checkExists().usingWatcher(wake).forPath(replyPath) != null) {
-                    return Optional.of(GroupRecord.fromJson(seal.open(replyPath, client.getData().forPath(replyPath))));
+                    return Optional.of(publicKey(replyPath, client.getData().forPath(replyPath)));
                 }
                 if (client.checkExists().usingWatcher(wake).forPath(portPath) == null) {
                     throw new IllegalStateException(notOpen(port) + ", or it closed while this connect waited");
@@ -277,38 +280,39 @@ public final class NameService implements AutoCloseable {
                 return Optional.empty();
             }, () -> "nobody accepted on port " + port + " within " + options.timeout().toMillis()
                     + " ms (DynamicOptions.timeout); is the server calling accept?");
-            return answered.eventually(() -> deleteQuietly(replyPath).compose(v -> deleteQuietly(request)));
+            Rendezvous meeting = new Rendezvous(port, request, Side.CONNECT);
+            return answered.map(theirs -> meeting.withTheirKey(theirs))
+                    .onFailure(e -> withdraw(meeting));
         });
     }
 
     /**
-     * The accepting root's side: takes the oldest connect request waiting at {@code port} (claimed by creating
-     * its reply, so two accepts never take one request) and answers it with {@code mine}. Fails when the port is
-     * not open, closes meanwhile, or no request comes within the timeout.
+     * The accepting root's side of the first step: takes the oldest connect request waiting at {@code port} (claimed
+     * by creating its reply, so two accepts never take one request) and answers it with its own fresh public key.
+     * Fails when the port is not open, closes meanwhile, or no request comes within the timeout.
      */
-    Future<GroupRecord> answer(PortName port, GroupRecord mine) {
+    Future<Rendezvous> answer(PortName port, byte[] publicKey) {
         String portPath = portPath(port);
-        String prefix = port.id() + "-c";
+        Pattern requestName = Pattern.compile(Pattern.quote(port.id()) + "-c[0-9]{10}");
         return valid(() -> requireOwnNamespace(port)).compose(v -> waitFor(deadline(), wake -> {
             if (client.checkExists().forPath(portPath) == null) {
                 throw new IllegalStateException(notOpen(port) + " (open it with openPort before accept; it closed"
                         + " if accept was waiting)");
             }
-            List<String> children = client.getChildren().usingWatcher(wake).forPath(pairingsPath()).stream()
-                    .filter(child -> child.startsWith(prefix)).sorted().toList();
-            for (String child : children) {
-                if (child.endsWith(REPLY) || children.contains(child + REPLY)) {
+            List<String> children = client.getChildren().usingWatcher(wake).forPath(pairingsPath());
+            for (String child : children.stream().filter(c -> requestName.matcher(c).matches()).sorted().toList()) {
+                if (children.contains(child + REPLY)) {
                     continue;
                 }
                 String request = pairingsPath() + "/" + child;
-                Optional<GroupRecord> remote = readRequest(request);
-                if (remote.isEmpty()) {
+                Optional<byte[]> theirs = readRequest(request);
+                if (theirs.isEmpty()) {
                     continue;
                 }
                 String reply = request + REPLY;
                 try {
-                    client.create().withMode(CreateMode.EPHEMERAL).forPath(reply, seal.seal(reply, mine.toJson()));
-                    return remote;
+                    client.create().withMode(CreateMode.EPHEMERAL).forPath(reply, seal.seal(reply, keyRecord(publicKey)));
+                    return Optional.of(new Rendezvous(port, request, Side.ACCEPT).withTheirKey(theirs.get()));
                 } catch (KeeperException.NodeExistsException taken) {
                     // another accept on this port took it first
                 }
@@ -318,7 +322,51 @@ public final class NameService implements AutoCloseable {
                 + " ms (DynamicOptions.timeout)"));
     }
 
-    private Optional<GroupRecord> readRequest(String request) throws Exception {
+    /**
+     * The second step: leaves this group's record for the other root, sealed with the pairing's own key (so only the
+     * two roots that agreed it can make or check it), and returns the other's. Each root deletes the other's record
+     * once read, and its own end of the pairing (the request, the reply) once done: nothing of a finished pairing
+     * stays. Fails when the other root withdraws (its session ends) or the timeout passes.
+     */
+    Future<GroupRecord> exchange(Rendezvous meeting, GroupRecord mine, NameRecordSeal pairing) {
+        String own = meeting.record(meeting.side());
+        String theirs = meeting.record(meeting.side().other());
+        String theirEnd = meeting.end(meeting.side().other());
+        Future<GroupRecord> exchanged = blocking(() -> {
+            client.create().withMode(CreateMode.EPHEMERAL).forPath(own, pairing.seal(own, mine.toJson()));
+            return null;
+        }, "leave this group's record at port " + meeting.port()).compose(v -> waitFor(deadline(), wake -> {
+            if (client.checkExists().usingWatcher(wake).forPath(theirs) != null) {
+                GroupRecord record = GroupRecord.fromJson(pairing.open(theirs, client.getData().forPath(theirs)));
+                deleteNow(theirs);
+                return Optional.of(record);
+            }
+            if (client.checkExists().usingWatcher(wake).forPath(theirEnd) == null) {
+                throw new IllegalStateException("the other group's root withdrew from the pairing at port "
+                        + meeting.port() + " before sending its record (its process ended, or its accept/connect failed)");
+            }
+            return Optional.empty();
+        }, () -> "the other group's root sent no record at port " + meeting.port() + " within "
+                + options.timeout().toMillis() + " ms (DynamicOptions.timeout)"));
+        return exchanged.onSuccess(record -> deleteQuietly(meeting.end(meeting.side())))
+                .onFailure(e -> withdraw(meeting));
+    }
+
+    /** Deletes this root's znodes of {@code meeting}: the other root then fails at once instead of waiting. */
+    void withdraw(Rendezvous meeting) {
+        deleteQuietly(meeting.record(meeting.side())).compose(v -> deleteQuietly(meeting.end(meeting.side())));
+    }
+
+    private static JsonObject keyRecord(byte[] publicKey) {
+        return new JsonObject().put("key", HexFormat.of().formatHex(publicKey));
+    }
+
+    private byte[] publicKey(String path, byte[] data) {
+        ZnodeJson record = seal.open(path, data);
+        return HexFormat.of().parseHex(record.text("key", 2 * EphemeralKey.PUBLIC_KEY_BYTES));
+    }
+
+    private Optional<byte[]> readRequest(String request) throws Exception {
         byte[] data;
         try {
             data = client.getData().forPath(request);
@@ -329,8 +377,8 @@ public final class NameService implements AutoCloseable {
             return Optional.empty(); // created, not sealed yet: the next look sees it
         }
         try {
-            return Optional.of(GroupRecord.fromJson(seal.open(request, data)));
-        } catch (MalformedZnodeException e) {
+            return Optional.of(publicKey(request, data));
+        } catch (IllegalArgumentException e) { // a MalformedZnodeException, or a key that is not hex
             LOG.warn("ignores a connect request: {}", e.getMessage());
             deleteNow(request);
             return Optional.empty();
@@ -470,5 +518,29 @@ public final class NameService implements AutoCloseable {
     @FunctionalInterface
     private interface Attempt<T> {
         Optional<T> look(CuratorWatcher wake) throws Exception;
+    }
+
+    /**
+     * One pairing's znodes, named after the connect request: {@code <request>} (the connecting root's end),
+     * {@code <request>.reply} (the accepting root's), {@code <request>.accept} / {@code .connect} (each group's
+     * record); {@code theirKey} is the other root's public key.
+     */
+    record Rendezvous(PortName port, String request, Side side, byte[] theirKey) {
+
+        Rendezvous(PortName port, String request, Side side) {
+            this(port, request, side, new byte[0]);
+        }
+
+        Rendezvous withTheirKey(byte[] key) {
+            return new Rendezvous(port, request, side, key);
+        }
+
+        String end(Side of) {
+            return of == Side.CONNECT ? request : request + REPLY;
+        }
+
+        String record(Side of) {
+            return request + "." + of.name().toLowerCase(Locale.ROOT);
+        }
     }
 }

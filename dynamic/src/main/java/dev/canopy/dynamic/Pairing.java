@@ -23,14 +23,17 @@ import java.util.function.Supplier;
 
 /**
  * Makes an inter-communicator, collectively over one group (the accepting or the connecting one), as in the
- * seed: the root shares the port; every member binds its inter-communicator transport and the root gathers their
- * addresses; the roots exchange group id, size, context id and addresses through the port
- * ({@link NameService#answer} / {@link NameService#offer}: ZooKeeper znodes only holders of the secret can read
- * or write, sealed with it); each root broadcasts both records in its group; every member then starts the
+ * seed: the roots agree a key of this pairing alone through the port ({@link NameService#answer} /
+ * {@link NameService#offer}: fresh X25519 keys in ZooKeeper znodes only holders of the secret can read or write,
+ * sealed with it) and each shares it in its group; every member binds its inter-communicator transport, keyed by
+ * it, and the root gathers their addresses; the roots exchange group id, size, context id and addresses
+ * ({@link NameService#exchange}, sealed with the pairing key); each root broadcasts both records in its group; every member then starts the
  * communicator over both groups, and {@link LeaderSetup} measures where collectives cross. A failure anywhere
  * (at the root, or one member's bind) reaches every member of the group through the same collectives.
  */
 final class Pairing {
+
+    private static final String PAIRING_LABEL = "canopy/pairing/v1 ";
 
     private final Vertx vertx;
     private final DynamicOptions options;
@@ -54,23 +57,30 @@ final class Pairing {
                     + " is not a rank of the group (0.." + (group.size() - 1) + ")"));
         }
         boolean isRoot = group.rank() == root;
-        // The root reads the port's key (only holders of the name-service secret can) and shares it with the port
-        // over the group's own authenticated transport: the key is the credential of the inter-communicator.
-        Future<Buffer> announced = !isRoot ? Future.succeededFuture(null) : port == null
-                ? Future.succeededFuture(Outcome.failed(new IllegalArgumentException(verb(side) + ": the root was given no port")))
-                : Outcome.of(names.get().compose(service -> service.portKey(port)).map(key -> new JsonObject()
-                        .put("port", port.toString()).put("key", HexFormat.of().formatHex(key)).toBuffer()));
+        // The roots agree a key of this pairing alone (the port's key and a fresh X25519 exchange through the port's
+        // znodes) and each shares it in its group over the group's own authenticated transport: the credential of
+        // this inter-communicator, which no other pairing through the port, nor a replay of this one, has.
+        Future<Meeting> met = !isRoot ? Future.succeededFuture() : port == null
+                ? Future.failedFuture(new IllegalArgumentException(verb(side) + ": the root was given no port"))
+                : names.get().compose(service -> service.portKey(port).compose(portKey -> meet(service, side, port, portKey)));
+        Future<Buffer> announced = !isRoot ? Future.succeededFuture(null) : Outcome.of(met.map(meeting -> new JsonObject()
+                .put("key", HexFormat.of().formatHex(meeting.key())).toBuffer()));
         Future<InterCommunicator> made = announced.compose(outcome -> local.bcast(outcome, root))
                 .compose(outcome -> {
-                    ZnodeJson shared = ZnodeJson.parse(Outcome.open(outcome, verb(side)).getBytes(), verb(side) + " port");
-                    PortName sharedPort = PortName.parse(shared.text("port", 200));
-                    JobSecret key = JobSecret.of(HexFormat.of().parseHex(shared.text("key", 2 * JobSecret.BYTES)));
-                    return Bridge.bind(vertx, options, key, JobId.of(sharedPort.bridgeJob()), label(side, group.rank()))
-                            .transform(bound -> exchange(side, sharedPort, root, bound).onFailure(e -> {
+                    ZnodeJson shared = ZnodeJson.parse(Outcome.open(outcome, verb(side)).getBytes(), verb(side) + " key");
+                    byte[] key = HexFormat.of().parseHex(shared.text("key", 2 * JobSecret.BYTES));
+                    return Bridge.bind(vertx, options, JobSecret.of(key), JobId.of(EphemeralKey.jobName("ic-", key)),
+                                    label(side, group.rank()))
+                            .transform(bound -> exchange(side, root, bound, met).onFailure(e -> {
                                 if (bound.succeeded()) {
                                     bound.result().close("making the inter-communicator failed");
                                 }
                             }));
+                })
+                .onFailure(e -> {
+                    if (met.succeeded() && met.result() != null) {
+                        names.get().onSuccess(service -> service.withdraw(met.result().rendezvous()));
+                    }
                 });
         return Deadline.bound(vertx, made, options.timeout().multipliedBy(2), verb(side) + " on port " + port);
     }
@@ -79,7 +89,7 @@ final class Pairing {
      * From the gather on. A member whose transport did not bind still takes part, with its reason instead of its
      * address, so the root fails the whole group with it rather than leaving the others waiting.
      */
-    private Future<InterCommunicator> exchange(Side side, PortName port, int root, AsyncResult<Bridge> bound) {
+    private Future<InterCommunicator> exchange(Side side, int root, AsyncResult<Bridge> bound, Future<Meeting> met) {
         Communicator group = local.communicator();
         int rank = group.rank();
         Buffer mine = bound.failed() ? Outcome.failed(new IllegalStateException("rank " + rank + " could not start its"
@@ -89,7 +99,7 @@ final class Pairing {
         return local.gatherv(mine, root)
                 .compose(gathered -> rank != root ? Future.succeededFuture((Buffer) null)
                         : Outcome.of(Future.succeededFuture(gathered.orElseThrow()).map(this::record)
-                                .compose(record -> pairAtRoot(side, port, record))))
+                                .compose(record -> pairAtRoot(side, met.result(), record))))
                 .compose(outcome -> local.bcast(outcome, root))
                 .compose(outcome -> {
                     ZnodeJson both = ZnodeJson.parse(Outcome.open(outcome, verb(side)).getBytes(), verb(side) + " record");
@@ -108,10 +118,22 @@ final class Pairing {
                 });
     }
 
-    /** The roots' exchange: this group's record out, the other's in; both records, accepting first. */
-    private Future<Buffer> pairAtRoot(Side side, PortName port, GroupRecord mine) {
+    /**
+     * The roots' first step: fresh X25519 keys through the port's znodes; the pairing key is HMAC-SHA-256 under the
+     * port's key of what they agree, bound to the request's path. Key generation and agreement run on a worker.
+     */
+    private Future<Meeting> meet(NameService service, Side side, PortName port, byte[] portKey) {
+        return vertx.executeBlocking(EphemeralKey::generate).compose(mine -> (side == Side.ACCEPT
+                        ? service.answer(port, mine.publicKey()) : service.offer(port, mine.publicKey()))
+                .compose(rendezvous -> vertx.executeBlocking(() -> new Meeting(rendezvous, JobSecret.hmac(portKey,
+                        mine.agree(rendezvous.theirKey(), side, PAIRING_LABEL + rendezvous.request(), verb(side)))))
+                        .onFailure(e -> service.withdraw(rendezvous))));
+    }
+
+    /** The roots' second step: this group's record out, the other's in; both records, accepting first. */
+    private Future<Buffer> pairAtRoot(Side side, Meeting meeting, GroupRecord mine) {
         return names.get()
-                .compose(service -> side == Side.ACCEPT ? service.answer(port, mine) : service.offer(port, mine))
+                .compose(service -> service.exchange(meeting.rendezvous(), mine, new NameRecordSeal(JobSecret.of(meeting.key()))))
                 .map(theirs -> {
                     GroupRecord accepting = side == Side.ACCEPT ? mine : theirs;
                     GroupRecord connecting = side == Side.ACCEPT ? theirs : mine;
@@ -141,5 +163,9 @@ final class Pairing {
 
     private static String verb(Side side) {
         return side == Side.ACCEPT ? "accept" : "connect";
+    }
+
+    /** What a root holds between the two steps: where the pairing meets, and its key. */
+    private record Meeting(NameService.Rendezvous rendezvous, byte[] key) {
     }
 }

@@ -41,11 +41,6 @@ public record PortName(String namespace, String id) {
         }
     }
 
-    /** The job name of the transports of inter-communicators made through this port (their handshake proves it and the port's key). */
-    String bridgeJob() {
-        return "ic-" + id;
-    }
-
     @Override
     public String toString() {
         return PREFIX + namespace + "/" + id;

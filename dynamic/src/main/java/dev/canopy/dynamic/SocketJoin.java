@@ -10,17 +10,10 @@ import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.MessageDigest;
-import java.security.PublicKey;
-import java.security.spec.X509EncodedKeySpec;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
-import javax.crypto.KeyAgreement;
 
 /**
  * The exchange over the socket of {@link DynamicProcesses#join}, MPI_Comm_join: two processes that already share
@@ -42,7 +35,7 @@ import javax.crypto.KeyAgreement;
  */
 final class SocketJoin {
 
-    static final int PUBLIC_KEY_BYTES = 44;
+    static final int PUBLIC_KEY_BYTES = EphemeralKey.PUBLIC_KEY_BYTES;
     static final int MAX_RECORD_BYTES = 16 * 1024;
     private static final byte[] MAGIC = "CJN1".getBytes(StandardCharsets.US_ASCII);
     private static final String KEY_LABEL = "canopy/join/v1";
@@ -50,7 +43,7 @@ final class SocketJoin {
 
     private final Socket socket;
     private final long deadlineNanos;
-    private KeyPair keys;
+    private EphemeralKey keys;
     private byte[] joinKey;
     private Side side;
 
@@ -71,16 +64,8 @@ final class SocketJoin {
 
     /** Step one: exchanges public keys; afterwards {@link #side()} and {@link #key()} are known. */
     void agree() {
-        try {
-            keys = KeyPairGenerator.getInstance("X25519").generateKeyPair(); // here: the first use loads the provider
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("X25519 is not available in this JVM", e);
-        }
-        byte[] mine = keys.getPublic().getEncoded();
-        if (mine.length != PUBLIC_KEY_BYTES) {
-            throw new IllegalStateException("this JVM encodes X25519 public keys in " + mine.length + " bytes, not "
-                    + PUBLIC_KEY_BYTES);
-        }
+        keys = EphemeralKey.generate(); // here, on a worker: the first use loads the provider
+        byte[] mine = keys.publicKey();
         byte[] theirs = io("exchange keys", (in, out) -> {
             out.write(MAGIC);
             out.write(mine);
@@ -101,23 +86,7 @@ final class SocketJoin {
                     + " the socket connected to itself, or to an echo?)");
         }
         side = order < 0 ? Side.ACCEPT : Side.CONNECT;
-        byte[] accepting = order < 0 ? mine : theirs;
-        byte[] connecting = order < 0 ? theirs : mine;
-        try {
-            KeyAgreement agreement = KeyAgreement.getInstance("X25519");
-            agreement.init(keys.getPrivate());
-            PublicKey peer = KeyFactory.getInstance("X25519").generatePublic(new X509EncodedKeySpec(theirs));
-            agreement.doPhase(peer, true);
-            byte[] shared = agreement.generateSecret();
-            byte[] transcript = new byte[KEY_LABEL.length() + 2 * PUBLIC_KEY_BYTES];
-            System.arraycopy(KEY_LABEL.getBytes(StandardCharsets.US_ASCII), 0, transcript, 0, KEY_LABEL.length());
-            System.arraycopy(accepting, 0, transcript, KEY_LABEL.length(), PUBLIC_KEY_BYTES);
-            System.arraycopy(connecting, 0, transcript, KEY_LABEL.length() + PUBLIC_KEY_BYTES, PUBLIC_KEY_BYTES);
-            joinKey = JobSecret.hmac(shared, transcript);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("join: the other end's public key is not a usable X25519 key: "
-                    + e.getMessage(), e);
-        }
+        joinKey = keys.agree(theirs, side, KEY_LABEL, "join");
     }
 
     Side side() {
@@ -131,7 +100,7 @@ final class SocketJoin {
 
     /** The inter-communicator's job name, the same at both ends and not guessable without the key. */
     String job() {
-        return "ij-" + HexFormat.of().formatHex(JobSecret.hmac(joinKey, "job".getBytes(StandardCharsets.US_ASCII)), 0, 16);
+        return EphemeralKey.jobName("ij-", joinKey);
     }
 
     /** Step two: sends this process's record and returns the other's, checked field by field and by its MAC. */

@@ -7,6 +7,7 @@ import dev.canopy.core.comm.CommunicatorRuntime;
 import dev.canopy.core.frame.Frame;
 import dev.canopy.core.frame.FrameCodec;
 import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.membership.ZooKeeperCredentials;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
@@ -24,12 +25,17 @@ import dev.canopy.core.transport.TransportSecurity;
 import dev.canopy.core.transport.VertxTransport;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -91,15 +97,18 @@ class InterCommunicatorSecurityTest {
             Member server = inter.client().get(0).remoteMember(0);
             Member client = inter.server().get(0).remoteMember(0);
             InterCommunicator target = inter.server().get(0);
+            JobId job = target.credential().job(); // told the inter-communicator's job name, which it could not derive
             long refusedBefore = target.securityCounters().get(Rejection.HANDSHAKE_BAD_PROOF);
-            // Its own secret, each job's secret, the name service's: none is the port's key. Each outsider claims to
-            // be the client's rank 0, answers the server's challenge as well as it can and then sends DATA frames.
-            List<JobSecret> guesses = List.of(JobSecret.generate(), jobs.serverSecret, jobs.clientSecret, jobs.namesSecret);
+            // Its own secret, each job's secret, the name service's, the port's key: none is the pairing's key. Each
+            // outsider claims to be the client's rank 0, answers the server's challenge as well as it can and then
+            // sends DATA frames.
+            List<JobSecret> guesses = List.of(JobSecret.generate(), jobs.serverSecret, jobs.clientSecret, jobs.namesSecret,
+                    JobSecret.of(Await.result(names.portKey(port))));
             for (JobSecret guess : guesses) {
                 RawHandshake.Connection forged = RawHandshake.connect(jobs.vertx, server,
-                        TransportSecurity.of(guess, JobId.of(port.bridgeJob())), client.address(), Buffer.buffer());
+                        TransportSecurity.of(guess, job), client.address(), Buffer.buffer());
                 for (int i = 0; i < 5; i++) {
-                    forged.socket().write(FrameCodec.encode(forgedData(port, "forged by an outsider " + i)));
+                    forged.socket().write(FrameCodec.encode(forgedData(job, "forged by an outsider " + i)));
                 }
                 Await.result(forged.closed(), BOUND);
             }
@@ -134,12 +143,12 @@ class InterCommunicatorSecurityTest {
     }
 
     @Test
-    void aHolderOfThePortKeyThatIsNoMemberCannotSpeakAsOne() {
+    void aHolderOfThePairingKeyThatIsNoMemberCannotSpeakAsOne() {
         TwoJobs.Pair inter = jobs.connect("impersonated");
         try {
-            PortName port = Await.result(jobs.client.get(0).dynamic().lookupName("impersonated"));
-            // What any process of the namespace can read: the port's key.
-            byte[] key = Await.result(names.portKey(port));
+            // What only the members hold: the pairing's key (a member that hands it on, or a process of one that
+            // misbehaves).
+            TransportSecurity credential = inter.client().get(1).credential();
             Member server = inter.client().get(0).remoteMember(0);
             InterCommunicator target = inter.server().get(0);
             // Point-to-point, collective, control (aborts, revocations) and liveness (goodbyes) frames, each from a
@@ -147,9 +156,9 @@ class InterCommunicatorSecurityTest {
             List<FrameType> types = List.of(FrameType.DATA, FrameType.COLLECTIVE, FrameType.CONTROL, FrameType.LIVENESS);
             for (int i = 0; i < types.size(); i++) {
                 long before = target.securityCounters().get(Rejection.FRAME_WRONG_SOURCE);
-                Frame forged = new Frame(types.get(i), JobId.of(port.bridgeJob()).frameKey(),
+                Frame forged = new Frame(types.get(i), credential.job().frameKey(),
                         CommunicatorRuntime.WORLD_CONTEXT, 0, i, 0, TAG, 0, Buffer.buffer("forged by a key holder"));
-                attacker(JobSecret.of(key), port, false).send(server, forged);
+                attacker(credential, false).send(server, forged);
                 Await.until(BOUND, () -> target.securityCounters().get(Rejection.FRAME_WRONG_SOURCE) == before + 1,
                         () -> forged.type() + " from outside the table refused as FRAME_WRONG_SOURCE");
             }
@@ -163,6 +172,145 @@ class InterCommunicatorSecurityTest {
     }
 
     @Test
+    void aSecondPairingThroughTheSamePortCannotJoinTheFirstAndNothingOfEitherStaysInZooKeeper() throws Exception {
+        TwoJobs.Pair first = jobs.connect("reused");
+        TwoJobs.Pair second = null;
+        try {
+            PortName port = Await.result(jobs.client.get(0).dynamic().lookupName("reused"));
+            // The same two jobs pair again through the same port: a second inter-communicator, with a key of its own.
+            List<Future<InterCommunicator>> accepting = jobs.accept(port);
+            List<Future<InterCommunicator>> connecting = jobs.connectHere("reused");
+            second = new TwoJobs.Pair(accepting.stream().map(f -> Await.result(f, BOUND)).toList(),
+                    connecting.stream().map(f -> Await.result(f, BOUND)).toList());
+            TransportSecurity firstKey = first.client().get(0).credential();
+            TransportSecurity secondKey = second.client().get(0).credential();
+            assertThat(secondKey.secret()).isNotEqualTo(firstKey.secret());
+            assertThat(secondKey.job()).isNotEqualTo(firstKey.job());
+            for (InterCommunicator member : first.all()) {
+                assertThat(member.credential().job()).isEqualTo(firstKey.job()); // the job is derived from the key
+            }
+
+            // A member of the second pairing tries the first's server rank 0 with everything it holds: its own
+            // pairing's key (under its own job name and under the first's), and the port's key.
+            Member server = first.client().get(0).remoteMember(0);
+            Member client = first.server().get(0).remoteMember(0);
+            InterCommunicator target = first.server().get(0);
+            long wrongJobBefore = target.securityCounters().get(Rejection.HANDSHAKE_WRONG_JOB);
+            RawHandshake.Connection ownJob = RawHandshake.connect(jobs.vertx, server, secondKey, client.address(),
+                    Buffer.buffer());
+            Await.result(ownJob.closed(), BOUND);
+            assertThat(target.securityCounters().get(Rejection.HANDSHAKE_WRONG_JOB)).isEqualTo(wrongJobBefore + 1);
+            long before = target.securityCounters().get(Rejection.HANDSHAKE_BAD_PROOF);
+            List<TransportSecurity> tries = List.of(TransportSecurity.of(secondKey.secret(), firstKey.job()),
+                    TransportSecurity.of(JobSecret.of(Await.result(names.portKey(port))), firstKey.job()));
+            for (TransportSecurity attempt : tries) {
+                RawHandshake.Connection forged = RawHandshake.connect(jobs.vertx, server, attempt, client.address(),
+                        Buffer.buffer());
+                forged.socket().write(FrameCodec.encode(forgedData(firstKey.job(), "from the second pairing")));
+                Await.result(forged.closed(), BOUND);
+            }
+            assertThat(target.securityCounters().get(Rejection.HANDSHAKE_BAD_PROOF)).isEqualTo(before + tries.size());
+            assertTheServerGetsOnlyTheClientsMessages(first, "after the second pairing tried the first");
+            assertTheServerGetsOnlyTheClientsMessages(second, "in the second pairing");
+
+            // Every znode of both finished pairings is gone: nothing is left to replay or to read a key from.
+            try (CuratorFramework reader = namespaceClient()) {
+                String pairings = pairingsPath();
+                Await.until(BOUND, () -> children(reader, pairings).isEmpty(),
+                        () -> "the finished pairings' znodes are deleted, left: " + children(reader, pairings));
+            }
+        } finally {
+            first.disconnect();
+            if (second != null) {
+                second.disconnect();
+            }
+        }
+    }
+
+    @Test
+    void aReplayedPairingRequestMeetsAFreshKeyAndCannotPairOrEnterTheFinishedOne() throws Exception {
+        PortName port = jobs.publish("replayed");
+        try (CuratorFramework attacker = namespaceClient()) {
+            // A process of the namespace records the connecting root's request while it waits for the accept.
+            List<Future<InterCommunicator>> connecting = jobs.connectHere("replayed");
+            String prefix = port.id() + "-c";
+            Await.until(BOUND, () -> children(attacker, pairingsPath()).stream().anyMatch(child -> child.startsWith(prefix)
+                    && !child.contains(".") && data(attacker, pairingsPath() + "/" + child).length > 0),
+                    () -> "the connecting root's request at port " + port);
+            String recorded = pairingsPath() + "/" + children(attacker, pairingsPath()).stream()
+                    .filter(child -> child.startsWith(prefix) && !child.contains(".")).findFirst().orElseThrow();
+            NameRecordSeal seal = new NameRecordSeal(jobs.namesSecret);
+            String publicKey = seal.open(recorded, data(attacker, recorded)).text("key", 200);
+            List<Future<InterCommunicator>> accepting = jobs.accept(port);
+            TwoJobs.Pair first = new TwoJobs.Pair(accepting.stream().map(f -> Await.result(f, BOUND)).toList(),
+                    connecting.stream().map(f -> Await.result(f, BOUND)).toList());
+            try {
+                // The finished pairing's request is gone; the attacker replays it (resealed: it holds the
+                // name-service secret) and the server accepts again.
+                Await.until(BOUND, () -> !exists(attacker, recorded), () -> "the finished request deleted");
+                String replay = attacker.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(pairingsPath() + "/"
+                        + prefix, new byte[0]);
+                attacker.setData().forPath(replay, seal.seal(replay, new JsonObject().put("key", publicKey)));
+                List<Future<InterCommunicator>> replayed = jobs.accept(port);
+                Await.until(BOUND, () -> exists(attacker, replay + ".reply"), () -> "the accept answers the replay");
+                // The accepting root answered with a fresh key pair: the pairing key needs the recorded root's private
+                // key. The best the attacker can seal a record with is the port's key, which the accept refuses.
+                String forged = replay + ".connect";
+                attacker.create().withMode(CreateMode.EPHEMERAL).forPath(forged,
+                        new NameRecordSeal(JobSecret.of(Await.result(names.portKey(port)))).seal(forged,
+                                new JsonObject().put("forged", true)));
+                for (Future<InterCommunicator> server : replayed) {
+                    assertThat(Await.failure(server, BOUND)).hasMessageContaining(forged);
+                }
+                // Nothing of the replay reached the finished pairing, which still carries exactly its messages.
+                assertTheServerGetsOnlyTheClientsMessages(first, "after a replayed request");
+            } finally {
+                first.disconnect();
+            }
+        }
+    }
+
+    private CuratorFramework namespaceClient() throws InterruptedException {
+        CuratorFramework client = CuratorFrameworkFactory.builder().connectString(jobs.zooKeeper.connectString())
+                .retryPolicy(new RetryOneTime(100))
+                .authorization("digest", ZooKeeperCredentials.of(jobs.namesSecret).digestAuthentication()).build();
+        client.start();
+        if (!client.blockUntilConnected(30, TimeUnit.SECONDS)) {
+            client.close();
+            throw new IllegalStateException("no ZooKeeper at " + jobs.zooKeeper.connectString());
+        }
+        return client;
+    }
+
+    private String pairingsPath() {
+        return NameService.ROOT + "/" + jobs.namespace + "/pairings";
+    }
+
+    private static byte[] data(CuratorFramework reader, String path) {
+        try {
+            return reader.getData().forPath(path);
+        } catch (Exception e) {
+            return new byte[0]; // gone meanwhile
+        }
+    }
+
+    private static boolean exists(CuratorFramework reader, String path) {
+        try {
+            return reader.checkExists().forPath(path) != null;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<String> children(CuratorFramework reader, String path) {
+        try {
+            return reader.getChildren().forPath(path);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
     void withTlsOnBothSidesEveryLinkIsTlsAndAPlaintextPeerIsRefused() {
         TwoJobs.Pair inter = jobs.connect("tls", process -> dynamic(process, true));
         try {
@@ -171,13 +319,12 @@ class InterCommunicatorSecurityTest {
             inter.all().forEach(member -> gathered.add(member.allgather(Buffer.buffer(new byte[] {(byte) member.rank()}))));
             gathered.forEach(result -> assertThat(Await.result(result, BOUND).length()).isEqualTo(2));
 
-            PortName port = Await.result(jobs.client.get(0).dynamic().lookupName("tls"));
-            byte[] key = Await.result(names.portKey(port));
-            Transport plaintext = attacker(JobSecret.of(key), port, false);
+            TransportSecurity credential = inter.client().get(1).credential();
+            Transport plaintext = attacker(credential, false);
             Member server = inter.client().get(0).remoteMember(0);
             InterCommunicator target = inter.server().get(0);
             long before = target.securityCounters().get(Rejection.TLS_PLAINTEXT_PEER);
-            assertThat(Await.failure(plaintext.send(server, forgedData(port, "in clear")), BOUND))
+            assertThat(Await.failure(plaintext.send(server, forgedData(credential.job(), "in clear")), BOUND))
                     .isInstanceOf(PeerUnavailableException.class);
             Await.until(BOUND, () -> target.securityCounters().get(Rejection.TLS_PLAINTEXT_PEER) > before,
                     () -> "the plaintext peer refused as TLS_PLAINTEXT_PEER");
@@ -235,22 +382,18 @@ class InterCommunicatorSecurityTest {
         return dynamic;
     }
 
-    /** A transport outside both groups whose handshake proves {@code key} for the port's inter-communicators. */
-    private Transport attacker(JobSecret key, PortName port, boolean withTls) {
+    /** A transport outside both groups whose handshake proves {@code credential}. */
+    private Transport attacker(TransportSecurity credential, boolean withTls) {
         TransportOptions options = TransportOptions.defaults().withNodeLabel("attacker")
                 .withReconnect(Duration.ofSeconds(5), 1, Duration.ofMillis(100));
         Transport attacker = Await.result(VertxTransport.start(jobs.vertx, withTls ? options.withTls(tls) : options,
-                TransportSecurity.of(key, JobId.of(port.bridgeJob()))));
+                credential));
         attackers.add(attacker);
         return attacker;
     }
 
-    private static Frame forgedData(PortName port, String text) {
-        return forgedData(port, 1, text);
-    }
-
-    private static Frame forgedData(PortName port, int source, String text) {
-        return new Frame(FrameType.DATA, JobId.of(port.bridgeJob()).frameKey(), CommunicatorRuntime.WORLD_CONTEXT, 0,
-                source, 0, TAG, 0, Buffer.buffer(text));
+    private static Frame forgedData(JobId job, String text) {
+        return new Frame(FrameType.DATA, job.frameKey(), CommunicatorRuntime.WORLD_CONTEXT, 0, 1, 0, TAG, 0,
+                Buffer.buffer(text));
     }
 }

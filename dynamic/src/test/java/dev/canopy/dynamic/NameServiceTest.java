@@ -187,15 +187,18 @@ class NameServiceTest {
     }
 
     @Test
-    void aMemberThatCannotBindFailsItsGroupAtOnce() {
-        // 192.0.2.1 (TEST-NET-1) is no address of this machine: the bind fails, nothing is sent anywhere.
+    void aMemberThatCannotBindFailsBothGroupsAtOnceWhenTheConnectArrives() {
+        // 192.0.2.1 (TEST-NET-1) is no address of this machine: the bind fails, nothing is sent anywhere. Members
+        // bind once the roots have agreed the pairing's key, so the failure comes when a connect arrives.
         DynamicProcesses unbindable = DynamicProcesses.over(jobs.server.get(0).collectives(), jobs.grid,
                 jobs.options(0, InterPhase.FLAT).withTimeout(Duration.ofSeconds(60)).withHost("192.0.2.1"));
         try {
             PortName port = Await.result(unbindable.openPort());
             long start = System.nanoTime();
-            assertThat(Await.failure(unbindable.accept(port, 0), BOUND))
-                    .hasMessageContaining("rank 0 could not start its inter-communicator transport");
+            Future<InterCommunicator> accepting = unbindable.accept(port, 0);
+            Future<InterCommunicator> connecting = jobs.client.get(0).dynamic().connect(port, 0);
+            assertThat(Await.failure(accepting, BOUND)).hasMessageContaining("rank 0 could not start its inter-communicator transport");
+            assertThat(Await.failure(connecting, BOUND)).hasMessageContaining("the other group's root withdrew");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
         } finally {
             unbindable.close();

@@ -14,6 +14,7 @@ import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.node.TransportStack;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
+import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.core.transport.emulation.GridWanEmulation;
 import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.GridConfigs;
@@ -34,6 +35,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /**
  * Two separately joined jobs in this JVM (a server job and a client job, each with its own job name,
@@ -101,6 +103,16 @@ final class TwoJobs implements AutoCloseable {
      */
     static TwoJobs start(GridModel grid, int[] serverAt, int[] clientAt, int clientJobSize, boolean emulateWan,
             InterPhase phase, Consumer<TwoJobs> beforeClients) {
+        return start(grid, serverAt, clientAt, clientJobSize, emulateWan, phase, beforeClients, index -> "127.0.0.1");
+    }
+
+    /** As {@link #start(GridModel, int[], int[], boolean, InterPhase)}, each process's job transport on {@code hostOf(index)}. */
+    static TwoJobs start(GridModel grid, int[] serverAt, int[] clientAt, IntFunction<String> hostOf) {
+        return start(grid, serverAt, clientAt, clientAt.length, false, InterPhase.FLAT, jobs -> { }, hostOf);
+    }
+
+    private static TwoJobs start(GridModel grid, int[] serverAt, int[] clientAt, int clientJobSize, boolean emulateWan,
+            InterPhase phase, Consumer<TwoJobs> beforeClients, IntFunction<String> hostOf) {
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
         Optional<WanEmulator> emulator = emulateWan ? Optional.of(WanEmulator.start(GridWanEmulation.of(grid)))
                 : Optional.empty();
@@ -115,10 +127,11 @@ final class TwoJobs implements AutoCloseable {
         TwoJobs jobs = new TwoJobs(grid, zooKeeper, emulator, vertx, namesSecret, namespace, server, client);
         try {
             List<Future<Process>> serverJoin = jobs.join(JobId.of("server-" + JOBS.incrementAndGet()), serverAt,
-                    serverAt.length, phase, jobs.serverSecret);
+                    serverAt.length, phase, jobs.serverSecret, hostOf);
             serverJoin.forEach(process -> server.add(Await.result(process, Duration.ofSeconds(60))));
             server.sort(Comparator.comparingInt(Process::rank));
-            List<Future<Process>> clientJoin = jobs.join(jobs.clientJob, clientAt, clientJobSize, phase, jobs.clientSecret);
+            List<Future<Process>> clientJoin = jobs.join(jobs.clientJob, clientAt, clientJobSize, phase, jobs.clientSecret,
+                    hostOf);
             beforeClients.accept(jobs);
             clientJoin.forEach(process -> client.add(Await.result(process, Duration.ofSeconds(90))));
             client.sort(Comparator.comparingInt(Process::rank));
@@ -139,11 +152,13 @@ final class TwoJobs implements AutoCloseable {
                 .orElse(TransportStack.none());
     }
 
-    private List<Future<Process>> join(JobId id, int[] at, int size, InterPhase phase, JobSecret secret) {
+    private List<Future<Process>> join(JobId id, int[] at, int size, InterPhase phase, JobSecret secret,
+            IntFunction<String> hostOf) {
         List<Future<Process>> joined = new ArrayList<>();
         for (int index : at) {
             NodeOptions options = NodeOptions.of(id, NodeId.of("p" + index), grid.processes().get(index).coordinates(),
-                    size, zooKeeper.connectString(), secret).withHeartbeat(LOADED_MACHINE).withLayers(layers(index));
+                    size, zooKeeper.connectString(), secret).withHeartbeat(LOADED_MACHINE).withLayers(layers(index))
+                    .withTransport(TransportOptions.defaults().withHost(hostOf.apply(index)));
             joined.add(CanopyNode.start(vertx, options).compose(node -> node.join().map(world -> {
                 Collectives collectives = new Collectives(world, ConfiguredPlans.of(world.members(), grid),
                         CollectiveSettings.defaults());

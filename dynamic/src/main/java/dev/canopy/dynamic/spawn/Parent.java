@@ -56,10 +56,18 @@ public final class Parent {
         }
         DynamicOptions options = DynamicOptions.of(zooKeeper, JobSecret.fromFile(Path.of(secretFile)))
                 .withNamespace(port().namespace());
+        return TlsSettings.fromEnvironment(tlsEnvironment()).map(options::withTls).orElse(options);
+    }
+
+    /**
+     * The parents' TLS files as the environment variables of {@link TlsSettings#fromEnvironment} (paths only): a
+     * spawned child's own job runs TLS with them too, as its parents' does. Empty when the parents run none.
+     */
+    static Map<String, String> tlsEnvironment() {
         Map<String, String> tlsFiles = new HashMap<>();
         System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith(TLS_PROPERTY_PREFIX))
                 .forEach(name -> tlsFiles.put(name.substring(TLS_PROPERTY_PREFIX.length()), System.getProperty(name)));
-        return TlsSettings.fromEnvironment(tlsFiles).map(options::withTls).orElse(options);
+        return tlsFiles;
     }
 
     /** The system properties that give a child the parents' TLS files ({@link #TLS_PROPERTY_PREFIX}). */

@@ -6,6 +6,7 @@ import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LeaveOnShutdown;
 import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.node.CanopyVertx;
+import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.processes.ChildBinding;
 import dev.canopy.processes.ChildEntry;
@@ -93,6 +94,11 @@ public final class SpawnedProgramEntry implements ChildEntry {
         environment.put(JoinOptions.ENV_ZOOKEEPER, binding.zooKeeper());
         environment.put(JoinOptions.ENV_SECRET_FILE, binding.secretFile().toString());
         environment.put(JoinOptions.ENV_EMULATE_WAN, binding.emulateWan() ? "1" : "0");
+        // The children's job runs TLS when their parents' does, with the parents' files (never a TLS setting the
+        // agent's own environment happens to carry): a job of Grid processes is TLS throughout or not at all.
+        List.of(TlsSettings.ENV_CERTIFICATE, TlsSettings.ENV_KEY, TlsSettings.ENV_CA, TlsSettings.ENV_PEER_NAME)
+                .forEach(environment::remove);
+        environment.putAll(Parent.tlsEnvironment());
         return ProgramMain.run(binding.program(), SpawnedProgramEntry.class.getClassLoader(),
                 binding.arguments().toArray(String[]::new), () -> JoinOptions.fromEnvironment(environment));
     }

@@ -12,11 +12,17 @@ import dev.canopy.processes.Placement;
 import dev.canopy.processes.SpawnCommand;
 import dev.canopy.processes.SpawnFailedException;
 import io.vertx.core.Future;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.NetSocket;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.PemTrustOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -85,15 +91,32 @@ class DynamicSpawnTest {
     }
 
     @Test
-    void theChildrenOfParentsWithTlsConnectBackOverTls(@TempDir Path directory) {
+    void theChildrenOfParentsWithTlsConnectBackOverTlsAndRunTheirOwnJobOverTls(@TempDir Path directory) {
         TestPki ca = TestPki.authority("spawn CA");
-        TlsSettings tls = TlsSettings.load(ca.write(directory, "node", ca.issue("canopy-node")).certificate(),
-                directory.resolve("node.key"), directory.resolve("node-ca.crt"));
+        TestPki.Files3 files = ca.write(directory, "node", ca.issue("canopy-node"));
+        TlsSettings tls = TlsSettings.load(files.certificate(), files.key(), files.ca());
         job = new ParentJob(new int[] {0}, 0, Optional.of(tls));
 
         // Without the parents' TLS files the children's side would fail the pairing naming --tls.
-        List<InterCommunicator> children = results(job.spawn(List.of(new SpawnCommand(Children.Ten.class.getName(),
-                List.of(), 1, Placement.atSites("kisti-b")))));
+        List<InterCommunicator> children = results(job.spawn(List.of(new SpawnCommand(
+                Children.ReportsItsJobAddress.class.getName(), List.of(), 1, Placement.atSites("kisti-b")))));
+
+        // The child's own job transport speaks TLS 1.3 with the parents' files: a TLS client with a certificate of
+        // the jobs' CA completes its handshake there (a plaintext transport would never answer one).
+        String[] address = Await.result(children.get(0).receive(0, Children.ReportsItsJobAddress.TAG), BOUND).payload()
+                .toString().split(":");
+        NetClient client = job.vertx.createNetClient(new NetClientOptions().setSsl(true)
+                .setEnabledSecureTransportProtocols(Set.of(TlsSettings.PROTOCOL)).setHostnameVerificationAlgorithm("")
+                .setKeyCertOptions(new PemKeyCertOptions().setCertPath(files.certificate().toString())
+                        .setKeyPath(files.key().toString()))
+                .setTrustOptions(new PemTrustOptions().addCertPath(files.ca().toString())));
+        try {
+            NetSocket socket = Await.result(client.connect(Integer.parseInt(address[1]), address[0]), BOUND);
+            assertThat(socket.isSsl()).isTrue();
+            Await.result(socket.close(), BOUND);
+        } finally {
+            Await.result(client.close(), BOUND);
+        }
 
         assertThat(parentsAllreduce(children)).containsExactly(10L);
         children.forEach(inter -> Await.result(inter.disconnect(), BOUND));
