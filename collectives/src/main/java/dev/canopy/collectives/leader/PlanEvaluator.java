@@ -22,8 +22,13 @@ import java.util.Map;
  */
 public final class PlanEvaluator {
 
-    /** The message sizes a bandwidth-aware leader judges plans at by default: latency-bound and 1 MiB. */
-    public static final List<Long> DEFAULT_MESSAGE_SIZES = List.of(0L, 1L << 20);
+    /**
+     * The message sizes a bandwidth-aware leader judges plans at by default, and the lower bounds of the size classes
+     * whose trees collectives pick by size: latency-bound, 64 KiB, 1 MiB and 16 MiB (where a thin link's transfer
+     * outweighs a WAN round trip at 64 KiB, 1 MiB and 16 MiB respectively from about 8, 80 and 1300 Mbit/s at 60 ms).
+     * Each size plans every reference root once or twice per evaluation, so the cost grows with their number.
+     */
+    public static final List<Long> DEFAULT_MESSAGE_SIZES = List.of(0L, 64L << 10, 1L << 20, 16L << 20);
 
     /**
      * One message size's predictions: the current plan's trees on the fresh forecasts (NaN without a current plan)

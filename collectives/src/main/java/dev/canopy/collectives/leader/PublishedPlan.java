@@ -1,6 +1,8 @@
 package dev.canopy.collectives.leader;
 
 import dev.canopy.collectives.plan.SitePairBandwidths;
+import dev.canopy.collectives.plan.SizeClasses;
+import dev.canopy.collectives.plan.SizedPlan;
 import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.core.node.Member;
 import dev.canopy.topology.hierarchy.HierarchicalPlanner;
@@ -48,19 +50,34 @@ public record PublishedPlan(long epoch, LatencySnapshot latencies, SitePairBandw
      * @param members the communicator's members by rank; their node ids must be the snapshot's members
      */
     public TopologyPlan collectivePlan(List<Member> members, HierarchicalPlanner planner) {
+        return collectivePlan(members, planner, epoch);
+    }
+
+    private TopologyPlan collectivePlan(List<Member> members, HierarchicalPlanner planner, long id) {
         List<String> names = members.stream().map(TopologyPlan::nameOf).toList();
         if (!names.equals(latencies.members())) {
             throw new IllegalArgumentException("plan epoch " + epoch + " was computed for members " + latencies.members()
                     + " but the communicator has " + names + "; start every member with the same job");
         }
-        return new TopologyPlan(members, planner, latencies, epoch);
+        return new TopologyPlan(members, planner, latencies, id);
     }
 
     /**
-     * This epoch's trees for messages of {@code messageBytes}, priced with its bandwidth forecasts: at 1 MiB they
+     * This epoch's trees for every size class, each planned for its class's size with the epoch's bandwidth
+     * forecasts: the collectives engine picks a collective's class by its message size (a bcast's root picks and its
+     * frames carry the choice), so no member has to say a size. Class 0 is {@link #collectivePlan(List,
+     * HierarchicalPlanner)}'s latency trees under the epoch's own id; trees are computed on first use per root.
+     */
+    public SizedPlan sizedPlan(List<Member> members, SizedPlanners planners, SizeClasses classes) {
+        return new SizedPlan(epoch, classes, k -> collectivePlan(members,
+                planners.plannerFor(classes.plannedBytes(k), bandwidths), SizedPlan.classId(epoch, k)));
+    }
+
+    /**
+     * This epoch's trees for messages of {@code messageBytes} alone, priced with its bandwidth forecasts: at 1 MiB they
      * avoid a link the probes measured thin, at 0 bytes they are {@link #collectivePlan(List, HierarchicalPlanner)}'s
-     * latency trees. As with sized configured plans, every member must use the same size (a bcast's receivers do not
-     * know it), so only a caller that knows the size on every member asks for one.
+     * latency trees. Every collective then runs on these trees whatever its size, so every member must ask for the same
+     * size; {@link #sizedPlan} lets each collective pick by its own size instead.
      */
     public TopologyPlan collectivePlan(List<Member> members, SizedPlanners planners, long messageBytes) {
         return collectivePlan(members, planners.plannerFor(messageBytes, bandwidths));

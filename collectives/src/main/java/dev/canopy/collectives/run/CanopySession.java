@@ -126,20 +126,6 @@ public final class CanopySession implements AutoCloseable {
         return livePlans.get().planSwitch().adoptNewest(collectives).onSuccess(adopted -> collectives = adopted);
     }
 
-    /**
-     * {@link #adoptNewestPlanAsync()} with the newest epoch's trees for messages of {@code messageBytes}, priced with
-     * the bandwidth forecasts the epoch carries (docs/plan-leader.md): call it where a phase of large collectives
-     * begins, with the same size on every member, and with 0 where the phase ends (back to the latency trees).
-     * Without live plans the collectives stay on the level file's plan.
-     */
-    public Future<Collectives> adoptNewestPlanAsync(long messageBytes) {
-        if (livePlans.isEmpty()) {
-            return Future.succeededFuture(collectives);
-        }
-        return livePlans.get().planSwitch().adoptNewest(collectives, messageBytes)
-                .onSuccess(adopted -> collectives = adopted);
-    }
-
     /** The asynchronous collectives over WORLD, on the plan adopted at the last switch point. */
     public Collectives collectives() {
         return collectives;
