@@ -9,6 +9,9 @@ import dev.canopy.core.node.Member;
 import dev.canopy.topology.hierarchy.HierarchicalPlanner;
 import io.vertx.core.Future;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Moves a communicator's collectives to the plan leader's newest epoch at the same point on every member.
@@ -17,12 +20,19 @@ import java.util.List;
  * so every member switches between the same two collectives, to the same epoch, whose plan
  * {@link PlanCache#plan} returns identically everywhere. The adopted plan has trees per size class
  * ({@link PublishedPlan#sizedPlan}): from then on each collective picks its message size's trees itself.
+ *
+ * <p>An agreed epoch whose znode this job's secret did not seal ({@link UntrustedPlanException}: a forgery, a plan
+ * replayed from another job or epoch) is not adopted: the member keeps its plan, logs why and counts it
+ * ({@link #rejectedPlans}). Every member reads the same znode under the same secret, so all keep theirs alike.
  */
 public final class PlanSwitch {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PlanSwitch.class);
 
     private final PlanCache cache;
     private final SizedPlanners planners;
     private final SizeClasses classes;
+    private final AtomicLong rejected = new AtomicLong();
 
     /** @param planner the job's latency-only planner (level algorithms and cost model), the same on every member */
     public PlanSwitch(PlanCache cache, HierarchicalPlanner planner) {
@@ -47,7 +57,22 @@ public final class PlanSwitch {
     public Future<Collectives> adoptNewest(Collectives collectives) {
         return agreedEpoch(collectives).compose(agreed -> agreed == 0 || agreed == collectives.plan().epoch()
                 ? Future.succeededFuture(collectives)
-                : cache.plan(agreed).map(plan -> collectives.withPlan(plan(plan, collectives))));
+                : cache.plan(agreed).map(plan -> collectives.withPlan(plan(plan, collectives)))
+                        .recover(e -> keepOnUntrusted(e, collectives, agreed)));
+    }
+
+    /** How many agreed epochs this member did not adopt because their plans were not sealed by this job. */
+    public long rejectedPlans() {
+        return rejected.get();
+    }
+
+    private Future<Collectives> keepOnUntrusted(Throwable failure, Collectives collectives, long agreed) {
+        if (!(failure instanceof UntrustedPlanException)) {
+            return Future.failedFuture(failure);
+        }
+        LOG.warn("rank {} keeps plan {} instead of epoch {} ({} rejected so far): {}", collectives.rank(),
+                collectives.plan().epoch(), agreed, rejected.incrementAndGet(), failure.getMessage());
+        return Future.succeededFuture(collectives);
     }
 
     /** The highest epoch any member has seen: an allreduce MAX on the current plan. */

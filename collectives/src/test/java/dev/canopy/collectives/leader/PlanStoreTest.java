@@ -3,11 +3,12 @@ package dev.canopy.collectives.leader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.core.membership.MalformedZnodeException;
+import dev.canopy.core.membership.ZnodeSeal;
 import dev.canopy.core.node.JobId;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -23,6 +24,7 @@ class PlanStoreTest {
 
     private static final JobId JOB = JobId.of("store");
     private static final String FENCE = "/plans/leader/fence";
+    private static final JobSecret SECRET = JobSecret.generate();
 
     private TestingServer zooKeeper;
     private Vertx vertx;
@@ -37,7 +39,7 @@ class PlanStoreTest {
         context = vertx.getOrCreateContext();
         client = CuratorFrameworkFactory.newClient(zooKeeper.getConnectString(), new RetryOneTime(100));
         client.start();
-        store = new PlanStore(context, client, JOB);
+        store = new PlanStore(context, client, JOB, SECRET);
         Await.result(store.ensureCreated());
         PlanStore.namespaced(client, JOB).create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(FENCE);
     }
@@ -101,15 +103,35 @@ class PlanStoreTest {
     void unknownAndCorruptEpochsFailNamingTheZnode() throws Exception {
         assertThat(Await.failure(store.read(9))).hasMessageContaining("no plan of epoch 9 at /canopy/jobs/store/plans/epoch-0000000009");
 
-        PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(3), "{\"format\":1}".getBytes(StandardCharsets.UTF_8));
+        // Sealed under the job's secret, so only a holder of the secret could write them: malformed, not untrusted.
+        PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(3),
+                new ZnodeSeal(SECRET, PlanStore.MAC_LABEL, PlanStore.MAX_BODY_CHARS).seal(fullPath(3), "{\"format\":1}"));
         assertThat(Await.failure(store.read(3))).isInstanceOf(MalformedZnodeException.class)
                 .hasMessageContaining("znode /canopy/jobs/store/plans/epoch-0000000003 does not hold a plan of format 1")
                 .hasMessageContaining("delete the job's plans");
 
-        PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(4), PlanCodec.encode(
+        PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(4), store.sealed(fullPath(4),
                 new PublishedPlan(5, new LatencySnapshot(List.of("a"), new double[] {0}), 1, "moved")));
         assertThat(Await.failure(store.read(4))).isInstanceOf(MalformedZnodeException.class)
                 .hasMessageContaining("holds the plan of epoch 5, not of 4");
+    }
+
+    @Test
+    void aPlanReadsBackOnlyAtItsOwnPathUnderItsOwnSecret() throws Exception {
+        PublishedPlan plan = new PublishedPlan(6, new LatencySnapshot(List.of("a"), new double[] {0}), 1, "sealed");
+        PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(6), store.sealed(fullPath(6), plan));
+        assertThat(Await.result(store.read(6))).isEqualTo(plan);
+
+        PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(7), store.sealed(fullPath(6), plan));
+        assertThat(Await.failure(store.read(7))).as("epoch 6's znode copied to epoch 7")
+                .isInstanceOf(UntrustedPlanException.class).hasMessageContaining("its MAC is wrong");
+        PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(8), PlanCodec.encode(plan));
+        assertThat(Await.failure(store.read(8))).as("unsealed")
+                .isInstanceOf(UntrustedPlanException.class).hasMessageContaining("it is not a sealed plan");
+    }
+
+    private static String fullPath(long epoch) {
+        return "/canopy/jobs/" + JOB.name() + PlanStore.epochPath(epoch);
     }
 
     @Test
