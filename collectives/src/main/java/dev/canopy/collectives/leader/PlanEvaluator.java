@@ -25,7 +25,7 @@ public final class PlanEvaluator {
     /**
      * The message sizes a bandwidth-aware leader judges plans at by default, and the lower bounds of the size classes
      * whose trees collectives pick by size: latency-bound, 64 KiB, 1 MiB and 16 MiB (where a thin link's transfer
-     * outweighs a WAN round trip at 64 KiB, 1 MiB and 16 MiB respectively from about 8, 80 and 1300 Mbit/s at 60 ms).
+     * outweighs a 60 ms WAN round trip below about 8, 140 and 2,200 Mbit/s respectively).
      * Each size plans every reference root once or twice per evaluation, so the cost grows with their number.
      */
     public static final List<Long> DEFAULT_MESSAGE_SIZES = List.of(0L, 64L << 10, 1L << 20, 16L << 20);

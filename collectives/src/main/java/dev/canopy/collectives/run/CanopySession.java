@@ -32,7 +32,8 @@ import java.util.function.Supplier;
  * <p>Collectives start on the level file's plan. A session joined with live plans
  * ({@link JoinOptions#withLivePlans}) also probes the network and takes part in the plan leader election;
  * it moves to the leader's newest plan only at {@link #adoptNewestPlan()}, which every member calls at the
- * same point of its sequence of collectives, so every collective runs on one epoch on every member.
+ * same point of its sequence of collectives, so every collective runs on one epoch on every member. A live epoch
+ * has trees per message size class, and each collective picks its size's trees by itself (docs/collectives.md).
  *
  * <p>The one-to-many collectives over policy-managed multicast groups ({@link GroupCollectives}: static, dynamic,
  * persistent, tree or auto) are opened on WORLD by the first {@link #groups} call, leasing through this node's
