@@ -8,11 +8,9 @@ import dev.canopy.collectives.engine.Operation;
 import dev.canopy.collectives.engine.PairwiseExchange;
 import dev.canopy.collectives.engine.PrefixScan;
 import dev.canopy.collectives.engine.RankBlocks;
-import dev.canopy.collectives.engine.RootChosenTree;
 import dev.canopy.collectives.engine.RootedTree;
 import dev.canopy.collectives.engine.SiteExchange;
 import dev.canopy.collectives.engine.SiteRoutes;
-import dev.canopy.collectives.engine.SizeClassCheck;
 import dev.canopy.collectives.engine.Sites;
 import dev.canopy.collectives.engine.SplitGather;
 import dev.canopy.collectives.engine.SplitScatter;
@@ -27,7 +25,6 @@ import dev.canopy.collectives.plan.CollectivePlan;
 import dev.canopy.collectives.reduce.ReduceOp;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.NodeLogger;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
@@ -55,7 +52,7 @@ import java.util.function.Function;
  * <p>On a plan with trees per message size ({@link CollectivePlan#choosesBySize}, a live epoch's
  * {@code SizedPlan}), every collective picks its size class's trees itself: where only the root knows the size
  * (bcast, scatter, scatterv) the root picks and its frames carry the choice; where every member knows its own
- * (reduce, allreduce, reduce_scatter, gather, allgather) each member picks and a {@link SizeClassCheck} makes a
+ * (reduce, allreduce, reduce_scatter, gather, allgather) each member picks and a {@code SizeClassCheck} makes a
  * difference fail as a {@link CollectiveMismatchException}; the others (barrier, the v variants of gather and
  * allgather, alltoall(v), scan, exscan) run on class 0, the latency trees.
  *
@@ -72,16 +69,8 @@ public final class Collectives {
     private final CollectiveObserver observer;
     /** {@code site/host#rank}, how log lines name this member: built once, not per operation. */
     private final String label;
-
-    /** Who picks a collective's size class on a plan with trees per message size. */
-    private enum SizeChoice {
-        /** The root, which alone knows the size; its frames carry the choice. */
-        ROOT,
-        /** Every member from its own size, which the contract makes equal; a {@link SizeClassCheck} verifies it. */
-        EVERY_MEMBER,
-        /** Nobody: class 0, the latency trees (sizes that differ by member or that nobody knows up front). */
-        NONE
-    }
+    /** How each collective gets its tree from the plan, by size class where the plan has several. */
+    private final TreeChoice trees;
 
     /** bcast on the plan's point-to-point trees. */
     public Collectives(Communicator communicator, CollectivePlan plan, CollectiveSettings settings) {
@@ -98,6 +87,7 @@ public final class Collectives {
         this.observer = observer;
         this.label = NodeLogger.label(communicator.member(communicator.rank()).coordinates(),
                 OptionalInt.of(communicator.rank()));
+        this.trees = new TreeChoice(plan, sequencer, communicator.context(), communicator.rank());
     }
 
     /**
@@ -392,37 +382,8 @@ public final class Collectives {
         if (root < 0 || root >= size()) {
             throw new IllegalArgumentException("root " + root + " is not a rank of this " + size() + "-member communicator");
         }
-        Context context = communicator.context();
-        if (choice == SizeChoice.NONE || !plan.choosesBySize()) {
-            return start(operation, root, bytes, plan, exchange -> sequencer.inTurn(() -> plan.treeOffLoop(root, context))
-                    .compose(tree -> stages.apply(exchange, tree)));
-        }
-        if (choice == SizeChoice.ROOT && rank() != root) {
-            // The turn is not held while the root's first frame travels: only multicast needs the turns, and a
-            // multicast bcast does not pick by size.
-            return start(operation, root, bytes, plan, exchange -> sequencer.inTurn(() -> Future.succeededFuture())
-                    .compose(turn -> RootChosenTree.learn(exchange, plan, root, 0, context))
-                    .compose(tree -> stages.apply(exchange, tree)));
-        }
-        CollectivePlan chosen = plan.forBytes(bytes);
-        if (choice == SizeChoice.ROOT) {
-            return start(operation, root, bytes, chosen, exchange -> sequencer.inTurn(() -> chosen.treeOffLoop(root, context))
-                    .compose(tree -> stages.apply(exchange, tree)));
-        }
-        int chosenClass = plan.sizeClassPlans().indexOf(chosen);
-        return start(operation, root, bytes, chosen, exchange -> sequencer.inTurn(() -> classTrees(root, context))
-                .compose(trees -> {
-                    // The checks' receives go first, before any of the collective's own from the same ranks.
-                    Future<Void> checked = SizeClassCheck.run(exchange, trees, bytes);
-                    Future<T> result = stages.apply(exchange, trees.get(chosenClass));
-                    return Future.all(checked, result).map(both -> result.result());
-                }));
-    }
-
-    /** Every size class's tree rooted at {@code root}, class 0 first. */
-    private Future<List<RootedTree>> classTrees(int root, Context context) {
-        List<Future<RootedTree>> trees = plan.sizeClassPlans().stream().map(p -> p.treeOffLoop(root, context)).toList();
-        return Future.all(trees).map(all -> trees.stream().map(Future::result).toList());
+        return start(operation, root, bytes, trees.firstPlan(choice, root, bytes),
+                exchange -> trees.run(choice, exchange, root, bytes, stages));
     }
 
     private static long totalBytes(List<Buffer> blocks) {
