@@ -385,7 +385,8 @@ public final class PlanLeader {
                 log.warn("cannot publish a first plan: the forecasts and configured latencies do not reach every member");
                 return Future.succeededFuture();
             }
-            return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.freshBandwidths(), firstMs,
+            return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.freshBandwidths(),
+                    PlanEvaluator.distinctClasses(evaluation.predictions()), firstMs,
                     String.format("first plan of the job: predicts %.3f ms", firstMs)));
         }
         PlanEvaluator.SizedPrediction deciding = evaluation.deciding();
@@ -403,7 +404,8 @@ public final class PlanLeader {
                 ? "; bandwidths moved since epoch " + current.epoch() + ": " + movedLinks(
                         evaluation.freshBandwidths().movesSince(current.bandwidths(), MOVED_LINK_FRACTION))
                 : "";
-        return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.freshBandwidths(), evaluation.headlineMs(),
+        return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.freshBandwidths(),
+                PlanEvaluator.distinctClasses(evaluation.predictions()), evaluation.headlineMs(),
                 decision.reason() + sized + "; links moved since epoch " + current.epoch() + ": "
                         + movedLinks(fresh.movesSince(current.latencies(), MOVED_LINK_FRACTION)) + bandwidthMoves));
     }

@@ -3,7 +3,6 @@ package dev.canopy.collectives.leader;
 import dev.canopy.collectives.ArrayType;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.plan.CollectivePlan;
-import dev.canopy.collectives.plan.SizeClasses;
 import dev.canopy.collectives.reduce.BuiltInOp;
 import dev.canopy.core.node.Member;
 import dev.canopy.topology.hierarchy.HierarchicalPlanner;
@@ -31,23 +30,17 @@ public final class PlanSwitch {
 
     private final PlanCache cache;
     private final SizedPlanners planners;
-    private final SizeClasses classes;
     private final AtomicLong rejected = new AtomicLong();
 
     /** @param planner the job's latency-only planner (level algorithms and cost model), the same on every member */
     public PlanSwitch(PlanCache cache, HierarchicalPlanner planner) {
-        this(cache, SizedPlanners.latencyOnly(planner), SizeClasses.LATENCY_ONLY);
+        this(cache, SizedPlanners.latencyOnly(planner));
     }
 
-    /**
-     * @param planners the job's planners by message size, the same on every member
-     * @param classes the size classes collectives pick trees by, the same on every member (the sizes the leader
-     *     judges plans at)
-     */
-    public PlanSwitch(PlanCache cache, SizedPlanners planners, SizeClasses classes) {
+    /** @param planners the job's planners by message size, the same on every member */
+    public PlanSwitch(PlanCache cache, SizedPlanners planners) {
         this.cache = cache;
         this.planners = planners;
-        this.classes = classes;
     }
 
     /**
@@ -84,7 +77,7 @@ public final class PlanSwitch {
     /** The epoch's sized plan; with one size class, its latency plan itself (what tools that inspect trees expect). */
     private CollectivePlan plan(PublishedPlan plan, Collectives collectives) {
         List<Member> members = collectives.communicator().members();
-        return classes.count() == 1 ? plan.collectivePlan(members, planners.plannerFor(0, plan.bandwidths()))
-                : plan.sizedPlan(members, planners, classes);
+        return plan.sizeClasses().count() == 1 ? plan.collectivePlan(members, planners.plannerFor(0, plan.bandwidths()))
+                : plan.sizedPlan(members, planners);
     }
 }

@@ -20,10 +20,13 @@ import java.util.Objects;
  * @param epoch the plan's number, 1 for the first; never reused within a job
  * @param bandwidths the per-site-pair bandwidth forecasts sized trees are planned with; {@link SitePairBandwidths#NONE}
  *     from a latency-only leader
+ * @param sizeClasses the message sizes whose trees collectives pick by size ({@link #sizedPlan}): the sizes the
+ *     leader judged, each kept only where the model's trees differ from the size below; one class (0 bytes) from a
+ *     latency-only leader
  * @param reason one sentence: why this plan replaced the previous epoch
  */
 public record PublishedPlan(long epoch, LatencySnapshot latencies, SitePairBandwidths bandwidths,
-        double predictedCompletionMs, String reason) {
+        SizeClasses sizeClasses, double predictedCompletionMs, String reason) {
 
     public PublishedPlan {
         if (epoch < 1) {
@@ -31,6 +34,7 @@ public record PublishedPlan(long epoch, LatencySnapshot latencies, SitePairBandw
         }
         Objects.requireNonNull(latencies, "latencies");
         Objects.requireNonNull(bandwidths, "bandwidths");
+        Objects.requireNonNull(sizeClasses, "sizeClasses");
         Objects.requireNonNull(reason, "reason");
         if (!(predictedCompletionMs >= 0) || Double.isInfinite(predictedCompletionMs)) {
             throw new IllegalArgumentException("plan epoch " + epoch + " predicts " + predictedCompletionMs
@@ -38,9 +42,15 @@ public record PublishedPlan(long epoch, LatencySnapshot latencies, SitePairBandw
         }
     }
 
-    /** A latency-only plan: no bandwidth forecasts. */
+    /** A latency-only plan: no bandwidth forecasts, one size class. */
     public PublishedPlan(long epoch, LatencySnapshot latencies, double predictedCompletionMs, String reason) {
         this(epoch, latencies, SitePairBandwidths.NONE, predictedCompletionMs, reason);
+    }
+
+    /** A plan with bandwidth forecasts and one size class. */
+    public PublishedPlan(long epoch, LatencySnapshot latencies, SitePairBandwidths bandwidths,
+            double predictedCompletionMs, String reason) {
+        this(epoch, latencies, bandwidths, SizeClasses.LATENCY_ONLY, predictedCompletionMs, reason);
     }
 
     /**
@@ -63,14 +73,14 @@ public record PublishedPlan(long epoch, LatencySnapshot latencies, SitePairBandw
     }
 
     /**
-     * This epoch's trees for every size class, each planned for its class's size with the epoch's bandwidth
-     * forecasts: the collectives engine picks a collective's class by its message size (a bcast's root picks and its
-     * frames carry the choice), so no member has to say a size. Class 0 is {@link #collectivePlan(List,
+     * This epoch's trees for each of its {@link #sizeClasses}, each planned for its class's size with the epoch's
+     * bandwidth forecasts: the collectives engine picks a collective's class by its message size (a bcast's root picks
+     * and its frames carry the choice), so no member has to say a size. Class 0 is {@link #collectivePlan(List,
      * HierarchicalPlanner)}'s latency trees under the epoch's own id; trees are computed on first use per root.
      */
-    public SizedPlan sizedPlan(List<Member> members, SizedPlanners planners, SizeClasses classes) {
-        return new SizedPlan(epoch, classes, k -> collectivePlan(members,
-                planners.plannerFor(classes.plannedBytes(k), bandwidths), SizedPlan.classId(epoch, k)));
+    public SizedPlan sizedPlan(List<Member> members, SizedPlanners planners) {
+        return new SizedPlan(epoch, sizeClasses, k -> collectivePlan(members,
+                planners.plannerFor(sizeClasses.plannedBytes(k), bandwidths), SizedPlan.classId(epoch, k)));
     }
 
     /**

@@ -11,7 +11,6 @@ import dev.canopy.collectives.leader.PlanSwitch;
 import dev.canopy.collectives.leader.SiteCompletedFeed;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.GridLatencies;
-import dev.canopy.collectives.plan.SizeClasses;
 import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.membership.MembershipView;
@@ -90,8 +89,7 @@ public final class LivePlans {
                 new ForecastLatencies(new GridLatencies(grid, coordinates, loggp)),
                 PlanEvaluator.everyRoot(Hierarchy.of(coordinates), planners, PlanEvaluator.DEFAULT_MESSAGE_SIZES),
                 settings.leader(), clock);
-        LivePlans live = new LivePlans(probes, summaries, sites, cache, leader, new PlanSwitch(cache, planners,
-                new SizeClasses(PlanEvaluator.DEFAULT_MESSAGE_SIZES)));
+        LivePlans live = new LivePlans(probes, summaries, sites, cache, leader, new PlanSwitch(cache, planners));
         cache.start();
         sites.start();
         return probes.start(view)

@@ -2,6 +2,8 @@ package dev.canopy.collectives.leader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.canopy.collectives.plan.SitePairBandwidths;
+import dev.canopy.collectives.plan.SizeClasses;
 import dev.canopy.core.membership.MalformedZnodeException;
 import dev.canopy.core.membership.ZnodeSeal;
 import dev.canopy.core.node.JobId;
@@ -9,6 +11,7 @@ import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -114,6 +117,16 @@ class PlanStoreTest {
                 new PublishedPlan(5, new LatencySnapshot(List.of("a"), new double[] {0}), 1, "moved")));
         assertThat(Await.failure(store.read(4))).isInstanceOf(MalformedZnodeException.class)
                 .hasMessageContaining("holds the plan of epoch 5, not of 4");
+    }
+
+    @Test
+    void aPlanWithSizeClassesSurvivesTheRoundTrip() {
+        PublishedPlan sized = new PublishedPlan(1, new LatencySnapshot(List.of("a", "b"), new double[] {0, 3, 3, 0}),
+                SitePairBandwidths.NONE, new SizeClasses(List.of(0L, 1L << 20)), 3, "sized");
+        Await.result(store.publish(sized, FENCE));
+        assertThat(Await.result(store.read(1))).isEqualTo(sized);
+        assertThat(new String(PlanCodec.encode(sized), StandardCharsets.UTF_8))
+                .contains("\"sizeClasses\":[0,1048576]");
     }
 
     @Test

@@ -67,6 +67,11 @@ class SizedPlanEvaluationTest {
         assertThat(large.currentMs()).as("1 MiB over 4 Mbit/s takes 2.1 s").isGreaterThan(2_000);
         assertThat(large.candidateMs()).as("relayed over 100 Mbit/s links").isLessThan(large.currentMs() / 5);
         assertThat(large.relativeGain()).isGreaterThan(small.relativeGain());
+        assertThat(PlanEvaluator.distinctClasses(predictions).lowerBounds())
+                .as("the classes whose trees differ: latency trees, then the relay from where it pays")
+                .containsExactly(0L, 64L << 10);
+        assertThat(PlanEvaluator.distinctClasses(evaluator.predict(current, latencies, SitePairBandwidths.NONE))
+                .lowerBounds()).as("nothing thin: one set of trees for every size").containsExactly(0L);
     }
 
     @Test
