@@ -36,7 +36,8 @@ final class TreeChoice {
      * plan itself (a receiver that learns its root's choice adopts the class from the first frame).
      */
     CollectivePlan firstPlan(SizeChoice choice, int root, long bytes) {
-        boolean picks = plan.choosesBySize() && (choice == SizeChoice.EVERY_MEMBER || choice == SizeChoice.ROOT && rank == root);
+        boolean picks = plan.choosesBySize()
+                && (choice == SizeChoice.EVERY_MEMBER || choice == SizeChoice.ROOT && rank == root);
         return picks ? plan.forBytes(bytes) : plan;
     }
 

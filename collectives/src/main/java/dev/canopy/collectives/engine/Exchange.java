@@ -42,6 +42,9 @@ public final class Exchange {
     static final int CHUNK_BYTES = 4 << 20;
     /** Largest message received in chunks: what one buffer holds. */
     static final int MAX_MESSAGE_BYTES = Integer.MAX_VALUE - 8;
+    /** How every mismatch ends: what the members must do alike. */
+    private static final String SAME_ORDER =
+            ": members must start the same collectives in the same order with the same plan";
 
     private final PointToPoint channel;
     private final Operation operation;
@@ -97,12 +100,12 @@ public final class Exchange {
     public Future<SendersPlan> adoptSendersPlan(int step, LongPredicate known) {
         return channel.receive(Communicator.ANY_SOURCE, tag).map(message -> {
             CollectiveFrame.Header received = checkedHeader(message, step);
-            if (!known.test(received.plan())
-                    || !received.equals(new CollectiveFrame.Header(received.kind(), operation, step, sequence, received.plan()))) {
+            CollectiveFrame.Header expected = new CollectiveFrame.Header(received.kind(), operation, step, sequence,
+                    received.plan());
+            if (!known.test(received.plan()) || !received.equals(expected)) {
                 throw new CollectiveMismatchException("rank " + message.source() + " sent " + describe(received)
                         + " while rank " + rank() + " expected step " + step + " of " + operation.displayName() + " #"
-                        + sequence + " on one of the size classes of plan " + plan
-                        + ": members must start the same collectives in the same order with the same plan");
+                        + sequence + " on one of the size classes of plan " + plan + SAME_ORDER);
             }
             plan = received.plan();
             adopted = message;
@@ -125,8 +128,7 @@ public final class Exchange {
                     sequence, received.plan());
             if (!received.equals(expected)) {
                 throw new CollectiveMismatchException("rank " + source + " sent " + describe(received) + " while rank "
-                        + rank() + " expected " + describe(expected)
-                        + ": members must start the same collectives in the same order with the same plan");
+                        + rank() + " expected " + describe(expected) + SAME_ORDER);
             }
             return new OnPlan(received.plan(), CollectiveFrame.body(message.payload()));
         });
@@ -208,8 +210,7 @@ public final class Exchange {
             CollectiveFrame.Header expected = header(received.kind(), step);
             if (!received.equals(expected)) {
                 throw new CollectiveMismatchException("rank " + source + " sent " + describe(received)
-                        + " while rank " + rank() + " expected " + describe(expected)
-                        + ": members must start the same collectives in the same order with the same plan");
+                        + " while rank " + rank() + " expected " + describe(expected) + SAME_ORDER);
             }
             if (chunks.isEmpty() && received.kind() == CollectiveFrame.Kind.DATA) {
                 return Future.succeededFuture(CollectiveFrame.body(message.payload()));

@@ -17,7 +17,7 @@ public final class RootChosenTree {
     private RootChosenTree() {
     }
 
-    /** The tree rooted at {@code root} of the size class the first frame of {@code step} names; run on {@code context}. */
+    /** The tree rooted at {@code root} of the size class the first frame of {@code step} names; on {@code context}. */
     public static Future<RootedTree> learn(Exchange exchange, CollectivePlan plan, int root, int step, Context context) {
         return exchange.adoptSendersPlan(step, id -> plan.sizeClassPlan(id).isPresent())
                 .compose(first -> plan.sizeClassPlan(first.plan()).orElseThrow().treeOffLoop(root, context)

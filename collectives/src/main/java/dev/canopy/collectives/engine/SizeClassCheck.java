@@ -15,8 +15,9 @@ import java.util.Set;
  * (a frame on its own class's plan id, body {@code long bytes}) to its parent in every class's tree (once per
  * distinct parent), and every member takes one from each rank that names it as parent in some class's tree. Some
  * tree edge joins two members of different classes whenever there are any, so some member sees the difference, fails
- * with a {@link CollectiveMismatchException} (a malformed check body: {@code MalformedMessageException}) and aborts the collective everywhere; a member waits only on members
- * that either ran its own class's trees or abort, so none hangs.
+ * with a {@link CollectiveMismatchException} (a malformed check body: {@code MalformedMessageException}) and aborts
+ * the collective everywhere; a member waits only on members that either ran its own class's trees or abort, so none
+ * hangs.
  *
  * <p>The checks are posted before the collective's own receives and a sender sends its check first, so each
  * (sender, tag) stream delivers the check to its check receive, in FIFO order, before any data.
