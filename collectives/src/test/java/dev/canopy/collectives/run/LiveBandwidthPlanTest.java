@@ -104,8 +104,9 @@ class LiveBandwidthPlanTest {
                 assertThat(thin.epoch()).isGreaterThan(first.epoch());
                 assertThat(thin.reason()).as("the published reason").contains("re-plan", "bandwidths moved since epoch");
                 assertThat(treeSends(thin, members, planners, 0))
-                        .as("epoch %d: small messages still take the short a~c link", thin.epoch())
-                        .containsExactlyInAnyOrder("a->b", "a->c");
+                        .as("epoch %d: small messages still take the short a~c link (b joins from a or c: a~b and b~c"
+                                + " have the same RTT, the forecasts' noise decides)", thin.epoch())
+                        .contains("a->c");
 
                 // One switch point to the newest epoch; then a small and a large bcast back to back, with no call between:
                 // each runs on its size class's trees, which every member learns from the root's frames.
@@ -130,7 +131,7 @@ class LiveBandwidthPlanTest {
                 assertThat(ranOn).allSatisfy(ran -> {
                     assertThat(ran).hasSize(2);
                     assertThat(sends(ran.get(ran.firstKey()).tree(0), members)).as("the 2-byte bcast's tree from a")
-                            .containsExactlyInAnyOrder("a->b", "a->c");
+                            .contains("a->c");
                     assertThat(sends(ran.get(ran.lastKey()).tree(0), members)).as("the 1 MiB bcast's tree from a")
                             .containsExactlyInAnyOrder("a->b", "b->c");
                 });
