@@ -1,6 +1,7 @@
 package dev.canopy.collectives.leader;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.canopy.collectives.plan.SitePairBandwidths;
 import dev.canopy.collectives.plan.SizeClasses;
@@ -127,6 +128,18 @@ class PlanStoreTest {
         assertThat(Await.result(store.read(1))).isEqualTo(sized);
         assertThat(new String(PlanCodec.encode(sized), StandardCharsets.UTF_8))
                 .contains("\"sizeClasses\":[0,1048576]");
+    }
+
+    @Test
+    void sizeClassesThatDoNotStartAtZeroOrIncreaseFailNamingTheZnode() {
+        for (String bad : List.of("[5]", "[0,0]", "[0,-1]", "[0,\"x\"]", "[0,1.5]")) {
+            String json = new String(PlanCodec.encode(plan(1, 15)), StandardCharsets.UTF_8)
+                    .replace("}", ",\"sizeClasses\":" + bad + "}");
+            assertThat(catchThrowable(
+                    () -> PlanCodec.decode(json.getBytes(StandardCharsets.UTF_8), "/canopy/jobs/store/plans/epoch-1")))
+                    .as(bad).isInstanceOf(MalformedZnodeException.class)
+                    .hasMessageContaining("/canopy/jobs/store/plans/epoch-1").hasMessageContaining("sizeClasses");
+        }
     }
 
     @Test
