@@ -34,9 +34,11 @@ import org.slf4j.LoggerFactory;
  * so every call is reported once, when it has long finished. An observation corrects its policy's predictions in its
  * own size class only ({@link PolicyCostModel#sizeClass}: the nearer calibrated target count, and the bytes sent
  * within a factor of two), by the trimmed mean of that class's newest {@link #WINDOW} ratios observed / calibrated,
- * once it has {@link #MIN_SAMPLES}; a class without them keeps the calibration. (Correcting the calibrated line's
- * two points instead, as an earlier version did, carried a ratio from 28 KB to 458 KB across the reliable sender's
- * window, where a static multicast costs 40 times more: auto then chose static for 280 KB scatters.) Only the
+ * once it has {@link #MIN_SAMPLES}; a class without them takes the nearest corrected class's factor until it has its
+ * own ({@link PolicyCostModel#micros}). (Correcting the calibrated line's two points instead, as an earlier version
+ * did, redrew the line from whatever observations were nearer and kept that line for good: the ratio of 28 KB scatters
+ * moved the 458 KB point across the reliable sender's window, where a static multicast costs 40 times more, and auto
+ * chose static for the 280 KB scatterv even after static's own 280 KB scatters had been observed.) Only the
  * policies that run are observed: a policy the model overrates is not retried (the calibration at open measured all
  * of them).
  */

@@ -102,8 +102,33 @@ public record PolicyCostModel(int fewTargets, int manyTargets, Map<GroupPolicy, 
 
     /** The predicted cost of {@code call} by {@code policy}: the calibration's, corrected for the call's size class. */
     public double micros(GroupPolicy policy, CallShape call) {
-        return calibratedMicros(policy, call)
-                * corrections.getOrDefault(policy, Map.of()).getOrDefault(sizeClass(policy, call), 1.0);
+        return calibratedMicros(policy, call) * correction(policy, sizeClass(policy, call));
+    }
+
+    /**
+     * The factor of {@code sizeClass}: its own, else that of the nearest corrected class at the same target count
+     * (the smaller on a tie), else at the other count, else 1 (the calibration). So a calibration that was off
+     * everywhere (taken while the JIT compiled, say) is corrected for sizes not run yet, while a class that has been
+     * run keeps its own factor on either side of a step in the costs.
+     */
+    private double correction(GroupPolicy policy, int sizeClass) {
+        Map<Integer, Double> factors = corrections.getOrDefault(policy, Map.of());
+        Double own = factors.get(sizeClass);
+        if (own != null || factors.isEmpty()) {
+            return own == null ? 1 : own;
+        }
+        int count = sizeClass / 64;
+        Integer nearest = null;
+        for (int sameCountFirst = 0; sameCountFirst < 2 && nearest == null; sameCountFirst++) {
+            int wanted = sameCountFirst == 0 ? count : 1 - count;
+            for (int other : new TreeMap<>(factors).keySet()) {
+                if (other / 64 == wanted && (nearest == null
+                        || Math.abs(other % 64 - sizeClass % 64) < Math.abs(nearest % 64 - sizeClass % 64))) {
+                    nearest = other;
+                }
+            }
+        }
+        return factors.get(nearest);
     }
 
     /** The cost of {@code call} by {@code policy} on the calibrated lines alone. */

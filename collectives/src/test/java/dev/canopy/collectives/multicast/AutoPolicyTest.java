@@ -107,7 +107,7 @@ class AutoPolicyTest {
     }
 
     @Test
-    void eachSizeClassIsCorrectedByItsOwnObservationsOnly() {
+    void eachSizeClassIsCorrectedByItsOwnObservationsAndLendsThemToSizesNotRunYet() {
         long large = PolicyCalibration.LARGE_BYTES;
         CallShape big5 = CallShape.scatter(5, large);
         double calibratedLarge = CALIBRATED.micros(GroupPolicy.STATIC, big5);
@@ -124,11 +124,12 @@ class AutoPolicyTest {
         assertThat(refreshed.micros(GroupPolicy.STATIC, SMALL)).isCloseTo(CALIBRATED.micros(GroupPolicy.STATIC, SMALL),
                 offset(1.0));
         assertThat(refreshed.micros(GroupPolicy.STATIC, big5)).isCloseTo(2 * calibratedLarge, offset(1.0));
-        // Sizes between, and the same bytes at 20 targets, were not observed: the calibration stands there.
-        for (CallShape other : List.of(CallShape.scatter(5, 1_000), CallShape.scatter(20, large * 5 / 20))) {
-            assertThat(refreshed.micros(GroupPolicy.STATIC, other)).as("%s", other)
-                    .isEqualTo(CALIBRATED.micros(GroupPolicy.STATIC, other));
-        }
+        // A size not observed takes the nearest observed class's factor: 1 near 16 B, 2 near 16 KiB.
+        CallShape near = CallShape.scatter(5, 64);
+        CallShape far = CallShape.scatter(5, large / 4);
+        assertThat(refreshed.micros(GroupPolicy.STATIC, near)).isEqualTo(CALIBRATED.micros(GroupPolicy.STATIC, near));
+        assertThat(refreshed.micros(GroupPolicy.STATIC, far)).isCloseTo(2 * CALIBRATED.micros(GroupPolicy.STATIC, far),
+                offset(0.001));
         assertThat(refreshed.micros(GroupPolicy.TREE, SMALL)).as("not observed")
                 .isEqualTo(CALIBRATED.micros(GroupPolicy.TREE, SMALL));
     }
