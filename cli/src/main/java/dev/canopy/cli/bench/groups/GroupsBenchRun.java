@@ -19,16 +19,18 @@ import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
 /**
  * The measurements of {@code canopy bench groups} in this JVM: real nodes (embedded ZooKeeper, TCP on 127.0.0.1),
  * every member's groups leased through its own ZooKeeper session, multicast on {@code endpoints}. Root rank 0. The
- * policies take turns within each operation and size (each iteration starting one policy later), so drift and what
+ * policies take turns within each operation and size (each iteration in its own seeded order), so drift and what
  * one call leaves behind hit them alike. One iteration: every member calls the operation, the root's call starting
  * the clock; each member's completion is stamped where its future completes; then an untimed barrier. Per iteration: the whole operation (until every member returned), and the
  * average and largest completion over the receivers; medians over the iterations.
@@ -79,7 +81,7 @@ final class GroupsBenchRun {
                 for (String operation : operations) {
                     int[] targets = targetsOf(operation);
                     for (int bytes : sizes) {
-                        measure(group, operation, targets, bytes).forEach(results::add);
+                        measure(group, operation, targets, bytes, seed).forEach(results::add);
                     }
                 }
                 model = group.get(0).costModel().toString();
@@ -101,7 +103,8 @@ final class GroupsBenchRun {
         return IntStream.range(1, members).toArray();
     }
 
-    private List<JsonObject> measure(List<GroupCollectives> group, String operation, int[] targets, int bytes) {
+    private List<JsonObject> measure(List<GroupCollectives> group, String operation, int[] targets, int bytes,
+            long seed) {
         // The persistent request of every member, set up once for this operation and size (not timed).
         List<GroupRequest> requests = group.stream().map(member -> init(member, operation, targets, bytes)).toList()
                 .stream().map(Blocking::await).toList();
@@ -114,10 +117,12 @@ final class GroupsBenchRun {
         Buffer unevenData = Buffer.buffer();
         uneven.forEach(unevenData::appendBuffer);
         for (int iteration = -warmup; iteration < iterations; iteration++) {
-            for (int turn = 0; turn < POLICIES.size(); turn++) {
-                // Each iteration starts one policy later, so what one call leaves behind (a dynamic group's
-                // teardown, a collection of its buffers) lands on every policy in turn, not always on the next.
-                int p = Math.floorMod(iteration + turn, POLICIES.size());
+            // Each iteration in its own order (seeded), so what one call leaves behind (a dynamic group's teardown,
+            // a collection of its buffers) lands on every policy in turn, not always on the one after it.
+            List<Integer> order = new ArrayList<>(IntStream.range(0, POLICIES.size()).boxed().toList());
+            Collections.shuffle(order, new Random(seed * 1_000_003L + (long) operation.hashCode() * 31 + bytes * 17L
+                    + iteration));
+            for (int p : order) {
                 GroupPolicy policy = POLICIES.get(p);
                 double[] sample = once(group, member -> {
                     int rank = member.communicator().rank();
