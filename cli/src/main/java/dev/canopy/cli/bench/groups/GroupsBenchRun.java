@@ -32,8 +32,9 @@ import java.util.stream.IntStream;
  * every member's groups leased through its own ZooKeeper session, multicast on {@code endpoints}. Root rank 0. The
  * policies take turns within each operation and size (each iteration in its own seeded order), so drift and what
  * one call leaves behind hit them alike. One iteration: every member calls the operation, the root's call starting
- * the clock; each member's completion is stamped where its future completes; then an untimed barrier. Per iteration: the whole operation (until every member returned), and the
- * average and largest completion over the receivers; medians over the iterations.
+ * the clock; each member's completion is stamped where its future completes; then an untimed barrier. Per
+ * iteration: the whole operation (until every member returned), and the average and largest completion over the
+ * receivers; medians over the iterations.
  */
 final class GroupsBenchRun {
 
