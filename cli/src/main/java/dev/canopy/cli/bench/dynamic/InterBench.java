@@ -149,6 +149,13 @@ final class InterBench {
         try (ConnectedGroups groups = ConnectedGroups.start(grid, at[0], at[1], phases)) {
             int parents = groups.parents.size();
             int processes = parents + groups.children.size();
+            for (InterPhase phase : phases) {
+                InterCommunicator parent = groups.parentSide(phase).get(0);
+                InterCommunicator child = groups.childSide(phase).get(0);
+                progress.printf("%s inter phase: %d + %d processes; non-rooted collectives cross between the parents' rank"
+                        + " %d (%s) and the children's rank %d (%s)%n", phase, parents, processes - parents, parent.leader(),
+                        siteOf(groups.parents, parent.leader()), child.leader(), siteOf(groups.children, child.leader()));
+            }
             List<Collective> rows = new java.util.ArrayList<>();
             for (String op : OPS) {
                 for (int bytes : op.equals("barrier") ? List.of(0) : sizes) {
@@ -203,6 +210,10 @@ final class InterBench {
             case "barrier" -> inter.barrier();
             default -> throw new IllegalArgumentException("no inter-communicator operation " + op);
         };
+    }
+
+    private static String siteOf(JoinedGroup group, int rank) {
+        return group.processes().get(rank).node().coordinates().site();
     }
 
     private static double max(double[] values) {
