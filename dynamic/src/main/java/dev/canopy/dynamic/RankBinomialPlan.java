@@ -30,7 +30,7 @@ final class RankBinomialPlan implements CollectivePlan {
     private final long epoch;
     private final Map<Integer, RootedTree> trees = new HashMap<>();
 
-    private RankBinomialPlan(CollectivePlan groupPlan, int size, long epoch) {
+    RankBinomialPlan(CollectivePlan groupPlan, int size, long epoch) {
         this.groupPlan = groupPlan;
         List<String> names = IntStream.range(0, size).mapToObj(Integer::toString).toList();
         // Every pair counts as linked (0 ms): the binomial builder reads nothing else.
