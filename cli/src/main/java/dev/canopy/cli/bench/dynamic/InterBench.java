@@ -44,8 +44,12 @@ final class InterBench {
         this.progress = progress;
     }
 
-    /** {@code perSite} processes of each group at every site: the group's first {@code perSite} there, then the next. */
-    int[][] groupsAt(int perSite) {
+    /**
+     * {@code perSite} processes of each group at every site (fewer when the smallest site has fewer than twice that):
+     * the parents the site's first ones, the children the next.
+     */
+    int[][] groupsAt(int wanted) {
+        int perSite = Math.min(wanted, grid.sites().stream().mapToInt(each -> each.processCount() / 2).min().orElse(1));
         int sites = grid.sites().size();
         int[] parents = new int[sites * perSite];
         int[] children = new int[sites * perSite];
