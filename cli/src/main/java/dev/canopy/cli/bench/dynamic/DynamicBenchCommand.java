@@ -46,6 +46,10 @@ public final class DynamicBenchCommand implements Callable<Integer> {
             + " (no spawn, merge or point-to-point).")
     private boolean intercommOnly;
 
+    @Option(names = "--intercomm-apart", description = "Inter-communicator collectives with the parents at the first half"
+            + " of the sites and the children at the others (default: both groups at every site).")
+    private boolean apart;
+
     @Mixin
     private BenchOutput output;
 
@@ -81,8 +85,9 @@ public final class DynamicBenchCommand implements Callable<Integer> {
             }
             p2p.addAll(inter.pointToPoint(plan.p2pSizes(), plan.p2pRounds()));
         }
-        List<InterBench.Collective> collectives = inter.collectives(plan.collectivePerSite(), plan.collectiveSizes(),
-                plan.collectiveWarmUps(), plan.collectiveRepetitions());
+        List<InterBench.Collective> collectives = inter.collectives(apart ? inter.groupsApart()
+                : inter.groupsAt(plan.collectivePerSite()), plan.collectiveSizes(), plan.collectiveWarmUps(),
+                plan.collectiveRepetitions());
         PrintWriter out = spec.commandLine().getOut();
         if (output.json()) {
             out.println(toJson(spawns, rates, merges, p2p, collectives).encodePrettily());

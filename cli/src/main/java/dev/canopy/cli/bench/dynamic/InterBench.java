@@ -66,6 +66,25 @@ final class InterBench {
         return new int[][] {parents, children};
     }
 
+    /**
+     * The seed's shape, children away from their parents: the parents are every process of the first half of the
+     * sites (in the file's order), the children every process of the others.
+     */
+    int[][] groupsApart() {
+        int sites = grid.sites().size();
+        List<Integer> parents = new java.util.ArrayList<>();
+        List<Integer> children = new java.util.ArrayList<>();
+        int offset = 0;
+        for (int site = 0; site < sites; site++) {
+            for (int k = 0; k < grid.sites().get(site).processCount(); k++) {
+                (site < (sites + 1) / 2 ? parents : children).add(offset + k);
+            }
+            offset += grid.sites().get(site).processCount();
+        }
+        return new int[][] {parents.stream().mapToInt(Integer::intValue).toArray(),
+                children.stream().mapToInt(Integer::intValue).toArray()};
+    }
+
     Merge merge(int perSite, int iterations) {
         int[][] at = groupsAt(perSite);
         try (ConnectedGroups groups = ConnectedGroups.start(grid, at[0], at[1], List.of(InterPhase.TOPOLOGY))) {
@@ -145,10 +164,10 @@ final class InterBench {
      * round to round, so neither gains from a warmer JIT, a quieter moment or the other's connections. The first
      * {@code warmUps} rounds are not timed (connections on demand, trees planned, code compiled). Each run starts
      * after a barrier on its inter-communicator and is timed from one start to each process's own completion; per
-     * process the median of its {@code repetitions} runs, then min/avg/max over the processes of both groups.
+     * process the median of its {@code repetitions} runs, then min/avg/max over the processes of both groups. The
+     * parents are at the file's processes {@code at[0]}, the children at {@code at[1]}.
      */
-    List<Collective> collectives(int perSite, List<Integer> sizes, int warmUps, int repetitions) {
-        int[][] at = groupsAt(perSite);
+    List<Collective> collectives(int[][] at, List<Integer> sizes, int warmUps, int repetitions) {
         List<InterPhase> phases = List.of(InterPhase.TOPOLOGY, InterPhase.FLAT);
         try (ConnectedGroups groups = ConnectedGroups.start(grid, at[0], at[1], phases)) {
             int parents = groups.parents.size();
