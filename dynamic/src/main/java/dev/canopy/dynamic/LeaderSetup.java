@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * The last step of making an inter-communicator, on every member of both groups: with
  * {@link InterPhase#TOPOLOGY} each accepting site representative measures the round trip to each connecting one
- * (the first exchange opens the connection and is not counted; the next {@value #TIMED_ROUNDS} is kept), the
+ * (the first exchange, with every peer at once, opens the connections and is not counted; the next is kept), the
  * accepting group shares the rows, and its rank 0 sends the table to the connecting rank 0, which
  * acknowledges it; each rank 0 then broadcasts the outcome in its group. So creation completes on a member only
  * once both groups reach each other, and every member builds the same {@link Leaders}.
@@ -19,10 +19,11 @@ final class LeaderSetup {
 
     static final int SETUP_TAG = 0;
     /**
-     * One timed exchange: each round costs a round trip of the slowest pair on the way to every inter-communicator
-     * (a spawn's critical path), and sites' round trips differ by far more than one sample's noise.
+     * Untimed exchanges with each peer before the one timed exchange: the first opens the connection. One timed
+     * exchange: each costs a round trip of the slowest pair on the way to every inter-communicator (a spawn's critical
+     * path), and sites' round trips differ by far more than one sample's noise once every connection is open.
      */
-    private static final int TIMED_ROUNDS = 1;
+    private static final int UNTIMED_ROUNDS = 1;
 
     private final InterTable table;
     private final PointToPoint channel;
@@ -65,29 +66,38 @@ final class LeaderSetup {
                         connectReps.size())));
     }
 
-    /** Round trips from this accepting representative to each connecting one, in ms, as doubles. */
+    /**
+     * Round trips from this accepting representative to each connecting one, in ms, as doubles. Every connection opens
+     * first (the untimed exchange, with all peers), and only then is every peer timed: a near peer timed while the
+     * far ones' connections still open (handshakes, on a machine with few cores) would carry their CPU in its round
+     * trip and could measure slower than a far one.
+     */
     private Future<Buffer> measureRow(List<Integer> connectReps) {
-        List<Future<Double>> rtts = new ArrayList<>();
-        for (int rep : connectReps) {
-            rtts.add(ping(table.unionRank(Side.CONNECT, rep), 0, Double.POSITIVE_INFINITY));
-        }
-        return Future.all(rtts).map(all -> {
-            Buffer row = Buffer.buffer(rtts.size() * Double.BYTES);
-            rtts.forEach(rtt -> row.appendDouble(rtt.result()));
-            return row;
+        List<Integer> peers = connectReps.stream().map(rep -> table.unionRank(Side.CONNECT, rep)).toList();
+        return rounds(peers, 0).compose(opened -> {
+            List<Future<Double>> rtts = new ArrayList<>();
+            for (int peer : peers) {
+                long start = System.nanoTime();
+                rtts.add(ping(peer).map(pong -> (System.nanoTime() - start) / 1e6));
+            }
+            return Future.all(rtts).map(all -> {
+                Buffer row = Buffer.buffer(rtts.size() * Double.BYTES);
+                rtts.forEach(rtt -> row.appendDouble(rtt.result()));
+                return row;
+            });
         });
     }
 
-    private Future<Double> ping(int peer, int round, double best) {
-        if (round > TIMED_ROUNDS) {
-            return Future.succeededFuture(best);
+    /** The untimed rounds from {@code round} on, with every peer at once, each round once the one before is done. */
+    private Future<Void> rounds(List<Integer> peers, int round) {
+        if (round >= UNTIMED_ROUNDS) {
+            return Future.succeededFuture();
         }
-        long start = System.nanoTime();
-        return channel.send(peer, SETUP_TAG, Buffer.buffer()).compose(sent -> channel.receive(peer, SETUP_TAG))
-                .compose(pong -> {
-                    double ms = (System.nanoTime() - start) / 1e6;
-                    return ping(peer, round + 1, round == 0 ? best : Math.min(best, ms));
-                });
+        return Future.all(peers.stream().map(this::ping).toList()).compose(done -> rounds(peers, round + 1));
+    }
+
+    private Future<Void> ping(int peer) {
+        return channel.send(peer, SETUP_TAG, Buffer.buffer()).compose(sent -> channel.receive(peer, SETUP_TAG)).mapEmpty();
     }
 
     /** Answers each accepting representative's pings, all of them at once. */
@@ -100,7 +110,7 @@ final class LeaderSetup {
     }
 
     private Future<Void> echo(int peer, int round) {
-        if (round > TIMED_ROUNDS) {
+        if (round > UNTIMED_ROUNDS) {
             return Future.succeededFuture();
         }
         return channel.receive(peer, SETUP_TAG).compose(ping -> channel.send(peer, SETUP_TAG, Buffer.buffer()))

@@ -42,6 +42,14 @@ public final class DynamicBenchCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "A reduced set of shapes and runs (a few minutes on an idle machine).")
     private boolean quick;
 
+    @Option(names = "--intercomm-only", description = "Only the inter-communicator collectives, topology-aware vs flat"
+            + " (no spawn, merge or point-to-point).")
+    private boolean intercommOnly;
+
+    @Option(names = "--intercomm-apart", description = "Inter-communicator collectives with the parents at the first half"
+            + " of the sites and the children at the others (default: both groups at every site).")
+    private boolean apart;
+
     @Mixin
     private BenchOutput output;
 
@@ -67,18 +75,19 @@ public final class DynamicBenchCommand implements Callable<Integer> {
         PrintWriter progress = output.json() ? err : spec.commandLine().getOut();
         List<SpawnBench.Latency> spawns = new ArrayList<>();
         List<SpawnBench.Rate> rates = new ArrayList<>();
-        new SpawnBench(grid, progress).run(plan.shapes(), plan.runs(), plan.rateSpawns(), spawns, rates);
         InterBench inter = new InterBench(grid, progress);
         List<InterBench.Merge> merges = new ArrayList<>();
-        for (int perSite : plan.mergePerSite()) {
-            merges.add(inter.merge(perSite, plan.mergeIterations()));
+        List<InterBench.P2p> p2p = new ArrayList<>();
+        if (!intercommOnly) {
+            new SpawnBench(grid, progress).run(plan.shapes(), plan.runs(), plan.rateSpawns(), spawns, rates);
+            for (int perSite : plan.mergePerSite()) {
+                merges.add(inter.merge(perSite, plan.mergeIterations()));
+            }
+            p2p.addAll(inter.pointToPoint(plan.p2pSizes(), plan.p2pRounds()));
         }
-        List<InterBench.P2p> p2p = inter.pointToPoint(plan.p2pSizes(), plan.p2pRounds());
-        List<InterBench.Collective> collectives = new ArrayList<>();
-        for (InterPhase phase : List.of(InterPhase.TOPOLOGY, InterPhase.FLAT)) {
-            collectives.addAll(inter.collectives(plan.collectivePerSite(), plan.collectiveSizes(), plan.collectiveIterations(),
-                    phase));
-        }
+        List<InterBench.Collective> collectives = inter.collectives(apart ? inter.groupsApart()
+                : inter.groupsAt(plan.collectivePerSite()), plan.collectiveSizes(), plan.collectiveWarmUps(),
+                plan.collectiveRepetitions());
         PrintWriter out = spec.commandLine().getOut();
         if (output.json()) {
             out.println(toJson(spawns, rates, merges, p2p, collectives).encodePrettily());
@@ -92,12 +101,12 @@ public final class DynamicBenchCommand implements Callable<Integer> {
     /** What one run measures. */
     private record Plan(List<int[]> shapes, int runs, int rateSpawns, List<Integer> mergePerSite, int mergeIterations,
             List<Integer> p2pSizes, int p2pRounds, int collectivePerSite, List<Integer> collectiveSizes,
-            int collectiveIterations) {
+            int collectiveWarmUps, int collectiveRepetitions) {
 
         static final Plan QUICK = new Plan(List.of(new int[] {1, 1}, new int[] {2, 2}), 3, 3, List.of(1), 5,
-                List.of(8, 65536), 50, 1, List.of(8, 524288), 3);
+                List.of(8, 65536), 50, 2, List.of(8, 524288), 2, 5);
         static final Plan FULL = new Plan(shapes(List.of(1, 2, 4, 8, 16)), 20, 20, List.of(1, 2), 20,
-                List.of(8, 1024, 65536, 524288), 200, 2, List.of(8, 1024, 65536, 524288), 10);
+                List.of(8, 1024, 65536, 524288), 200, 2, List.of(8, 1024, 65536, 524288), 3, 15);
 
         private static List<int[]> shapes(List<Integer> sizes) {
             List<int[]> shapes = new ArrayList<>();
@@ -135,42 +144,48 @@ public final class DynamicBenchCommand implements Callable<Integer> {
             List<InterBench.Collective> collectives) {
         out.println("canopy bench dynamic on " + grid.name() + "; " + MachineInfo.current());
         out.println();
-        TextTable spawn = TextTable.of(Column.integer("parents", null), Column.integer("children", null),
-                Column.decimal("cold spawn", "ms", 0), Column.decimal("warm spawn", "ms", 0), Column.decimal("warm/cold", null, 2));
-        for (SpawnBench.Latency cold : spawns.stream().filter(row -> row.mode() == SpawnBench.Mode.COLD).toList()) {
-            double warm = spawns.stream().filter(row -> row.mode() == SpawnBench.Mode.WARM && row.parents() == cold.parents()
-                    && row.children() == cold.children()).mapToDouble(SpawnBench.Latency::meanMs).findFirst().orElse(Double.NaN);
-            spawn.row(cold.parents(), cold.children(), cold.meanMs(), warm, warm / cold.meanMs());
+        if (!spawns.isEmpty()) { // --intercomm-only measures none of these
+            TextTable spawn = TextTable.of(Column.integer("parents", null), Column.integer("children", null),
+                    Column.decimal("cold spawn", "ms", 0), Column.decimal("warm spawn", "ms", 0), Column.decimal("warm/cold", null, 2));
+            for (SpawnBench.Latency cold : spawns.stream().filter(row -> row.mode() == SpawnBench.Mode.COLD).toList()) {
+                double warm = spawns.stream().filter(row -> row.mode() == SpawnBench.Mode.WARM && row.parents() == cold.parents()
+                        && row.children() == cold.children()).mapToDouble(SpawnBench.Latency::meanMs).findFirst().orElse(Double.NaN);
+                spawn.row(cold.parents(), cold.children(), cold.meanMs(), warm, warm / cold.meanMs());
+            }
+            out.print(spawn.render());
+            out.println();
+            rates.forEach(rate -> out.printf(Locale.ROOT, "spawn rate (%s, 1 parent x 1 child, back to back): %.2f spawns/s%n",
+                    rate.mode().json(), rate.spawnsPerSecond()));
+            out.println();
         }
-        out.print(spawn.render());
-        out.println();
-        rates.forEach(rate -> out.printf(Locale.ROOT, "spawn rate (%s, 1 parent x 1 child, back to back): %.2f spawns/s%n",
-                rate.mode().json(), rate.spawnsPerSecond()));
-        out.println();
-        TextTable merge = TextTable.of(Column.integer("merged size", null), Column.decimal("merge", "ms", 1),
-                Column.decimal("allgather of the merged group", "ms", 1), Column.decimal("merge/allgather", null, 2));
-        merges.forEach(row -> merge.row(row.size(), row.meanMs(), row.allgatherMs(), row.meanMs() / row.allgatherMs()));
-        out.print(merge.render());
-        out.println();
-        TextTable roundTrips = TextTable.of(Column.integer("bytes", null), Column.decimal("intra round trip", "us", 0),
-                Column.decimal("inter round trip", "us", 0), Column.decimal("inter/intra", null, 2));
-        for (InterBench.P2p intra : p2p.stream().filter(row -> row.kind().equals("intra")).toList()) {
-            double inter = p2p.stream().filter(row -> row.kind().equals("inter") && row.bytes() == intra.bytes())
-                    .mapToDouble(InterBench.P2p::medianUs).findFirst().orElse(Double.NaN);
-            roundTrips.row(intra.bytes(), intra.medianUs(), inter, inter / intra.medianUs());
+        if (!merges.isEmpty()) {
+            TextTable merge = TextTable.of(Column.integer("merged size", null), Column.decimal("merge", "ms", 1),
+                    Column.decimal("allgather of the merged group", "ms", 1), Column.decimal("merge/allgather", null, 2));
+            merges.forEach(row -> merge.row(row.size(), row.meanMs(), row.allgatherMs(), row.meanMs() / row.allgatherMs()));
+            out.print(merge.render());
+            out.println();
         }
-        out.print(roundTrips.render());
-        out.println();
+        if (!p2p.isEmpty()) {
+            TextTable roundTrips = TextTable.of(Column.integer("bytes", null), Column.decimal("intra round trip", "us", 0),
+                    Column.decimal("inter round trip", "us", 0), Column.decimal("inter/intra", null, 2));
+            for (InterBench.P2p intra : p2p.stream().filter(row -> row.kind().equals("intra")).toList()) {
+                double inter = p2p.stream().filter(row -> row.kind().equals("inter") && row.bytes() == intra.bytes())
+                        .mapToDouble(InterBench.P2p::medianUs).findFirst().orElse(Double.NaN);
+                roundTrips.row(intra.bytes(), intra.medianUs(), inter, inter / intra.medianUs());
+            }
+            out.print(roundTrips.render());
+            out.println();
+        }
         TextTable inter = TextTable.of(Column.text("op"), Column.integer("bytes", null),
                 Column.decimal("topology min", "ms", 1), Column.decimal("topology avg", "ms", 1),
                 Column.decimal("topology max", "ms", 1), Column.decimal("flat min", "ms", 1),
                 Column.decimal("flat avg", "ms", 1), Column.decimal("flat max", "ms", 1),
-                Column.decimal("topology/flat (avg)", null, 2));
+                Column.decimal("topology/flat (avg)", null, 2), Column.decimal("topology/flat (max)", null, 2));
         for (InterBench.Collective topology : collectives.stream().filter(row -> row.phase() == InterPhase.TOPOLOGY).toList()) {
             collectives.stream().filter(row -> row.phase() == InterPhase.FLAT && row.op().equals(topology.op())
                     && row.bytes() == topology.bytes()).findFirst().ifPresent(flat -> inter.row(topology.op(),
                     topology.bytes(), topology.minMs(), topology.avgMs(), topology.maxMs(), flat.minMs(), flat.avgMs(),
-                    flat.maxMs(), topology.avgMs() / flat.avgMs()));
+                    flat.maxMs(), topology.avgMs() / flat.avgMs(), topology.maxMs() / flat.maxMs()));
         }
         out.print(inter.render());
     }
