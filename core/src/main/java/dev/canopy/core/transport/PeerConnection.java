@@ -3,14 +3,16 @@ package dev.canopy.core.transport;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeLogger;
-import dev.canopy.core.frame.BufferChain;
 import dev.canopy.core.frame.FrameCodec;
 import dev.canopy.core.security.Rejection;
+import io.netty.buffer.ByteBuf;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
+import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetSocket;
 import java.util.ArrayDeque;
@@ -413,7 +415,7 @@ final class PeerConnection {
             int length = batch.stream().mapToInt(PendingWrite::length).sum();
             waitingBytes -= length;
             unflushedBytes += length;
-            write(batch).onComplete(result -> {
+            write(batch, length).onComplete(result -> {
                 unflushedBytes -= length;
                 for (PendingWrite write : batch) {
                     if (result.succeeded()) {
@@ -441,17 +443,32 @@ final class PeerConnection {
     }
 
     /**
-     * Writes a batch as one buffer chained over the headers and payloads, without copying them: the
-     * socket copies heap memory into its direct buffers anyway (joining them first cost a copy of
-     * every frame up to 256 KiB, and larger frames took two writes).
+     * Writes a batch as one direct buffer from the socket's pool, each header and payload copied into it once.
+     * That is the one copy the socket makes of heap bytes anyway, made by us: handed a chain of heap buffers
+     * (a {@code BufferChain}, before 2026-11-28), Netty first merged the chain into a fresh, zeroed heap array and
+     * then copied that into direct memory, two copies and a large allocation per frame.
      */
-    private Future<Void> write(List<PendingWrite> batch) {
-        List<Buffer> parts = new ArrayList<>(2 * batch.size());
+    private Future<Void> write(List<PendingWrite> batch, int length) {
+        NetSocketInternal internal = (NetSocketInternal) socket;
+        ByteBuf out = internal.channelHandlerContext().alloc().directBuffer(length);
         for (PendingWrite write : batch) {
-            parts.add(write.header());
-            parts.add(write.payload());
+            copyInto(write.header(), out);
+            copyInto(write.payload(), out);
         }
-        return socket.write(BufferChain.of(parts));
+        return internal.writeMessage(out);
+    }
+
+    private static void copyInto(Buffer part, ByteBuf out) {
+        if (part instanceof BufferInternal internal) {
+            ByteBuf bytes = internal.getByteBuf();
+            int length = bytes.readableBytes();
+            // getBytes into the target, not out.writeBytes(bytes): the pooled buffer's writeBytes asks a
+            // composite source for one NIO buffer, which merges it into a new array first.
+            bytes.getBytes(bytes.readerIndex(), out, out.writerIndex(), length);
+            out.writerIndex(out.writerIndex() + length);
+        } else {
+            out.writeBytes(part.getBytes());
+        }
     }
 
     private void armDrainTimer() {
