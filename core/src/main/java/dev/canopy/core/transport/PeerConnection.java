@@ -6,6 +6,8 @@ import dev.canopy.core.node.NodeLogger;
 import dev.canopy.core.frame.FrameCodec;
 import dev.canopy.core.security.Rejection;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -36,6 +38,12 @@ final class PeerConnection {
 
     /** Frames queued within one event-loop turn are written together up to this many bytes. */
     private static final int BATCH_BYTES = 64 * 1024;
+
+    /**
+     * The largest piece of direct memory a batch is copied into, a size the socket's pool recycles: a 1 MiB
+     * buffer was a fresh allocation per frame, zeroed twice (by the JDK and by the kernel's page faults).
+     */
+    private static final int PIECE_BYTES = 64 * 1024;
 
     /** A frame waiting for the socket: its header and payload are written back to back. */
     private record PendingWrite(Buffer header, Buffer payload, Promise<Void> promise, long queuedAtNanos) {
@@ -450,12 +458,29 @@ final class PeerConnection {
      */
     private Future<Void> write(List<PendingWrite> batch, int length) {
         NetSocketInternal internal = (NetSocketInternal) socket;
-        ByteBuf out = internal.channelHandlerContext().alloc().directBuffer(length);
+        ByteBuf out = directBuffer(internal.channelHandlerContext().alloc(), length);
         for (PendingWrite write : batch) {
             copyInto(write.header(), out);
             copyInto(write.payload(), out);
         }
         return internal.writeMessage(out);
+    }
+
+    /**
+     * {@code length} bytes of direct memory to be filled from index 0: one pooled buffer, or for a large batch a
+     * chain of {@value #PIECE_BYTES}-byte pieces, which the socket writes with one gathering write.
+     */
+    private static ByteBuf directBuffer(ByteBufAllocator allocator, int length) {
+        if (length <= PIECE_BYTES) {
+            return allocator.directBuffer(length);
+        }
+        CompositeByteBuf pieces = allocator.compositeDirectBuffer(Integer.MAX_VALUE);
+        for (int offset = 0; offset < length; offset += PIECE_BYTES) {
+            int size = Math.min(PIECE_BYTES, length - offset);
+            // Counted as full so that the chain's capacity covers it; copyInto overwrites every byte.
+            pieces.addComponent(false, allocator.directBuffer(size).writerIndex(size));
+        }
+        return pieces;
     }
 
     private static void copyInto(Buffer part, ByteBuf out) {
