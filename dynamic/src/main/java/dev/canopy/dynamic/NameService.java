@@ -388,6 +388,14 @@ public final class NameService implements AutoCloseable {
 
     private Future<Void> claim() {
         return blocking(() -> {
+            try {
+                // Made last, so the namespace is complete; NoAuth when another secret owns it. One read instead of
+                // the nine operations below, for every process but the namespace's first (a spawned child's root).
+                client.getChildren().forPath(pairingsPath());
+                return null;
+            } catch (KeeperException.NoNodeException missing) {
+                // not made yet: make it
+            }
             if (client.checkExists().forPath(ROOT) == null) {
                 try {
                     client.create().creatingParentsIfNeeded().withACL(SHARED_PARENT_ACL).forPath(ROOT);

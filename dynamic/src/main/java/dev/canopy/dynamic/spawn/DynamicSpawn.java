@@ -122,9 +122,13 @@ public final class DynamicSpawn implements AutoCloseable {
     private record Started(Root root, SpawnedChildren children) {
     }
 
-    /** Where the parents wait, and their TLS files when their inter-communicators run TLS. */
+    /**
+     * Where the parents wait, their TLS files when their inter-communicators run TLS, and their ZooKeeper TLS directory
+     * when they reach ZooKeeper over TLS (paths only).
+     */
     private Map<String, String> childProperties(PortName port) {
         Map<String, String> properties = new HashMap<>(Parent.tlsProperties(dynamic.options().tls()));
+        properties.putAll(Parent.zooKeeperTlsProperties(dynamic.options().zooKeeperTls()));
         properties.put(Parent.PORT_PROPERTY, port.toString());
         return properties;
     }
