@@ -142,7 +142,7 @@ final class Pairing {
                     GroupRecord.requireSameLinks(table.group(side), table.group(side.other()));
                     Bridge bridge = bound.result();
                     return bridge.join(table.union(), table.self(), label(side, rank))
-                            .compose(union -> new LeaderSetup(table, union.collectiveChannel(), local, options.interPhase())
+                            .compose(union -> new LeaderSetup(table, union.collectiveChannel(), local, options.interPhase(), grid)
                                     .run()
                                     .onSuccess(leaders -> steps.mark("crossing pair"))
                                     // The intra-group phases get a communicator of their own (same ranks and plan), so
