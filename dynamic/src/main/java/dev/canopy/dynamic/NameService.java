@@ -337,9 +337,7 @@ public final class NameService implements AutoCloseable {
             return null;
         }, "leave this group's record at port " + meeting.port()).compose(v -> waitFor(deadline(), wake -> {
             if (client.checkExists().usingWatcher(wake).forPath(theirs) != null) {
-                GroupRecord record = GroupRecord.fromJson(pairing.open(theirs, client.getData().forPath(theirs)));
-                deleteNow(theirs);
-                return Optional.of(record);
+                return Optional.of(GroupRecord.fromJson(pairing.open(theirs, client.getData().forPath(theirs))));
             }
             if (client.checkExists().usingWatcher(wake).forPath(theirEnd) == null) {
                 throw new IllegalStateException("the other group's root withdrew from the pairing at port "
@@ -348,7 +346,8 @@ public final class NameService implements AutoCloseable {
             return Optional.empty();
         }, () -> "the other group's root sent no record at port " + meeting.port() + " within "
                 + options.timeout().toMillis() + " ms (DynamicOptions.timeout)"));
-        return exchanged.onSuccess(record -> deleteQuietly(meeting.end(meeting.side())))
+        // Their record and this root's end go once read, off the way to the inter-communicator (a ZooKeeper round trip).
+        return exchanged.onSuccess(record -> deleteQuietly(theirs).onComplete(deleted -> deleteQuietly(meeting.end(meeting.side()))))
                 .onFailure(e -> withdraw(meeting));
     }
 
