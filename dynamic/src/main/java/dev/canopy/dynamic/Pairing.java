@@ -110,8 +110,9 @@ final class Pairing {
                         names.get().onSuccess(service -> service.withdraw(agreed.rendezvous()));
                     }
                 }));
-        return Deadline.bound(vertx, made, patience.plus(options.timeout()), what + " on port "
-                + (port.succeeded() ? port.result() : null));
+        // A spawn's root has no port yet here; the others never know it.
+        return Deadline.bound(vertx, made, patience.plus(options.timeout()), what
+                + (port.succeeded() && port.result() != null ? " on port " + port.result() : ""));
     }
 
     /**
