@@ -50,6 +50,17 @@ public final class DynamicBenchCommand implements Callable<Integer> {
             + " of the sites and the children at the others (default: both groups at every site).")
     private boolean apart;
 
+    @Option(names = "--shapes", split = ",", paramLabel = "PxC",
+            description = "The spawn shapes, parents x children (e.g. 1x1,2x2,4x4); default: the plan's.")
+    private List<String> shapes;
+
+    @Option(names = "--runs", description = "Spawns per shape and mode (default: 20, 3 with --quick).")
+    private Integer runs;
+
+    @Option(names = "--spawn-only", description = "Only the spawn latency and rate (no merge, point-to-point or"
+            + " inter-communicator collectives); a one-site level file is then enough.")
+    private boolean spawnOnly;
+
     @Mixin
     private BenchOutput output;
 
@@ -66,28 +77,45 @@ public final class DynamicBenchCommand implements Callable<Integer> {
             }
             grid = loaded.get();
         }
-        if (grid.sites().stream().anyMatch(site -> site.processCount() < 2) || grid.sites().size() < 2) {
-            return output.refuse("the grid needs at least 2 sites with 2 processes each (parents and children share"
-                    + " every site); " + grid.name() + " has " + grid.sites().size() + " sites");
+        if (grid.sites().stream().anyMatch(site -> site.processCount() < 2) || grid.sites().size() < (spawnOnly ? 1 : 2)) {
+            return output.refuse("the grid needs at least " + (spawnOnly ? "1 site" : "2 sites") + " with 2 processes each"
+                    + " (parents and children share every site); " + grid.name() + " has " + grid.sites().size() + " sites");
+        }
+        if (spawnOnly && intercommOnly) {
+            return output.refuse("--spawn-only and --intercomm-only exclude each other: give one of them");
         }
         Plan plan = quick ? Plan.QUICK : Plan.FULL;
+        List<int[]> spawnShapes;
+        try {
+            spawnShapes = shapes == null ? plan.shapes() : shapes.stream().map(DynamicBenchCommand::shape).toList();
+        } catch (IllegalArgumentException e) {
+            return output.refuse(e.getMessage());
+        }
+        if (runs != null && runs < 1) {
+            return output.refuse("--runs " + runs + " is not a positive number of spawns");
+        }
         // Progress goes to stderr with --json, so standard output is the JSON alone.
         PrintWriter progress = output.json() ? err : spec.commandLine().getOut();
         List<SpawnBench.Latency> spawns = new ArrayList<>();
         List<SpawnBench.Rate> rates = new ArrayList<>();
-        InterBench inter = new InterBench(grid, progress);
         List<InterBench.Merge> merges = new ArrayList<>();
         List<InterBench.P2p> p2p = new ArrayList<>();
+        List<InterBench.Collective> collectives = new ArrayList<>();
         if (!intercommOnly) {
-            new SpawnBench(grid, progress).run(plan.shapes(), plan.runs(), plan.rateSpawns(), spawns, rates);
-            for (int perSite : plan.mergePerSite()) {
-                merges.add(inter.merge(perSite, plan.mergeIterations()));
-            }
-            p2p.addAll(inter.pointToPoint(plan.p2pSizes(), plan.p2pRounds()));
+            new SpawnBench(grid, progress).run(spawnShapes, runs == null ? plan.runs() : runs, plan.rateSpawns(), spawns,
+                    rates);
         }
-        List<InterBench.Collective> collectives = inter.collectives(apart ? inter.groupsApart()
-                : inter.groupsAt(plan.collectivePerSite()), plan.collectiveSizes(), plan.collectiveWarmUps(),
-                plan.collectiveRepetitions());
+        if (!spawnOnly) {
+            InterBench inter = new InterBench(grid, progress);
+            if (!intercommOnly) {
+                for (int perSite : plan.mergePerSite()) {
+                    merges.add(inter.merge(perSite, plan.mergeIterations()));
+                }
+                p2p.addAll(inter.pointToPoint(plan.p2pSizes(), plan.p2pRounds()));
+            }
+            collectives.addAll(inter.collectives(apart ? inter.groupsApart() : inter.groupsAt(plan.collectivePerSite()),
+                    plan.collectiveSizes(), plan.collectiveWarmUps(), plan.collectiveRepetitions()));
+        }
         PrintWriter out = spec.commandLine().getOut();
         if (output.json()) {
             out.println(toJson(spawns, rates, merges, p2p, collectives).encodePrettily());
@@ -96,6 +124,21 @@ public final class DynamicBenchCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** {@code PxC}: parents x children, each 1 to 16. */
+    private static int[] shape(String text) {
+        String[] parts = text.strip().toLowerCase(Locale.ROOT).split("x", -1);
+        try {
+            int[] shape = {Integer.parseInt(parts[0].strip()), Integer.parseInt(parts[1].strip())};
+            if (parts.length == 2 && shape[0] >= 1 && shape[0] <= 16 && shape[1] >= 1 && shape[1] <= 16) {
+                return shape;
+            }
+        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+            // the message below
+        }
+        throw new IllegalArgumentException("--shapes: '" + text + "' is not PxC with parents and children from 1 to 16"
+                + " (e.g. --shapes 1x1,2x2,4x4)");
     }
 
     /** What one run measures. */
