@@ -1,9 +1,9 @@
 package dev.canopy.collectives;
 
-import dev.canopy.collectives.engine.Exchange;
-import dev.canopy.collectives.engine.RootChosenTree;
-import dev.canopy.collectives.engine.RootedTree;
-import dev.canopy.collectives.engine.SizeClassCheck;
+import dev.canopy.collectives.internal.engine.Exchange;
+import dev.canopy.collectives.internal.engine.RootChosenTree;
+import dev.canopy.collectives.internal.engine.RootedTree;
+import dev.canopy.collectives.internal.engine.SizeClassCheck;
 import dev.canopy.collectives.plan.CollectivePlan;
 import io.vertx.core.Context;
 import io.vertx.core.Future;

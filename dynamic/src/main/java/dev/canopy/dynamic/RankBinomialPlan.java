@@ -1,13 +1,13 @@
 package dev.canopy.dynamic;
 
 import dev.canopy.collectives.Collectives;
-import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.collectives.internal.engine.RootedTree;
 import dev.canopy.collectives.plan.CollectivePlan;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.core.comm.Communicator;
-import dev.canopy.topology.graph.LatencyMatrix;
-import dev.canopy.topology.tree.BinomialTreeBuilder;
-import dev.canopy.topology.tree.Tree;
+import dev.canopy.topology.internal.graph.LatencyMatrix;
+import dev.canopy.topology.internal.tree.BinomialTreeBuilder;
+import dev.canopy.topology.internal.tree.Tree;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

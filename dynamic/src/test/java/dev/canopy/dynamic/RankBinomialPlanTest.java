@@ -2,7 +2,7 @@ package dev.canopy.dynamic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.collectives.internal.engine.RootedTree;
 import dev.canopy.collectives.plan.CollectivePlan;
 import org.junit.jupiter.api.Test;
 

@@ -3,7 +3,7 @@ package dev.canopy.collectives.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.collectives.internal.engine.RootedTree;
 import java.util.List;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
 package dev.canopy.core.transport;
 
+import dev.canopy.core.internal.frame.FrameCodec;
+import dev.canopy.core.internal.security.Rejection;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeLogger;
-import dev.canopy.core.frame.FrameCodec;
-import dev.canopy.core.security.Rejection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;

@@ -1,11 +1,11 @@
 package dev.canopy.dashboard.zk;
 
-import dev.canopy.collectives.leader.PlanStore;
-import dev.canopy.collectives.leader.PublishedPlan;
-import dev.canopy.core.membership.JobMemberZnodes;
+import dev.canopy.collectives.internal.leader.PlanStore;
+import dev.canopy.collectives.internal.leader.PublishedPlan;
+import dev.canopy.core.internal.membership.JobMemberZnodes;
 import dev.canopy.core.node.JobId;
-import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.dashboard.model.DashboardState;
 import dev.canopy.dashboard.model.GridEvent;
 import dev.canopy.dashboard.model.GridMember;
@@ -13,9 +13,9 @@ import dev.canopy.dashboard.model.JobSnapshot;
 import dev.canopy.dashboard.model.MemberState;
 import dev.canopy.dashboard.plan.ReplanGain;
 import dev.canopy.dashboard.record.MemberTimingsFeed;
-import dev.canopy.probes.measure.SitePairForecast;
-import dev.canopy.probes.measure.SiteSummary;
-import dev.canopy.probes.measure.SiteSummaryPublisher;
+import dev.canopy.probes.internal.measure.SitePairForecast;
+import dev.canopy.probes.internal.measure.SiteSummary;
+import dev.canopy.probes.internal.measure.SiteSummaryPublisher;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -1,9 +1,9 @@
 package dev.canopy.dynamic.spawn;
 
 import dev.canopy.collectives.run.CanopySession;
-import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.security.tls.TlsSettings;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import dev.canopy.dynamic.DynamicOptions;
 import dev.canopy.dynamic.DynamicProcesses;
 import dev.canopy.dynamic.InterCommunicator;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.collectives.ArrayType;
 import dev.canopy.collectives.reduce.BuiltInOp;
-import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.security.tls.TlsSettings;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import dev.canopy.core.testing.Await;
 import dev.canopy.core.testing.TestCertificates;
 import dev.canopy.core.testing.TestPki;

@@ -1,0 +1,227 @@
+package dev.canopy.collectives.internal.multicast;
+
+import dev.canopy.collectives.data.MalformedMessageException;
+import dev.canopy.collectives.data.ValueCodec;
+import dev.canopy.core.internal.emulation.NanoClock;
+import dev.canopy.multicast.internal.groups.GroupPolicy;
+import dev.canopy.probes.internal.forecast.TimeSeries;
+import dev.canopy.probes.internal.forecast.TrimmedMean;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code auto}'s cost model while the communicator lives: the calibrated model ({@link PolicyCalibration}), each
+ * calibrated point scaled by how the real operations' times compared with the model lately, as the probes'
+ * forecasters follow a link. Every member must choose alike, so the model changes only at agreed points: each call
+ * takes a ticket ({@link #next}, in call order, the same on every member); every {@link #REFRESH_EVERY}th ticket the
+ * members start an allgather of what they observed, and every member folds the same observations, in the same order,
+ * into the same model. The refresh stays off the calls' critical path: the allgather started at one refresh point is
+ * adopted at the next one, {@link #REFRESH_EVERY} calls later, when it has long completed (a call there waits for it
+ * only if it has not), so no timed call waits for a round of the members.
+ *
+ * <p>An observation is one member's time of one one-to-many call (its call until its future completed; the
+ * calibration times its runs the same way); an operation's time is the largest over the members that reported it. A
+ * member reports the calls of the period before the last one (tickets {@code [r - 2E, r - E)} at refresh {@code r}),
+ * so every call is reported once, when it has long finished. An observation corrects its policy's predictions in its
+ * own size class only ({@link PolicyCostModel#sizeClass}: the nearer calibrated target count, and the bytes sent
+ * within a factor of two), by the trimmed mean of that class's newest {@link #WINDOW} ratios observed / calibrated,
+ * once it has {@link #MIN_SAMPLES}; a class without them takes the nearest corrected class's factor until it has its
+ * own ({@link PolicyCostModel#micros}). (Correcting the calibrated line's two points instead, as an earlier version
+ * did, redrew the line from whatever observations were nearer and kept that line for good: the ratio of 28 KB scatters
+ * moved the 458 KB point across the reliable sender's window, where a static multicast costs 40 times more, and auto
+ * chose static for the 280 KB scatterv even after static's own 280 KB scatters had been observed.) Only the
+ * policies that run are observed: a policy the model overrates is not retried (the calibration at open measured all
+ * of them).
+ */
+final class AutoPolicy {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AutoPolicy.class);
+
+    static final int REFRESH_EVERY = 16;
+    static final int WINDOW = 16;
+    static final int MIN_SAMPLES = 3;
+    private static final double TRIM = 0.25;
+    private static final int FIELDS = 6; // ticket, policy, targets, bytes per target, shared, micros
+
+    /** A call's place in the sequence and the model it chooses by. */
+    record Ticket(long index, Future<PolicyCostModel> model) {
+    }
+
+    private record Observation(long ticket, GroupPolicy policy, CallShape call, double micros) {
+    }
+
+    private final PolicyCostModel calibrated;
+    private final NanoClock clock;
+    /** Per policy, per size class, the ratios observed / calibrated; under this. */
+    private final Map<GroupPolicy, Map<Integer, TimeSeries>> ratios = new EnumMap<>(GroupPolicy.class);
+    private final List<Observation> observed = new ArrayList<>(); // this member's, not yet reported; under this
+    private final Map<GroupPolicy, Long> choices = new EnumMap<>(GroupPolicy.class); // auto's, at this member
+    private long tickets; // under this
+    private Future<PolicyCostModel> model; // the model of the current period; under this
+    private Future<PolicyCostModel> refreshing; // the refresh started at the last refresh point; under this
+    private PolicyCostModel latest; // the newest refreshed (or calibrated) model; under this
+
+    AutoPolicy(PolicyCostModel calibrated, NanoClock clock) {
+        this.calibrated = calibrated;
+        this.clock = clock;
+        this.model = Future.succeededFuture(calibrated);
+        this.refreshing = model;
+        this.latest = calibrated;
+        for (GroupPolicy policy : PolicyCostModel.PER_CALL) {
+            ratios.put(policy, new TreeMap<>());
+        }
+    }
+
+    /**
+     * The next call's ticket; at every {@link #REFRESH_EVERY}th it adopts the refresh started at the previous one
+     * and starts the allgather of observations on {@code allgather} (the communicator's, started now, in the
+     * caller's order of collectives), which the next refresh point adopts.
+     */
+    synchronized Ticket next(Function<Buffer, Future<List<Buffer>>> allgather) {
+        long index = ++tickets;
+        if (index % REFRESH_EVERY == 0) {
+            model = refreshing;
+            Future<List<Buffer>> gathered = allgather.apply(report(index));
+            refreshing = refreshing.compose(previous -> gathered).map(all -> fold(index, all));
+        }
+        return new Ticket(index, model);
+    }
+
+    /** The clock's now, to time a call with {@link #observe}. */
+    long now() {
+        return clock.nanoTime();
+    }
+
+    /** This member's call of {@code ticket} by {@code policy} took from {@code startNanos} to now. */
+    synchronized void observe(long ticket, GroupPolicy policy, CallShape call, long startNanos) {
+        observed.add(new Observation(ticket, policy, call, (clock.nanoTime() - startNanos) / 1e3));
+    }
+
+    /** {@code auto} resolved a call to {@code policy} at this member. */
+    synchronized void chose(GroupPolicy policy) {
+        choices.merge(policy, 1L, Long::sum);
+    }
+
+    /** How often {@code auto} chose each policy at this member so far. */
+    synchronized Map<GroupPolicy, Long> choices() {
+        return Map.copyOf(choices);
+    }
+
+    /** The model of the newest refresh that completed (or the calibration). */
+    synchronized PolicyCostModel current() {
+        return latest;
+    }
+
+    PolicyCostModel calibrated() {
+        return calibrated;
+    }
+
+    /** This member's observations of tickets {@code [refresh - 2E, refresh - E)}, removed from the pending ones. */
+    private Buffer report(long refresh) {
+        long from = refresh - 2L * REFRESH_EVERY;
+        long to = refresh - REFRESH_EVERY;
+        List<Double> values = new ArrayList<>();
+        observed.removeIf(observation -> {
+            if (observation.ticket() >= to) {
+                return false;
+            }
+            if (observation.ticket() >= from) {
+                CallShape call = observation.call();
+                values.add((double) observation.ticket());
+                values.add((double) observation.policy().ordinal());
+                values.add((double) call.targets());
+                values.add((double) call.bytesPerTarget());
+                values.add(call.shared() ? 1.0 : 0.0);
+                values.add(observation.micros());
+            }
+            return true;
+        });
+        return ValueCodec.encode(values.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    /** Folds every member's report (the same list everywhere) into the ratios; the refreshed model. */
+    private synchronized PolicyCostModel fold(long refresh, List<Buffer> reports) {
+        Map<Long, Observation> slowest = new TreeMap<>();
+        for (int rank = 0; rank < reports.size(); rank++) {
+            for (Observation observation : decode(rank, refresh, reports.get(rank))) {
+                slowest.merge(observation.ticket(), observation,
+                        (one, other) -> one.micros() >= other.micros() ? one : other);
+            }
+        }
+        slowest.values().forEach(observation -> {
+            double predicted = calibrated.micros(observation.policy(), observation.call());
+            ratios.get(observation.policy()).computeIfAbsent(calibrated.sizeClass(observation.policy(),
+                    observation.call()), sizeClass -> new TimeSeries(WINDOW)).add(observation.micros()
+                    / Math.max(1, predicted));
+            LOG.trace("auto observed call {}: {} of {} took {} us, calibrated {} us", observation.ticket(),
+                    observation.policy().configName(), observation.call(), Math.round(observation.micros()),
+                    Math.round(predicted));
+        });
+        Map<GroupPolicy, Map<Integer, Double>> corrections = new EnumMap<>(GroupPolicy.class);
+        ratios.forEach((policy, byClass) -> {
+            Map<Integer, Double> factors = new TreeMap<>();
+            byClass.forEach((sizeClass, series) -> {
+                double factor = scale(series);
+                if (!Double.isNaN(factor)) {
+                    factors.put(sizeClass, factor);
+                }
+            });
+            if (!factors.isEmpty()) {
+                corrections.put(policy, factors);
+            }
+        });
+        PolicyCostModel refreshed = calibrated.withCorrections(corrections);
+        latest = refreshed;
+        LOG.debug("auto after {} calls ({} operations observed): {}", refresh, slowest.size(), refreshed);
+        return refreshed;
+    }
+
+    /** The trimmed mean of {@code ratios}, NaN with fewer than {@link #MIN_SAMPLES}. */
+    private static double scale(TimeSeries ratios) {
+        return ratios.size() < MIN_SAMPLES ? Double.NaN : new TrimmedMean(WINDOW, TRIM).forecast(ratios).orElse(1);
+    }
+
+    /** A member's report, checked: whole observations of the reported period, known policies, finite sizes. */
+    private static List<Observation> decode(int rank, long refresh, Buffer report) {
+        double[] values = ValueCodec.doubles(report);
+        if (values.length % FIELDS != 0) {
+            throw new MalformedMessageException("auto's observations from rank " + rank + ": " + values.length
+                    + " numbers, not a multiple of " + FIELDS);
+        }
+        List<Observation> observations = new ArrayList<>();
+        for (int i = 0; i < values.length; i += FIELDS) {
+            double ticket = values[i];
+            double policy = values[i + 1];
+            if (!(ticket >= refresh - 2L * REFRESH_EVERY && ticket < refresh - REFRESH_EVERY)
+                    || !isCallPolicy(policy) || !(values[i + 2] >= 1 && values[i + 2] < Integer.MAX_VALUE)
+                    || !(values[i + 3] >= 0 && values[i + 3] < Long.MAX_VALUE)
+                    || !(values[i + 4] == 0 || values[i + 4] == 1)
+                    || !(values[i + 5] >= 0 && values[i + 5] < Double.MAX_VALUE)) {
+                throw new MalformedMessageException("auto's observations from rank " + rank + " at call " + refresh
+                        + ": observation " + i / FIELDS + " is out of range (call, policy, targets, bytes, shared,"
+                        + " micros) " + Arrays.toString(Arrays.copyOfRange(values, i, i + FIELDS)));
+            }
+            observations.add(new Observation((long) ticket, GroupPolicy.values()[(int) policy],
+                    new CallShape((int) values[i + 2], (long) values[i + 3], values[i + 4] == 1), values[i + 5]));
+        }
+        return observations;
+    }
+
+    private static boolean isCallPolicy(double ordinal) {
+        for (GroupPolicy policy : PolicyCostModel.PER_CALL) {
+            if (ordinal == policy.ordinal()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
