@@ -92,6 +92,8 @@ class ApiSurfaceTest {
             Map.entry("dev.canopy.collectives.Collectives#withBroadcastPath", "Canopy's own wiring: multicast bcast"),
             Map.entry("dev.canopy.collectives.plan.CollectivePlan#tree", PLAN_INSIDE),
             Map.entry("dev.canopy.collectives.plan.CollectivePlan#treeOffLoop", PLAN_INSIDE),
+            Map.entry("dev.canopy.collectives.plan.SizedPlan#tree", PLAN_INSIDE),
+            Map.entry("dev.canopy.collectives.plan.SizedPlan#treeOffLoop", PLAN_INSIDE),
             Map.entry("dev.canopy.collectives.plan.TopologyPlan#tree", PLAN_INSIDE),
             Map.entry("dev.canopy.collectives.plan.TopologyPlan#treeOffLoop", PLAN_INSIDE),
             Map.entry("dev.canopy.collectives.plan.TopologyPlan#hierarchicalPlan", PLAN_INSIDE),
