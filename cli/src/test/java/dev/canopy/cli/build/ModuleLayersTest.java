@@ -2,22 +2,21 @@ package dev.canopy.cli.build;
 
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static dev.canopy.cli.build.Poms.child;
+import static dev.canopy.cli.build.Poms.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
@@ -127,21 +126,5 @@ class ModuleLayersTest {
             }
         }
         return dependencies;
-    }
-
-    private static Document read(Path pom) throws Exception {
-        assertThat(pom).exists();
-        try (var in = Files.newInputStream(pom)) {
-            return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(in);
-        }
-    }
-
-    private static String child(Element element, String name) {
-        for (Node node = element.getFirstChild(); node != null; node = node.getNextSibling()) {
-            if (node instanceof Element child && child.getTagName().equals(name)) {
-                return child.getTextContent().trim();
-            }
-        }
-        throw new AssertionError(element.getTagName() + " has no " + name);
     }
 }
