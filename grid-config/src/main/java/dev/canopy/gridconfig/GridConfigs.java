@@ -28,7 +28,7 @@ public final class GridConfigs {
 
     /** The level files bundled under {@code dev/canopy/gridconfig/examples/}, identical to {@code examples/grids/}. */
     public static final List<String> BUNDLED_EXAMPLES = List.of(DEFAULT_EXAMPLE, "two-site.rsl", "mpich-g2.rsl",
-            "thin-uplinks-10site.rsl", "two-site-multicast.rsl");
+            "thin-uplinks-10site.rsl", "two-site-multicast.rsl", "one-site-lan.rsl");
 
     /** Larger files are surely not level files; reading them whole would only waste memory. */
     public static final long MAX_FILE_BYTES = 4L * 1024 * 1024;
