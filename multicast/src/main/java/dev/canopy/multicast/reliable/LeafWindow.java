@@ -73,21 +73,9 @@ final class LeafWindow {
         tail++;
     }
 
-    /** The buffer of the newest packet while it is unsent (so it may still grow, see {@link #regrowLast}), or null. */
-    byte[] unsentLast() {
-        return sent < tail ? slots[index(tail - 1)] : null;
-    }
-
-    int lastLength() {
-        return lengths[index(tail - 1)];
-    }
-
-    /** The unsent newest packet now has {@code length} bytes (more messages were bundled into it). */
-    void regrowLast(int length) {
-        if (sent >= tail) {
-            throw new IllegalStateException("regrew packet " + (tail - 1) + " after it was sent");
-        }
-        lengths[index(tail - 1)] = length;
+    /** The length of held packet {@code sequence}. */
+    int length(long sequence) {
+        return lengths[index(sequence)];
     }
 
     /** Copies {@code packet} in as the next packet. */

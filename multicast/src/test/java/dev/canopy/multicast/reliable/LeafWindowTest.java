@@ -95,23 +95,6 @@ class LeafWindowTest {
     }
 
     @Test
-    void onlyTheNewestPacketMayGrowAndOnlyUntilItIsSent() {
-        assertThat(window.unsentLast()).isNull();
-        window.add(packet(0));
-        window.add(packet(1));
-        assertThat(PacketCodec.sequence(ByteBuffer.wrap(window.unsentLast()))).isEqualTo(1);
-        window.regrowLast(50);
-        assertThat(window.lastLength()).isEqualTo(50);
-        window.markSent(0);
-        assertThat(window.unsentLast()).isNotNull(); // packet 1 is still unsent
-        window.markSent(0);
-        assertThat(window.unsentLast()).isNull();
-        assertThat(window.packet(1).remaining()).isEqualTo(50);
-        assertThatThrownBy(() -> window.regrowLast(60)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("after it was sent");
-    }
-
-    @Test
     void theTimeoutLearnsFromAckRoundTripsButNotFromRetransmittedPackets() {
         RetransmitTimeout timeout = new RetransmitTimeout(100);
         LeafWindow learning = new LeafWindow(4, 64, new int[] {3}, timeout);
