@@ -1,9 +1,9 @@
 package dev.canopy.bench;
 
-import dev.canopy.core.frame.DecodeResult;
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameCodec;
-import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.internal.frame.DecodeResult;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameCodec;
+import dev.canopy.core.internal.frame.FrameType;
 import dev.canopy.core.transport.TransportOptions;
 import io.vertx.core.buffer.Buffer;
 import java.util.SplittableRandom;

@@ -1,10 +1,10 @@
 package dev.canopy.bench;
 
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameCodec;
-import dev.canopy.core.frame.FrameStreamDecoder;
-import dev.canopy.core.frame.FrameType;
-import dev.canopy.core.frame.MalformedFrame;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameCodec;
+import dev.canopy.core.internal.frame.FrameStreamDecoder;
+import dev.canopy.core.internal.frame.FrameType;
+import dev.canopy.core.internal.frame.MalformedFrame;
 import dev.canopy.core.transport.TransportOptions;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;

@@ -1,13 +1,13 @@
 package dev.canopy.bench;
 
 import dev.canopy.collectives.CollectiveSettings;
-import dev.canopy.topology.hierarchy.HierarchicalPlan;
-import dev.canopy.topology.hierarchy.HierarchicalPlanner;
-import dev.canopy.topology.hierarchy.Hierarchy;
-import dev.canopy.topology.hierarchy.LevelAlgorithms;
-import dev.canopy.topology.synthetic.SyntheticGrid;
-import dev.canopy.topology.tree.CostModel;
-import dev.canopy.topology.tree.TreeAlgorithm;
+import dev.canopy.topology.internal.hierarchy.HierarchicalPlan;
+import dev.canopy.topology.internal.hierarchy.HierarchicalPlanner;
+import dev.canopy.topology.internal.hierarchy.Hierarchy;
+import dev.canopy.topology.internal.hierarchy.LevelAlgorithms;
+import dev.canopy.topology.internal.synthetic.SyntheticGrid;
+import dev.canopy.topology.internal.tree.CostModel;
+import dev.canopy.topology.internal.tree.TreeAlgorithm;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Measurement;

@@ -1,9 +1,9 @@
 package dev.canopy.bench;
 
 import dev.canopy.collectives.CollectiveObserver;
-import dev.canopy.collectives.engine.Operation;
-import dev.canopy.collectives.timing.OperationTimings;
-import dev.canopy.collectives.timing.TimingsZnode;
+import dev.canopy.collectives.internal.engine.Operation;
+import dev.canopy.collectives.internal.timing.OperationTimings;
+import dev.canopy.collectives.internal.timing.TimingsZnode;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
 import java.util.concurrent.TimeUnit;

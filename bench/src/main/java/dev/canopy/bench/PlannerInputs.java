@@ -1,7 +1,7 @@
 package dev.canopy.bench;
 
-import dev.canopy.topology.graph.LatencyCsvReader;
-import dev.canopy.topology.graph.LatencyGraph;
+import dev.canopy.topology.internal.graph.LatencyCsvReader;
+import dev.canopy.topology.internal.graph.LatencyGraph;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;

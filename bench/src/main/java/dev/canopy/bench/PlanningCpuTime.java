@@ -1,8 +1,8 @@
 package dev.canopy.bench;
 
-import dev.canopy.topology.hierarchy.HierarchicalPlanner;
-import dev.canopy.topology.hierarchy.Hierarchy;
-import dev.canopy.topology.synthetic.SyntheticGrid;
+import dev.canopy.topology.internal.hierarchy.HierarchicalPlanner;
+import dev.canopy.topology.internal.hierarchy.Hierarchy;
+import dev.canopy.topology.internal.synthetic.SyntheticGrid;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;

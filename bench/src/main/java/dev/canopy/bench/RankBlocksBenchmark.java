@@ -1,6 +1,6 @@
 package dev.canopy.bench;
 
-import dev.canopy.collectives.engine.RankBlocks;
+import dev.canopy.collectives.internal.engine.RankBlocks;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.List;

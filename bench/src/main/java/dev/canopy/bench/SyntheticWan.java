@@ -1,6 +1,6 @@
 package dev.canopy.bench;
 
-import dev.canopy.topology.graph.LatencyGraph;
+import dev.canopy.topology.internal.graph.LatencyGraph;
 import java.util.SplittableRandom;
 
 /**

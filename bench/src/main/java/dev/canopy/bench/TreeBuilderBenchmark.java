@@ -1,10 +1,10 @@
 package dev.canopy.bench;
 
-import dev.canopy.topology.graph.LatencyMatrix;
-import dev.canopy.topology.tree.CostModel;
-import dev.canopy.topology.tree.Tree;
-import dev.canopy.topology.tree.TreeAlgorithm;
-import dev.canopy.topology.tree.TreeBuilder;
+import dev.canopy.topology.internal.graph.LatencyMatrix;
+import dev.canopy.topology.internal.tree.CostModel;
+import dev.canopy.topology.internal.tree.Tree;
+import dev.canopy.topology.internal.tree.TreeAlgorithm;
+import dev.canopy.topology.internal.tree.TreeBuilder;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.OutputTimeUnit;

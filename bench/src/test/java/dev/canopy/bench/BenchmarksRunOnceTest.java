@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.collectives.data.ElementType;
 import dev.canopy.collectives.reduce.PartialReduction;
-import dev.canopy.core.frame.DecodeResult;
-import dev.canopy.core.frame.FrameCodec;
-import dev.canopy.topology.tree.Tree;
-import dev.canopy.topology.tree.TreeAlgorithm;
+import dev.canopy.core.internal.frame.DecodeResult;
+import dev.canopy.core.internal.frame.FrameCodec;
+import dev.canopy.topology.internal.tree.Tree;
+import dev.canopy.topology.internal.tree.TreeAlgorithm;
 import io.vertx.core.buffer.Buffer;
-import java.io.PrintStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

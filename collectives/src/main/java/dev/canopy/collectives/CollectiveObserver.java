@@ -1,11 +1,11 @@
 package dev.canopy.collectives;
 
-import dev.canopy.collectives.engine.Operation;
+import dev.canopy.collectives.internal.engine.Operation;
 import dev.canopy.collectives.plan.CollectivePlan;
 
 /**
  * Hears one member's collectives as its program calls them, for whoever keeps their timings (the dashboard's
- * skew reports, {@code dev.canopy.collectives.timing}). {@link #started} runs on the program's thread when it calls
+ * skew reports, {@code dev.canopy.collectives.internal.timing}). {@link #started} runs on the program's thread when it calls
  * the operation; the {@link Observation} it returns hears the operation's sequence number on the communicator's
  * context before the operation's own work, and its completion there. Both run on an event loop: implementations
  * only note the figures (no I/O, no lock held for long).

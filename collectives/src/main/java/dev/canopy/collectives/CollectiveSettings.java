@@ -1,8 +1,8 @@
 package dev.canopy.collectives;
 
-import dev.canopy.collectives.segmentation.PipelineSegmenter;
-import dev.canopy.collectives.segmentation.SegmentationThresholds;
-import dev.canopy.collectives.segmentation.SplitPlanner;
+import dev.canopy.collectives.internal.segmentation.PipelineSegmenter;
+import dev.canopy.collectives.internal.segmentation.SegmentationThresholds;
+import dev.canopy.collectives.internal.segmentation.SplitPlanner;
 import java.util.Objects;
 
 /**

@@ -1,26 +1,26 @@
 package dev.canopy.collectives;
 
 import dev.canopy.collectives.data.ElementType;
-import dev.canopy.collectives.engine.BroadcastPath;
-import dev.canopy.collectives.engine.CompletionAgreement;
-import dev.canopy.collectives.engine.Exchange;
-import dev.canopy.collectives.engine.Operation;
-import dev.canopy.collectives.engine.PairwiseExchange;
-import dev.canopy.collectives.engine.PrefixScan;
-import dev.canopy.collectives.engine.RankBlocks;
-import dev.canopy.collectives.engine.RootedTree;
-import dev.canopy.collectives.engine.SiteExchange;
-import dev.canopy.collectives.engine.SiteRoutes;
-import dev.canopy.collectives.engine.Sites;
-import dev.canopy.collectives.engine.SplitGather;
-import dev.canopy.collectives.engine.SplitScatter;
-import dev.canopy.collectives.engine.TreeBarrier;
-import dev.canopy.collectives.engine.TreeBroadcast;
-import dev.canopy.collectives.engine.TreeGather;
-import dev.canopy.collectives.engine.TreeReduce;
-import dev.canopy.collectives.engine.TreeScatter;
-import dev.canopy.collectives.multicast.MulticastScatter;
-import dev.canopy.collectives.multicast.PersistentRequest;
+import dev.canopy.collectives.internal.engine.BroadcastPath;
+import dev.canopy.collectives.internal.engine.CompletionAgreement;
+import dev.canopy.collectives.internal.engine.Exchange;
+import dev.canopy.collectives.internal.engine.Operation;
+import dev.canopy.collectives.internal.engine.PairwiseExchange;
+import dev.canopy.collectives.internal.engine.PrefixScan;
+import dev.canopy.collectives.internal.engine.RankBlocks;
+import dev.canopy.collectives.internal.engine.RootedTree;
+import dev.canopy.collectives.internal.engine.SiteExchange;
+import dev.canopy.collectives.internal.engine.SiteRoutes;
+import dev.canopy.collectives.internal.engine.Sites;
+import dev.canopy.collectives.internal.engine.SplitGather;
+import dev.canopy.collectives.internal.engine.SplitScatter;
+import dev.canopy.collectives.internal.engine.TreeBarrier;
+import dev.canopy.collectives.internal.engine.TreeBroadcast;
+import dev.canopy.collectives.internal.engine.TreeGather;
+import dev.canopy.collectives.internal.engine.TreeReduce;
+import dev.canopy.collectives.internal.engine.TreeScatter;
+import dev.canopy.collectives.internal.multicast.MulticastScatter;
+import dev.canopy.collectives.internal.multicast.PersistentRequest;
 import dev.canopy.collectives.plan.CollectivePlan;
 import dev.canopy.collectives.reduce.ReduceOp;
 import dev.canopy.core.comm.Communicator;
@@ -47,7 +47,7 @@ import java.util.function.Function;
  *
  * <p>bcast asks a {@link BroadcastPath} how its bytes move: by default the plan's point-to-point trees;
  * {@code BroadcastLayers.plugInto} gives collectives whose bcast multicasts where the level file asks for
- * it ({@code dev.canopy.collectives.multicast}).
+ * it ({@code dev.canopy.collectives.internal.multicast}).
  *
  * <p>Create exactly one instance per communicator (derive others with {@link #withPlan}, which
  * share its sequence) and use it on every member.

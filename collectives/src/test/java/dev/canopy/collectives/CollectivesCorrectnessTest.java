@@ -1,16 +1,16 @@
 package dev.canopy.collectives;
 
 import dev.canopy.collectives.data.ElementType;
-import dev.canopy.collectives.engine.Operation;
-import dev.canopy.collectives.reduce.BuiltInOp;
 import dev.canopy.collectives.grid.GridCommunicators;
 import dev.canopy.collectives.grid.LocalGrid;
+import dev.canopy.collectives.internal.engine.Operation;
+import dev.canopy.collectives.reduce.BuiltInOp;
 import dev.canopy.collectives.reference.CaseRunner;
 import dev.canopy.collectives.reference.CollectiveCase;
 import dev.canopy.collectives.reference.ReductionChoice;
 import dev.canopy.collectives.reference.RootPosition;
 import dev.canopy.collectives.reference.SizeClass;
-import dev.canopy.topology.tree.TreeAlgorithm;
+import dev.canopy.topology.internal.tree.TreeAlgorithm;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.canopy.collectives.grid.GridCommunicators;
 import dev.canopy.collectives.grid.LocalGrid;
 import dev.canopy.collectives.reduce.BuiltInOp;
-import dev.canopy.topology.tree.TreeAlgorithm;
+import dev.canopy.topology.internal.tree.TreeAlgorithm;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;

@@ -1,16 +1,16 @@
 package dev.canopy.dashboard;
 
-import dev.canopy.collectives.timing.TimingsZnode;
-import dev.canopy.core.membership.ZooKeeperCredentials;
-import dev.canopy.core.membership.ZooKeeperSession;
-import dev.canopy.core.membership.ZooKeeperTls;
+import dev.canopy.collectives.internal.timing.TimingsZnode;
+import dev.canopy.core.internal.membership.ZooKeeperCredentials;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import dev.canopy.dashboard.metrics.DashboardMetrics;
 import dev.canopy.dashboard.model.DashboardState;
-import dev.canopy.dashboard.plan.ReplanGain;
 import dev.canopy.dashboard.plan.PlanView;
+import dev.canopy.dashboard.plan.ReplanGain;
 import dev.canopy.dashboard.record.CollectiveRecorder;
 import dev.canopy.dashboard.record.MemberTimingsFeed;
 import dev.canopy.dashboard.zk.JobReader;

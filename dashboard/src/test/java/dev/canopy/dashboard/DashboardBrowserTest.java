@@ -3,10 +3,10 @@ package dev.canopy.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.canopy.collectives.leader.LatencySnapshot;
-import dev.canopy.collectives.leader.PlanStore;
-import dev.canopy.collectives.leader.PublishedPlan;
-import dev.canopy.core.membership.testing.ServerSideExpiry;
+import dev.canopy.collectives.internal.leader.LatencySnapshot;
+import dev.canopy.collectives.internal.leader.PlanStore;
+import dev.canopy.collectives.internal.leader.PublishedPlan;
+import dev.canopy.core.internal.membership.testing.ServerSideExpiry;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.buffer.Buffer;

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
-import dev.canopy.collectives.engine.Operation;
+import dev.canopy.collectives.internal.engine.Operation;
+import dev.canopy.collectives.internal.timing.OperationTiming;
+import dev.canopy.collectives.internal.timing.OperationTimings;
+import dev.canopy.collectives.internal.timing.TimingsPublisher;
+import dev.canopy.collectives.internal.timing.TimingsZnode;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.run.EmulatedGrid;
-import dev.canopy.collectives.timing.OperationTiming;
-import dev.canopy.collectives.timing.OperationTimings;
-import dev.canopy.collectives.timing.TimingsPublisher;
-import dev.canopy.collectives.timing.TimingsZnode;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.JobId;

@@ -1,7 +1,7 @@
 package dev.canopy.dynamic;
 
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.membership.MembershipView;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.membership.MembershipView;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.transport.SourceCheck;
 import io.vertx.core.Future;

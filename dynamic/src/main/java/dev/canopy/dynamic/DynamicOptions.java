@@ -1,11 +1,11 @@
 package dev.canopy.dynamic;
 
 import dev.canopy.collectives.run.JoinOptions;
-import dev.canopy.core.failure.HeartbeatSettings;
-import dev.canopy.core.membership.ZooKeeperTls;
+import dev.canopy.core.node.HeartbeatSettings;
 import dev.canopy.core.node.TransportStack;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.security.tls.TlsSettings;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

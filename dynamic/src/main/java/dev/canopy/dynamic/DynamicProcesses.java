@@ -4,7 +4,7 @@ import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.run.CanopySession;
 import dev.canopy.core.comm.Communicator;
-import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -1,8 +1,8 @@
 package dev.canopy.dynamic;
 
-import dev.canopy.core.membership.MalformedZnodeException;
-import dev.canopy.core.membership.MemberCodec;
-import dev.canopy.core.membership.ZnodeJson;
+import dev.canopy.core.internal.membership.MalformedZnodeException;
+import dev.canopy.core.internal.membership.MemberCodec;
+import dev.canopy.core.internal.membership.ZnodeJson;
 import dev.canopy.core.node.Member;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

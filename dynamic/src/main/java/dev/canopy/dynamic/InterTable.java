@@ -1,6 +1,6 @@
 package dev.canopy.dynamic;
 
-import dev.canopy.core.membership.MembershipView;
+import dev.canopy.core.internal.membership.MembershipView;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.canopy.dynamic;
 
-import dev.canopy.core.membership.MalformedZnodeException;
-import dev.canopy.core.membership.ZnodeJson;
+import dev.canopy.core.internal.membership.MalformedZnodeException;
+import dev.canopy.core.internal.membership.ZnodeJson;
 import dev.canopy.core.security.JobSecret;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +14,7 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The content of a name-service znode: a JSON body sealed by core's {@link dev.canopy.core.membership.ZnodeSeal}
+ * The content of a name-service znode: a JSON body sealed by core's {@link dev.canopy.core.internal.membership.ZnodeSeal}
  * (HMAC-SHA-256 over the znode's path and the body under a key derived from the secret), and fields that must
  * also stay secret encrypted inside it. A znode is used only when its MAC is right, so what a client without the
  * secret put there (on an ensemble that admits it) is refused, and a sealed record cannot be moved to another path.
@@ -30,11 +30,11 @@ final class NameRecordSeal {
     /** A record lists a group's members (about 200 bytes each); ZooKeeper's own limit is 1 MiB. */
     static final int MAX_BODY_CHARS = 1 << 20;
 
-    private final dev.canopy.core.membership.ZnodeSeal seal;
+    private final dev.canopy.core.internal.membership.ZnodeSeal seal;
     private final SecretKeySpec encryptionKey;
 
     NameRecordSeal(JobSecret secret) {
-        this.seal = new dev.canopy.core.membership.ZnodeSeal(secret, MAC_LABEL, MAX_BODY_CHARS);
+        this.seal = new dev.canopy.core.internal.membership.ZnodeSeal(secret, MAC_LABEL, MAX_BODY_CHARS);
         this.encryptionKey = new SecretKeySpec(secret.derive(ENCRYPTION_LABEL), "AES");
     }
 

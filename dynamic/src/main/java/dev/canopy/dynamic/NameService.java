@@ -1,9 +1,9 @@
 package dev.canopy.dynamic;
 
-import dev.canopy.core.membership.MalformedZnodeException;
-import dev.canopy.core.membership.ZnodeJson;
-import dev.canopy.core.membership.ZooKeeperCredentials;
-import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.internal.membership.MalformedZnodeException;
+import dev.canopy.core.internal.membership.ZnodeJson;
+import dev.canopy.core.internal.membership.ZooKeeperCredentials;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.core.security.JobSecret;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

@@ -1,6 +1,6 @@
 package dev.canopy.dynamic;
 
-import dev.canopy.core.security.Printable;
+import dev.canopy.core.internal.security.Printable;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;

@@ -2,8 +2,8 @@ package dev.canopy.dynamic;
 
 import dev.canopy.collectives.Collectives;
 import dev.canopy.core.comm.Communicator;
-import dev.canopy.core.membership.MemberCodec;
-import dev.canopy.core.membership.ZnodeJson;
+import dev.canopy.core.internal.membership.MemberCodec;
+import dev.canopy.core.internal.membership.ZnodeJson;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;

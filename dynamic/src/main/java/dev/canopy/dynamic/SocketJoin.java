@@ -1,7 +1,7 @@
 package dev.canopy.dynamic;
 
-import dev.canopy.core.membership.MalformedZnodeException;
-import dev.canopy.core.membership.ZnodeJson;
+import dev.canopy.core.internal.membership.MalformedZnodeException;
+import dev.canopy.core.internal.membership.ZnodeJson;
 import dev.canopy.core.security.JobSecret;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;

@@ -3,7 +3,7 @@ package dev.canopy.dynamic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.canopy.core.membership.MalformedZnodeException;
+import dev.canopy.core.internal.membership.MalformedZnodeException;
 import dev.canopy.core.security.JobSecret;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;

@@ -3,9 +3,9 @@ package dev.canopy.dynamic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.canopy.core.membership.MalformedZnodeException;
-import dev.canopy.core.membership.ZooKeeperCredentials;
-import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.internal.membership.MalformedZnodeException;
+import dev.canopy.core.internal.membership.ZooKeeperCredentials;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.Future;

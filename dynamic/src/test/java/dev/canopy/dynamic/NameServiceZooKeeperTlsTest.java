@@ -2,9 +2,9 @@ package dev.canopy.dynamic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import dev.canopy.core.testing.Await;
 import dev.canopy.core.testing.TestCertificates;
 import dev.canopy.zookeeper.server.EmbeddedZooKeeper;

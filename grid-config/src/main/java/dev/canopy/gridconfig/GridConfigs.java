@@ -1,11 +1,11 @@
 package dev.canopy.gridconfig;
 
+import dev.canopy.gridconfig.internal.input.BoundedInput;
+import dev.canopy.gridconfig.internal.input.InputStalledException;
+import dev.canopy.gridconfig.internal.input.InputTooLargeException;
+import dev.canopy.gridconfig.internal.print.RslPrinter;
+import dev.canopy.gridconfig.internal.validate.GridFileReader;
 import dev.canopy.gridconfig.model.GridModel;
-import dev.canopy.gridconfig.print.RslPrinter;
-import dev.canopy.gridconfig.validate.GridFileReader;
-import dev.canopy.gridconfig.input.BoundedInput;
-import dev.canopy.gridconfig.input.InputStalledException;
-import dev.canopy.gridconfig.input.InputTooLargeException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
  * of the two is present. Bad input is never an exception.
  *
  * @param errorCount how many problems were found: more than {@code diagnostics} holds when only the
- *     first ones are kept (see {@link dev.canopy.gridconfig.rsl.Diagnostics#MAX_KEPT})
+ *     first ones are kept (see {@link dev.canopy.gridconfig.internal.rsl.Diagnostics#MAX_KEPT})
  */
 public record ParseResult(Optional<GridModel> model, List<Diagnostic> diagnostics, long errorCount) {
 

@@ -1,7 +1,7 @@
 package dev.canopy.processes;
 
-import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;

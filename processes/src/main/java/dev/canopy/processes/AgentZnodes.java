@@ -1,6 +1,6 @@
 package dev.canopy.processes;
 
-import dev.canopy.core.membership.JobZnodes;
+import dev.canopy.core.internal.membership.JobZnodes;
 import dev.canopy.core.node.JobId;
 import java.util.regex.Pattern;
 

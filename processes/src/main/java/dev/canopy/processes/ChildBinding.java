@@ -1,7 +1,7 @@
 package dev.canopy.processes;
 
-import dev.canopy.core.membership.MalformedZnodeException;
-import dev.canopy.core.membership.ZnodeJson;
+import dev.canopy.core.internal.membership.MalformedZnodeException;
+import dev.canopy.core.internal.membership.ZnodeJson;
 import dev.canopy.core.node.JobId;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -10,9 +10,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-import java.util.Objects;
 
 /**
  * Which program a started child runs, and as which process of which job: what its starter writes to the
@@ -106,7 +106,7 @@ public record ChildBinding(JobId job, int processIndex, Path levelFile, String z
     /**
      * The binding in {@code line}, every field checked.
      *
-     * @throws dev.canopy.core.membership.MalformedZnodeException naming the field that is wrong
+     * @throws dev.canopy.core.internal.membership.MalformedZnodeException naming the field that is wrong
      */
     public static ChildBinding decode(String line) {
         ZnodeJson json = ZnodeJson.parse(line.getBytes(StandardCharsets.UTF_8), "the child's binding");

@@ -1,7 +1,7 @@
 package dev.canopy.processes;
 
-import dev.canopy.core.membership.MalformedZnodeException;
-import dev.canopy.core.membership.ZnodeJson;
+import dev.canopy.core.internal.membership.MalformedZnodeException;
+import dev.canopy.core.internal.membership.ZnodeJson;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;

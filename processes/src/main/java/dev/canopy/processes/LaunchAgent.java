@@ -1,8 +1,8 @@
 package dev.canopy.processes;
 
-import dev.canopy.core.membership.MalformedZnodeException;
-import dev.canopy.core.membership.ZooKeeperCredentials;
-import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.internal.membership.MalformedZnodeException;
+import dev.canopy.core.internal.membership.ZooKeeperCredentials;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.core.node.JobId;
 import java.io.IOException;
 import java.io.UncheckedIOException;

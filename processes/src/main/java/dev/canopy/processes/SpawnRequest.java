@@ -1,7 +1,7 @@
 package dev.canopy.processes;
 
-import dev.canopy.core.membership.MalformedZnodeException;
-import dev.canopy.core.membership.ZnodeJson;
+import dev.canopy.core.internal.membership.MalformedZnodeException;
+import dev.canopy.core.internal.membership.ZnodeJson;
 import dev.canopy.core.node.JobId;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.ParseResult;

@@ -1,7 +1,7 @@
 package dev.canopy.processes;
 
-import dev.canopy.core.membership.JobMemberZnodes;
-import dev.canopy.core.membership.JobZnodes;
+import dev.canopy.core.internal.membership.JobMemberZnodes;
+import dev.canopy.core.internal.membership.JobZnodes;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.gridconfig.GridConfigs;

@@ -3,7 +3,7 @@ package dev.canopy.processes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.canopy.core.membership.MalformedZnodeException;
+import dev.canopy.core.internal.membership.MalformedZnodeException;
 import dev.canopy.core.node.JobId;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;

@@ -2,11 +2,11 @@ package dev.canopy.cli.agent;
 
 import dev.canopy.cli.collectives.ZooKeeperTlsOption;
 import dev.canopy.cli.dashboard.UntilStopped;
-import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.ZooKeeperTls;
+import dev.canopy.dynamic.spawn.SpawnedProgramEntry;
 import dev.canopy.processes.AgentOptions;
 import dev.canopy.processes.AgentZnodes;
-import dev.canopy.dynamic.spawn.SpawnedProgramEntry;
 import dev.canopy.processes.ChildStarter;
 import dev.canopy.processes.LaunchAgent;
 import java.io.File;

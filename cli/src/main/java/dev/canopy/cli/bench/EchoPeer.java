@@ -1,20 +1,18 @@
 package dev.canopy.cli.bench;
 
 import dev.canopy.cli.FutureWait;
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameType;
+import dev.canopy.core.node.CanopyVertx;
+import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
+import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.core.transport.TransportSecurity;
-import dev.canopy.core.security.JobSecret;
-import dev.canopy.core.security.tls.TlsSettings;
-import dev.canopy.core.node.CanopyVertx;
-import dev.canopy.core.node.JobId;
-import java.time.Duration;
-import java.nio.file.Path;
 import dev.canopy.core.transport.VertxTransport;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;
@@ -25,6 +23,8 @@ import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * The second JVM of {@code canopy bench p2p}: answers Canopy frames on its transport and raw

@@ -2,7 +2,7 @@ package dev.canopy.cli.collectives;
 
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.data.ElementType;
-import dev.canopy.collectives.engine.Operation;
+import dev.canopy.collectives.internal.engine.Operation;
 import dev.canopy.collectives.reduce.BuiltInOp;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;

@@ -1,8 +1,8 @@
 package dev.canopy.cli.collectives;
 
-import dev.canopy.collectives.calibration.Calibration;
-import dev.canopy.collectives.segmentation.EscalationDetector;
-import dev.canopy.collectives.segmentation.SizeTimeCurve;
+import dev.canopy.collectives.internal.calibration.Calibration;
+import dev.canopy.collectives.internal.segmentation.EscalationDetector;
+import dev.canopy.collectives.internal.segmentation.SizeTimeCurve;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Optional;

@@ -2,7 +2,7 @@ package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.table.Column;
 import dev.canopy.cli.table.TextTable;
-import dev.canopy.collectives.calibration.SegmentationStore;
+import dev.canopy.collectives.internal.calibration.SegmentationStore;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

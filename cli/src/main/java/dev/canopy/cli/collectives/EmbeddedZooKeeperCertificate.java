@@ -1,6 +1,6 @@
 package dev.canopy.cli.collectives;
 
-import dev.canopy.core.membership.ZooKeeperTls;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;

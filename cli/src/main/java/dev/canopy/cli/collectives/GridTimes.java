@@ -7,12 +7,12 @@ import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.core.node.Member;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.model.GridModel;
-import dev.canopy.topology.graph.LatencyMatrix;
-import dev.canopy.topology.tree.CostModel;
-import dev.canopy.topology.tree.LogGpParameters;
-import dev.canopy.topology.tree.Prediction;
-import dev.canopy.topology.tree.SegmentPolicy;
-import dev.canopy.topology.tree.ShortestPaths;
+import dev.canopy.topology.internal.graph.LatencyMatrix;
+import dev.canopy.topology.internal.tree.CostModel;
+import dev.canopy.topology.internal.tree.LogGpParameters;
+import dev.canopy.topology.internal.tree.Prediction;
+import dev.canopy.topology.internal.tree.SegmentPolicy;
+import dev.canopy.topology.internal.tree.ShortestPaths;
 import java.util.List;
 import java.util.Map;
 

@@ -1,8 +1,8 @@
 package dev.canopy.cli.collectives;
 
-import dev.canopy.core.membership.JobMemberZnodes;
-import dev.canopy.core.membership.ZooKeeperCredentials;
-import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.internal.membership.JobMemberZnodes;
+import dev.canopy.core.internal.membership.ZooKeeperCredentials;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
 import java.time.Duration;

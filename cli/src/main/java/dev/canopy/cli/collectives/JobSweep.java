@@ -1,11 +1,11 @@
 package dev.canopy.cli.collectives;
 
-import dev.canopy.core.membership.JobZnodes;
-import dev.canopy.core.membership.ZooKeeperCredentials;
-import dev.canopy.core.membership.ZooKeeperSession;
-import dev.canopy.core.membership.ZooKeeperTls;
+import dev.canopy.core.internal.membership.JobZnodes;
+import dev.canopy.core.internal.membership.ZooKeeperCredentials;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeOptions;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Optional;

@@ -2,9 +2,9 @@ package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.LevelFiles;
 import dev.canopy.gridconfig.Diagnostic;
-import dev.canopy.gridconfig.hosts.HostGrid;
-import dev.canopy.gridconfig.hosts.Hostfile;
-import dev.canopy.gridconfig.hosts.SiteRule;
+import dev.canopy.gridconfig.internal.hosts.HostGrid;
+import dev.canopy.gridconfig.internal.hosts.Hostfile;
+import dev.canopy.gridconfig.internal.hosts.SiteRule;
 import dev.canopy.gridconfig.model.GridModel;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,6 +1,6 @@
 package dev.canopy.cli.collectives;
 
-import dev.canopy.core.membership.ZooKeeperCredentials;
+import dev.canopy.core.internal.membership.ZooKeeperCredentials;
 import dev.canopy.core.security.JobSecret;
 import java.io.IOException;
 import java.nio.file.Files;

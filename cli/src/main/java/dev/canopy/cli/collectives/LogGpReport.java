@@ -2,12 +2,12 @@ package dev.canopy.cli.collectives;
 
 import dev.canopy.cli.table.Column;
 import dev.canopy.cli.table.TextTable;
-import dev.canopy.collectives.calibration.LogGpCalibration;
-import dev.canopy.collectives.calibration.LogGpStore;
+import dev.canopy.collectives.internal.calibration.LogGpCalibration;
+import dev.canopy.collectives.internal.calibration.LogGpStore;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.Level;
-import dev.canopy.topology.tree.LogGpParameters;
+import dev.canopy.topology.internal.tree.LogGpParameters;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;

@@ -1,7 +1,7 @@
 package dev.canopy.cli.collectives;
 
 import dev.canopy.collectives.run.JoinOptions;
-import dev.canopy.core.membership.ZooKeeperTls;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;

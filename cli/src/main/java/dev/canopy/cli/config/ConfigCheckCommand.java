@@ -1,10 +1,10 @@
 package dev.canopy.cli.config;
 
 import dev.canopy.gridconfig.Level;
+import dev.canopy.gridconfig.internal.print.DecimalText;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.LinkOrigin;
 import dev.canopy.gridconfig.model.Site;
-import dev.canopy.gridconfig.print.DecimalText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;

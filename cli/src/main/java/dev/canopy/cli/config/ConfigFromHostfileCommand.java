@@ -1,7 +1,7 @@
 package dev.canopy.cli.config;
 
-import dev.canopy.gridconfig.hosts.HostList;
-import dev.canopy.gridconfig.hosts.Hostfile;
+import dev.canopy.gridconfig.internal.hosts.HostList;
+import dev.canopy.gridconfig.internal.hosts.Hostfile;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;

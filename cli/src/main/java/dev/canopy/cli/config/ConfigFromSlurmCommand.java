@@ -1,8 +1,8 @@
 package dev.canopy.cli.config;
 
 import dev.canopy.gridconfig.Diagnostic;
-import dev.canopy.gridconfig.hosts.HostList;
-import dev.canopy.gridconfig.hosts.SlurmHosts;
+import dev.canopy.gridconfig.internal.hosts.HostList;
+import dev.canopy.gridconfig.internal.hosts.SlurmHosts;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;

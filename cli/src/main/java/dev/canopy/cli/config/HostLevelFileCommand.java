@@ -1,9 +1,9 @@
 package dev.canopy.cli.config;
 
 import dev.canopy.gridconfig.Diagnostic;
-import dev.canopy.gridconfig.hosts.HostGrid;
-import dev.canopy.gridconfig.hosts.HostList;
-import dev.canopy.gridconfig.hosts.SiteRule;
+import dev.canopy.gridconfig.internal.hosts.HostGrid;
+import dev.canopy.gridconfig.internal.hosts.HostList;
+import dev.canopy.gridconfig.internal.hosts.SiteRule;
 import dev.canopy.gridconfig.model.GridModel;
 import java.io.IOException;
 import java.io.PrintWriter;

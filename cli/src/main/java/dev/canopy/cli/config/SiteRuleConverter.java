@@ -1,6 +1,6 @@
 package dev.canopy.cli.config;
 
-import dev.canopy.gridconfig.hosts.SiteRule;
+import dev.canopy.gridconfig.internal.hosts.SiteRule;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 

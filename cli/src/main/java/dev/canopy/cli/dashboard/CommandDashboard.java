@@ -1,10 +1,10 @@
 package dev.canopy.cli.dashboard;
 
 import dev.canopy.cli.FutureWait;
-import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.dashboard.JobDashboard;
 import dev.canopy.dashboard.metrics.DashboardMetrics;
@@ -14,8 +14,8 @@ import dev.canopy.gridconfig.model.GridModel;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import java.time.Duration;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.Optional;
 
 /**

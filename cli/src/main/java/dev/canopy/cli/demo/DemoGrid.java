@@ -1,7 +1,7 @@
 package dev.canopy.cli.demo;
 
-import dev.canopy.core.transport.emulation.GridWanEmulation;
-import dev.canopy.core.transport.emulation.WanEmulation;
+import dev.canopy.core.internal.emulation.GridWanEmulation;
+import dev.canopy.core.internal.emulation.WanEmulation;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.ProcessPlacement;

@@ -2,8 +2,8 @@ package dev.canopy.cli.demo;
 
 import dev.canopy.cli.table.Column;
 import dev.canopy.cli.table.TextTable;
+import dev.canopy.core.internal.emulation.WanEmulation;
 import dev.canopy.core.node.Member;
-import dev.canopy.core.transport.emulation.WanEmulation;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,9 +1,9 @@
 package dev.canopy.cli.demo;
 
-import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.collectives.internal.engine.RootedTree;
 import dev.canopy.core.comm.Communicator;
-import dev.canopy.core.transport.emulation.LinkProfile;
-import dev.canopy.core.transport.emulation.WanEmulator;
+import dev.canopy.core.internal.emulation.LinkProfile;
+import dev.canopy.core.internal.emulation.WanEmulator;
 import dev.canopy.gridconfig.Coordinates;
 import java.util.Arrays;
 import java.util.Locale;

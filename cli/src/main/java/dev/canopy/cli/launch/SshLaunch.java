@@ -2,8 +2,8 @@ package dev.canopy.cli.launch;
 
 import dev.canopy.cli.Verbosity;
 import dev.canopy.cli.collectives.RankProcesses;
-import dev.canopy.core.membership.ZooKeeperTls;
 import dev.canopy.core.security.tls.TlsSettings;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.processes.JvmCommand;
 import java.io.PrintWriter;

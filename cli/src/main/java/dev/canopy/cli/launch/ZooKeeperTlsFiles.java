@@ -1,6 +1,6 @@
 package dev.canopy.cli.launch;
 
-import dev.canopy.core.membership.ZooKeeperTls;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.canopy.cli.probe;
 
-import dev.canopy.probes.forecast.ErrorMetric;
+import dev.canopy.probes.internal.forecast.ErrorMetric;
 import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;

@@ -1,6 +1,6 @@
 package dev.canopy.cli.topology;
 
-import dev.canopy.topology.tree.CostModel;
+import dev.canopy.topology.internal.tree.CostModel;
 import picocli.CommandLine.Option;
 
 /** The cost-model options shared by the topology commands; 100 Mbit/s is a WAN path's share (8e-5 ms per byte). */

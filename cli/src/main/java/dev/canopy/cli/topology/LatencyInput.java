@@ -1,9 +1,9 @@
 package dev.canopy.cli.topology;
 
 import dev.canopy.gridconfig.Excerpt;
-import dev.canopy.topology.graph.LatencyCsvReader;
-import dev.canopy.topology.graph.LatencyGraph;
-import dev.canopy.topology.graph.LatencyMatrix;
+import dev.canopy.topology.internal.graph.LatencyCsvReader;
+import dev.canopy.topology.internal.graph.LatencyGraph;
+import dev.canopy.topology.internal.graph.LatencyMatrix;
 import java.nio.file.Path;
 
 /**

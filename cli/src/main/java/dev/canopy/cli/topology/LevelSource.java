@@ -1,10 +1,10 @@
 package dev.canopy.cli.topology;
 
 import dev.canopy.gridconfig.Coordinates;
-import dev.canopy.topology.graph.LatencyMatrix;
-import dev.canopy.topology.hierarchy.Hierarchy;
-import dev.canopy.topology.hierarchy.LevelAlgorithms;
-import dev.canopy.topology.hierarchy.LevelThresholds;
+import dev.canopy.topology.internal.graph.LatencyMatrix;
+import dev.canopy.topology.internal.hierarchy.Hierarchy;
+import dev.canopy.topology.internal.hierarchy.LevelAlgorithms;
+import dev.canopy.topology.internal.hierarchy.LevelThresholds;
 import java.nio.file.Path;
 import java.util.Map;
 

@@ -2,10 +2,10 @@ package dev.canopy.cli.topology;
 
 import dev.canopy.cli.table.Column;
 import dev.canopy.cli.table.TextTable;
-import dev.canopy.topology.tree.CostModel;
-import dev.canopy.topology.tree.PlanningResult;
-import dev.canopy.topology.tree.Tree;
-import dev.canopy.topology.tree.TreeAlgorithm;
+import dev.canopy.topology.internal.tree.CostModel;
+import dev.canopy.topology.internal.tree.PlanningResult;
+import dev.canopy.topology.internal.tree.Tree;
+import dev.canopy.topology.internal.tree.TreeAlgorithm;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;

@@ -1,8 +1,8 @@
 package dev.canopy.cli.topology;
 
 import dev.canopy.gridconfig.Level;
-import dev.canopy.topology.hierarchy.Hierarchy;
-import dev.canopy.topology.hierarchy.LevelThresholds;
+import dev.canopy.topology.internal.hierarchy.Hierarchy;
+import dev.canopy.topology.internal.hierarchy.LevelThresholds;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;

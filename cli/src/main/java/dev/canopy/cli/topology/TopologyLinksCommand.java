@@ -3,7 +3,7 @@ package dev.canopy.cli.topology;
 import dev.canopy.gridconfig.Excerpt;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.Site;
-import dev.canopy.topology.graph.LatencyCsvReader;
+import dev.canopy.topology.internal.graph.LatencyCsvReader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.canopy.cli.topology;
 
-import dev.canopy.topology.graph.LatencyMatrix;
-import dev.canopy.topology.tree.CostModel;
-import dev.canopy.topology.tree.FlatTreeBuilder;
-import dev.canopy.topology.tree.PlanningResult;
-import dev.canopy.topology.tree.Prediction;
-import dev.canopy.topology.tree.ShortestPaths;
-import dev.canopy.topology.tree.Tree;
+import dev.canopy.topology.internal.graph.LatencyMatrix;
+import dev.canopy.topology.internal.tree.CostModel;
+import dev.canopy.topology.internal.tree.FlatTreeBuilder;
+import dev.canopy.topology.internal.tree.PlanningResult;
+import dev.canopy.topology.internal.tree.Prediction;
+import dev.canopy.topology.internal.tree.ShortestPaths;
+import dev.canopy.topology.internal.tree.Tree;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

@@ -3,7 +3,7 @@ package dev.canopy.cli.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.canopy.topology.tree.TreeAlgorithm;
+import dev.canopy.topology.internal.tree.TreeAlgorithm;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;

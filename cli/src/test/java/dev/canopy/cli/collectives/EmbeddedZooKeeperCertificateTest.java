@@ -3,7 +3,7 @@ package dev.canopy.cli.collectives;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.canopy.core.membership.ZooKeeperTls;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

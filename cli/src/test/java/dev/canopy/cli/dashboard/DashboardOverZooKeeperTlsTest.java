@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.collectives.ZooKeeperTlsKeys;
 import dev.canopy.cli.testing.Poll;
-import dev.canopy.core.membership.ZooKeeperTls;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import dev.canopy.zookeeper.server.EmbeddedZooKeeper;
 import java.io.StringWriter;
 import java.nio.file.Path;

@@ -3,9 +3,9 @@ package dev.canopy.cli.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.canopy.gridconfig.hosts.HostGrid;
-import dev.canopy.gridconfig.hosts.Hostfile;
-import dev.canopy.gridconfig.hosts.SiteRule;
+import dev.canopy.gridconfig.internal.hosts.HostGrid;
+import dev.canopy.gridconfig.internal.hosts.Hostfile;
+import dev.canopy.gridconfig.internal.hosts.SiteRule;
 import dev.canopy.gridconfig.model.GridModel;
 import java.util.List;
 import java.util.stream.Collectors;

@@ -1,6 +1,6 @@
 package dev.canopy.cli.launch;
 
-import dev.canopy.multicast.fabric.udp.NetworkNamespaces;
+import dev.canopy.multicast.internal.fabric.udp.NetworkNamespaces;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

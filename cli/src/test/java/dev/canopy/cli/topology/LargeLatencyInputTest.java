@@ -3,7 +3,7 @@ package dev.canopy.cli.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.CanopyMain;
-import dev.canopy.topology.graph.LatencyCsvReader;
+import dev.canopy.topology.internal.graph.LatencyCsvReader;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

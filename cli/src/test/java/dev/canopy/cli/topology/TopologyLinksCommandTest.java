@@ -2,7 +2,7 @@ package dev.canopy.cli.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.topology.graph.LatencyCsvReader;
+import dev.canopy.topology.internal.graph.LatencyCsvReader;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.canopy.collectives.plan;
 
-import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.collectives.internal.engine.RootedTree;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 

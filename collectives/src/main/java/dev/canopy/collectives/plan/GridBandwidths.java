@@ -3,7 +3,7 @@ package dev.canopy.collectives.plan;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.Level;
 import dev.canopy.gridconfig.model.GridModel;
-import dev.canopy.topology.graph.BandwidthSource;
+import dev.canopy.topology.internal.graph.BandwidthSource;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -3,8 +3,8 @@ package dev.canopy.collectives.plan;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.Level;
 import dev.canopy.gridconfig.model.GridModel;
-import dev.canopy.topology.graph.LatencySource;
-import dev.canopy.topology.tree.LogGpParameters;
+import dev.canopy.topology.internal.graph.LatencySource;
+import dev.canopy.topology.internal.tree.LogGpParameters;
 import java.util.Map;
 
 /**

@@ -2,8 +2,8 @@ package dev.canopy.collectives.plan;
 
 import dev.canopy.gridconfig.Level;
 import dev.canopy.gridconfig.model.Algorithm;
-import dev.canopy.topology.hierarchy.LevelAlgorithms;
-import dev.canopy.topology.tree.TreeAlgorithm;
+import dev.canopy.topology.internal.hierarchy.LevelAlgorithms;
+import dev.canopy.topology.internal.tree.TreeAlgorithm;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Turns the level file's per-level algorithm into the tree method that runs it. The multicast
  * algorithms ({@code multicast} at the LAN level, {@code fabric-multicast} at the cluster level) run
- * bcast through the multicast layer ({@code dev.canopy.collectives.multicast.BroadcastLayers}, which
+ * bcast through the multicast layer ({@code dev.canopy.collectives.internal.multicast.BroadcastLayers}, which
  * reads {@link #multicastLevels}; {@code auto} at those levels lets its cost model choose per message
  * size); the point-to-point tree at those levels, used by the other collectives and wherever multicast
  * is not usable, is the best one the cost model picks ({@code auto}).

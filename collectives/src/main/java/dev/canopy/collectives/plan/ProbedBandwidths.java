@@ -2,8 +2,8 @@ package dev.canopy.collectives.plan;
 
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.model.GridModel;
-import dev.canopy.probes.forecast.LinkForecast;
-import dev.canopy.topology.graph.BandwidthSource;
+import dev.canopy.probes.internal.forecast.LinkForecast;
+import dev.canopy.topology.internal.graph.BandwidthSource;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

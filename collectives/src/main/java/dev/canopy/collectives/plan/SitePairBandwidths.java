@@ -1,8 +1,8 @@
 package dev.canopy.collectives.plan;
 
 import dev.canopy.gridconfig.Coordinates;
-import dev.canopy.probes.Metric;
-import dev.canopy.probes.forecast.LinkForecast;
+import dev.canopy.probes.internal.Metric;
+import dev.canopy.probes.internal.forecast.LinkForecast;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

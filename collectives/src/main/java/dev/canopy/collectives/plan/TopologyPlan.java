@@ -1,12 +1,12 @@
 package dev.canopy.collectives.plan;
 
-import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.collectives.internal.engine.RootedTree;
 import dev.canopy.core.node.Member;
 import dev.canopy.gridconfig.Coordinates;
-import dev.canopy.topology.graph.LatencySource;
-import dev.canopy.topology.hierarchy.HierarchicalPlan;
-import dev.canopy.topology.hierarchy.HierarchicalPlanner;
-import dev.canopy.topology.hierarchy.Hierarchy;
+import dev.canopy.topology.internal.graph.LatencySource;
+import dev.canopy.topology.internal.hierarchy.HierarchicalPlan;
+import dev.canopy.topology.internal.hierarchy.HierarchicalPlanner;
+import dev.canopy.topology.internal.hierarchy.Hierarchy;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import java.util.ArrayList;

@@ -2,14 +2,14 @@ package dev.canopy.collectives.run;
 
 import dev.canopy.collectives.Blocking;
 import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.internal.emulation.GridWanEmulation;
+import dev.canopy.core.internal.emulation.WanEmulator;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.node.TransportStack;
 import dev.canopy.core.security.JobSecret;
-import dev.canopy.core.transport.emulation.GridWanEmulation;
-import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.zookeeper.server.EmbeddedZooKeeper;
 import io.vertx.core.Future;

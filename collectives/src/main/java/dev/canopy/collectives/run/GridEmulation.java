@@ -1,12 +1,12 @@
 package dev.canopy.collectives.run;
 
+import dev.canopy.core.internal.emulation.WanEmulation;
+import dev.canopy.core.internal.emulation.WanEmulationLayer;
+import dev.canopy.core.internal.emulation.WanEmulator;
 import dev.canopy.core.node.TransportStack;
-import dev.canopy.core.transport.emulation.WanEmulation;
-import dev.canopy.core.transport.emulation.WanEmulationLayer;
-import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.gridconfig.Coordinates;
 
-/** How a process of a level file joins the emulated WAN ({@link dev.canopy.core.transport.emulation.GridWanEmulation}). */
+/** How a process of a level file joins the emulated WAN ({@link dev.canopy.core.internal.emulation.GridWanEmulation}). */
 public final class GridEmulation {
 
     private GridEmulation() {

@@ -1,14 +1,14 @@
 package dev.canopy.collectives.run;
 
-import dev.canopy.core.membership.ZooKeeperTls;
+import dev.canopy.core.internal.emulation.GridWanEmulation;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.node.TransportStack;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.security.tls.TlsSettings;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import dev.canopy.core.transport.TransportOptions;
-import dev.canopy.core.transport.emulation.GridWanEmulation;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.ProcessPlacement;

@@ -1,9 +1,9 @@
 package dev.canopy.collectives.run;
 
-import dev.canopy.collectives.leader.LeaderSettings;
-import dev.canopy.probes.forecast.ForecastSettings;
-import dev.canopy.probes.measure.ProbeSettings;
-import dev.canopy.probes.schedule.ScheduleSettings;
+import dev.canopy.collectives.internal.leader.LeaderSettings;
+import dev.canopy.probes.internal.forecast.ForecastSettings;
+import dev.canopy.probes.internal.measure.ProbeSettings;
+import dev.canopy.probes.internal.schedule.ScheduleSettings;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,8 +1,8 @@
 package dev.canopy.collectives.grid;
 
 import dev.canopy.core.comm.Communicator;
-import dev.canopy.core.failure.HeartbeatSettings;
 import dev.canopy.core.node.CanopyNode;
+import dev.canopy.core.node.HeartbeatSettings;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;

@@ -2,7 +2,7 @@ package dev.canopy.collectives.grid;
 
 import dev.canopy.core.node.Member;
 import dev.canopy.gridconfig.Coordinates;
-import dev.canopy.topology.graph.LatencySource;
+import dev.canopy.topology.internal.graph.LatencySource;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package dev.canopy.collectives.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.collectives.internal.engine.RootedTree;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
@@ -11,10 +11,10 @@ import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.gridconfig.model.ProcessPlacement;
-import dev.canopy.topology.graph.LatencySource;
-import dev.canopy.topology.hierarchy.HierarchicalPlanner;
-import dev.canopy.topology.hierarchy.LevelAlgorithms;
-import dev.canopy.topology.tree.LogGpParameters;
+import dev.canopy.topology.internal.graph.LatencySource;
+import dev.canopy.topology.internal.hierarchy.HierarchicalPlanner;
+import dev.canopy.topology.internal.hierarchy.LevelAlgorithms;
+import dev.canopy.topology.internal.tree.LogGpParameters;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

@@ -3,7 +3,7 @@ package dev.canopy.collectives.reference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.collectives.Collectives;
-import dev.canopy.collectives.engine.Operation;
+import dev.canopy.collectives.internal.engine.Operation;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.canopy.collectives.reference;
 
-import dev.canopy.collectives.engine.Operation;
-import dev.canopy.topology.tree.TreeAlgorithm;
+import dev.canopy.collectives.internal.engine.Operation;
+import dev.canopy.topology.internal.tree.TreeAlgorithm;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

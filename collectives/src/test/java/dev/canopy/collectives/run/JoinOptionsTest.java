@@ -3,6 +3,7 @@ package dev.canopy.collectives.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.canopy.core.internal.emulation.WanEmulationLayer;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
@@ -11,7 +12,6 @@ import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.core.transport.TransportSecurity;
 import dev.canopy.core.transport.VertxTransport;
-import dev.canopy.core.transport.emulation.WanEmulationLayer;
 import dev.canopy.gridconfig.GridConfigs;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;

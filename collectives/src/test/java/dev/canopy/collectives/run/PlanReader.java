@@ -1,8 +1,8 @@
 package dev.canopy.collectives.run;
 
-import dev.canopy.collectives.leader.PlanStore;
-import dev.canopy.collectives.leader.PublishedPlan;
-import dev.canopy.core.membership.ZooKeeperCredentials;
+import dev.canopy.collectives.internal.leader.PlanStore;
+import dev.canopy.collectives.internal.leader.PublishedPlan;
+import dev.canopy.core.internal.membership.ZooKeeperCredentials;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;

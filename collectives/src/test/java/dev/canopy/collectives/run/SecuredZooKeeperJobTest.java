@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.canopy.collectives.ArrayType;
+import dev.canopy.collectives.internal.calibration.SegmentationStore;
 import dev.canopy.collectives.reduce.BuiltInOp;
-import dev.canopy.collectives.calibration.SegmentationStore;
-import dev.canopy.core.membership.ZooKeeperCredentials;
-import dev.canopy.core.membership.ZooKeeperSession;
-import dev.canopy.core.membership.ZooKeeperTls;
+import dev.canopy.core.internal.membership.ZooKeeperCredentials;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.TransportStack;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import dev.canopy.core.testing.Await;
 import dev.canopy.core.testing.TestCertificates;
 import dev.canopy.gridconfig.GridConfigs;

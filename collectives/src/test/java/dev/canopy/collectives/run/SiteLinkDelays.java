@@ -1,8 +1,8 @@
 package dev.canopy.collectives.run;
 
-import dev.canopy.collectives.engine.CollectiveFrame;
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameType;
+import dev.canopy.collectives.internal.engine.CollectiveFrame;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameType;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.TransportStack;
 import dev.canopy.core.transport.OwnerContext;

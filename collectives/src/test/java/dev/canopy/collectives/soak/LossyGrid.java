@@ -1,9 +1,9 @@
 package dev.canopy.collectives.soak;
 
 import dev.canopy.collectives.run.EmulatedGrid;
-import dev.canopy.core.transport.emulation.WanEmulationLayer;
-import dev.canopy.core.transport.fault.SeededLossLayer;
-import dev.canopy.core.transport.fault.Traffic;
+import dev.canopy.core.internal.emulation.WanEmulationLayer;
+import dev.canopy.core.internal.fault.SeededLossLayer;
+import dev.canopy.core.internal.fault.Traffic;
 import dev.canopy.gridconfig.model.GridModel;
 
 /**

@@ -1,14 +1,14 @@
 package dev.canopy.collectives.soak;
 
-import dev.canopy.core.frame.Frame;
+import dev.canopy.core.internal.emulation.DelayScheduler;
+import dev.canopy.core.internal.emulation.NanoClock;
+import dev.canopy.core.internal.frame.Frame;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.transport.OwnerContext;
 import dev.canopy.core.transport.PeerUnavailableException;
 import dev.canopy.core.transport.Transport;
 import dev.canopy.core.transport.TransportLayer;
-import dev.canopy.core.transport.emulation.DelayScheduler;
-import dev.canopy.core.transport.emulation.NanoClock;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.util.ArrayDeque;

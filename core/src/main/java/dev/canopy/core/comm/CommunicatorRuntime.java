@@ -1,8 +1,10 @@
 package dev.canopy.core.comm;
 
-import dev.canopy.core.failure.Departure;
-import dev.canopy.core.failure.FailureMonitor;
-import dev.canopy.core.membership.MembershipView;
+import dev.canopy.core.comm.FrameRouter.Unrouted;
+import dev.canopy.core.internal.failure.Departure;
+import dev.canopy.core.internal.failure.FailureMonitor;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.membership.MembershipView;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
@@ -14,10 +16,8 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import java.time.Duration;
-import dev.canopy.core.comm.FrameRouter.Unrouted;
-import dev.canopy.core.frame.Frame;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

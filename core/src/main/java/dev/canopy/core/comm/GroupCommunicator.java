@@ -1,7 +1,7 @@
 package dev.canopy.core.comm;
 
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameType;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeLogger;

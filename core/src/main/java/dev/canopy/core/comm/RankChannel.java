@@ -1,8 +1,8 @@
 package dev.canopy.core.comm;
 
 import dev.canopy.core.comm.Mailbox.Incoming;
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameType;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.transport.PeerUnavailableException;
 import io.vertx.core.Future;

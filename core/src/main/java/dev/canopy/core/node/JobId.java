@@ -1,6 +1,6 @@
 package dev.canopy.core.node;
 
-import dev.canopy.core.frame.Frame;
+import dev.canopy.core.internal.frame.Frame;
 import java.util.Objects;
 import java.util.regex.Pattern;
 

@@ -1,8 +1,8 @@
 package dev.canopy.core.node;
 
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.membership.JobMembership;
-import dev.canopy.core.membership.MembershipView;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.membership.JobMembership;
+import dev.canopy.core.internal.membership.MembershipView;
 import dev.canopy.core.transport.SourceCheck;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

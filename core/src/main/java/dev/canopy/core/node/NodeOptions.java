@@ -1,11 +1,10 @@
 package dev.canopy.core.node;
 
 import dev.canopy.core.comm.MessageLimits;
-import dev.canopy.core.failure.HeartbeatSettings;
-import dev.canopy.core.membership.ZooKeeperCredentials;
-import dev.canopy.core.membership.ZooKeeperTls;
+import dev.canopy.core.internal.membership.ZooKeeperCredentials;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.security.tls.TlsSettings;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.gridconfig.Coordinates;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.canopy.core.transport;
 
-import dev.canopy.core.frame.Frame;
+import dev.canopy.core.internal.frame.Frame;
 import io.vertx.core.net.SocketAddress;
 import java.util.Objects;
 

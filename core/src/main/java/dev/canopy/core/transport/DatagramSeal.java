@@ -1,9 +1,9 @@
 package dev.canopy.core.transport;
 
+import dev.canopy.core.internal.security.Rejection;
+import dev.canopy.core.internal.security.ReplayWindow;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.security.JobSecret;
-import dev.canopy.core.security.Rejection;
-import dev.canopy.core.security.ReplayWindow;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

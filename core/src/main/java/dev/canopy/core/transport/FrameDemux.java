@@ -1,6 +1,6 @@
 package dev.canopy.core.transport;
 
-import dev.canopy.core.frame.Frame;
+import dev.canopy.core.internal.frame.Frame;
 import dev.canopy.core.node.NodeLogger;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;

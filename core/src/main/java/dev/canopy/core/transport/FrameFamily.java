@@ -1,6 +1,6 @@
 package dev.canopy.core.transport;
 
-import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.internal.frame.FrameType;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;

@@ -1,10 +1,10 @@
 package dev.canopy.core.transport;
 
-import dev.canopy.core.frame.DecodeResult;
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameCodec;
-import dev.canopy.core.frame.MalformedFrame;
-import dev.canopy.core.security.Rejection;
+import dev.canopy.core.internal.frame.DecodeResult;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameCodec;
+import dev.canopy.core.internal.frame.MalformedFrame;
+import dev.canopy.core.internal.security.Rejection;
 import io.vertx.core.buffer.Buffer;
 
 /**

@@ -1,8 +1,8 @@
 package dev.canopy.core.transport;
 
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameType;
-import dev.canopy.core.security.Rejection;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameType;
+import dev.canopy.core.internal.security.Rejection;
 import io.vertx.core.buffer.Buffer;
 
 /**

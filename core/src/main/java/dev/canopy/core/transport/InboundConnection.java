@@ -1,10 +1,10 @@
 package dev.canopy.core.transport;
 
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameCodec;
-import dev.canopy.core.frame.FrameStreamDecoder;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameCodec;
+import dev.canopy.core.internal.frame.FrameStreamDecoder;
+import dev.canopy.core.internal.security.Rejection;
 import dev.canopy.core.node.NodeAddress;
-import dev.canopy.core.security.Rejection;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;

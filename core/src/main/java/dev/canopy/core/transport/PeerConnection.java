@@ -1,11 +1,11 @@
 package dev.canopy.core.transport;
 
+import dev.canopy.core.internal.frame.BufferChain;
+import dev.canopy.core.internal.frame.FrameCodec;
+import dev.canopy.core.internal.security.Rejection;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeLogger;
-import dev.canopy.core.frame.BufferChain;
-import dev.canopy.core.frame.FrameCodec;
-import dev.canopy.core.security.Rejection;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

@@ -1,7 +1,7 @@
 package dev.canopy.core.transport;
 
+import dev.canopy.core.internal.security.Printable;
 import dev.canopy.core.node.NodeAddress;
-import dev.canopy.core.security.Printable;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

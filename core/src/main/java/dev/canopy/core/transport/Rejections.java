@@ -1,11 +1,11 @@
 package dev.canopy.core.transport;
 
+import dev.canopy.core.internal.emulation.NanoClock;
+import dev.canopy.core.internal.security.Printable;
+import dev.canopy.core.internal.security.RateLimitedWarnings;
+import dev.canopy.core.internal.security.Rejection;
+import dev.canopy.core.internal.security.SecurityCounters;
 import dev.canopy.core.node.NodeLogger;
-import dev.canopy.core.security.Printable;
-import dev.canopy.core.security.RateLimitedWarnings;
-import dev.canopy.core.security.Rejection;
-import dev.canopy.core.security.SecurityCounters;
-import dev.canopy.core.transport.emulation.NanoClock;
 import java.util.concurrent.TimeUnit;
 
 /**

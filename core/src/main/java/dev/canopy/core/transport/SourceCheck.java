@@ -1,6 +1,6 @@
 package dev.canopy.core.transport;
 
-import dev.canopy.core.frame.Frame;
+import dev.canopy.core.internal.frame.Frame;
 import dev.canopy.core.node.NodeAddress;
 import io.vertx.core.Future;
 

@@ -1,10 +1,10 @@
 package dev.canopy.core.transport;
 
-import dev.canopy.core.frame.Frame;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.security.SecurityCounters;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
-import dev.canopy.core.security.SecurityCounters;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;

@@ -1,6 +1,6 @@
 package dev.canopy.core.transport;
 
-import dev.canopy.core.frame.FrameCodec;
+import dev.canopy.core.internal.frame.FrameCodec;
 import dev.canopy.core.security.tls.TlsSettings;
 import java.time.Duration;
 import java.util.Objects;

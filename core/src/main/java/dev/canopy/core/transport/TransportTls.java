@@ -1,18 +1,18 @@
 package dev.canopy.core.transport;
 
-import dev.canopy.core.security.Rejection;
+import dev.canopy.core.internal.security.Rejection;
 import dev.canopy.core.security.tls.TlsSettings;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ClientAuth;
-import io.vertx.core.net.NetClientOptions;
-import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.JdkSSLEngineOptions;
 import io.vertx.core.net.KeyCertOptions;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
-import io.vertx.core.net.TrustOptions;
-import io.vertx.core.Vertx;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
+import io.vertx.core.net.TrustOptions;
 import java.nio.ByteBuffer;
 import java.security.cert.Certificate;
 import java.util.List;
@@ -23,8 +23,8 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * TLS under the handshake, when {@link TransportOptions#tls()} asks for it: TLS 1.3 only, each side

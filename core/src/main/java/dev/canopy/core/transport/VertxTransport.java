@@ -1,15 +1,15 @@
 package dev.canopy.core.transport;
 
-import dev.canopy.core.frame.DecodeResult;
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameCodec;
-import dev.canopy.core.frame.MalformedFrame;
+import dev.canopy.core.internal.frame.DecodeResult;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameCodec;
+import dev.canopy.core.internal.frame.MalformedFrame;
+import dev.canopy.core.internal.security.Rejection;
+import dev.canopy.core.internal.security.SecurityCounters;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeLogger;
-import dev.canopy.core.security.Rejection;
-import dev.canopy.core.security.SecurityCounters;
 import dev.canopy.core.security.tls.TlsSettings;
 import io.vertx.core.Context;
 import io.vertx.core.Future;

@@ -3,8 +3,8 @@ package dev.canopy.core.comm;
 import static dev.canopy.core.node.LocalJob.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.failure.Departure;
-import dev.canopy.core.failure.Evidence;
+import dev.canopy.core.internal.failure.Departure;
+import dev.canopy.core.internal.failure.Evidence;
 import dev.canopy.core.node.LocalJob;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.Future;

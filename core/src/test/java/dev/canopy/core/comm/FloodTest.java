@@ -3,10 +3,10 @@ package dev.canopy.core.comm;
 import static dev.canopy.core.comm.FlowControlTest.numbered;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameType;
-import dev.canopy.core.membership.testing.TestVertx;
-import dev.canopy.core.membership.testing.ZooKeeperServers;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameType;
+import dev.canopy.core.internal.membership.testing.TestVertx;
+import dev.canopy.core.internal.membership.testing.ZooKeeperServers;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeId;

@@ -3,8 +3,8 @@ package dev.canopy.core.comm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameType;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.List;

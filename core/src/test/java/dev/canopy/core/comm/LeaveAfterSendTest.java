@@ -3,13 +3,13 @@ package dev.canopy.core.comm;
 import static dev.canopy.core.node.LocalJob.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.failure.HeartbeatSettings;
-import dev.canopy.core.membership.MembershipEvent;
+import dev.canopy.core.internal.fault.HoldLayer;
+import dev.canopy.core.internal.fault.Traffic;
+import dev.canopy.core.internal.membership.MembershipEvent;
+import dev.canopy.core.node.HeartbeatSettings;
 import dev.canopy.core.node.LocalJob;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.testing.Await;
-import dev.canopy.core.transport.fault.HoldLayer;
-import dev.canopy.core.transport.fault.Traffic;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;

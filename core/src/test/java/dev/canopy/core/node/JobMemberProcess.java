@@ -2,7 +2,7 @@ package dev.canopy.core.node;
 
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.comm.Message;
-import dev.canopy.core.membership.MembershipEvent;
+import dev.canopy.core.internal.membership.MembershipEvent;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;

@@ -1,8 +1,8 @@
 package dev.canopy.core.node;
 
 import dev.canopy.core.comm.Communicator;
-import dev.canopy.core.membership.testing.TestVertx;
-import dev.canopy.core.membership.testing.ZooKeeperServers;
+import dev.canopy.core.internal.membership.testing.TestVertx;
+import dev.canopy.core.internal.membership.testing.ZooKeeperServers;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.Coordinates;

@@ -4,11 +4,10 @@ import static dev.canopy.core.node.LocalJob.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.core.comm.Message;
-import dev.canopy.core.failure.HeartbeatSettings;
-import dev.canopy.core.membership.JobZnodes;
-import dev.canopy.core.membership.MembershipEvent;
-import dev.canopy.core.membership.ZooKeeperCredentials;
-import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.internal.membership.JobZnodes;
+import dev.canopy.core.internal.membership.MembershipEvent;
+import dev.canopy.core.internal.membership.ZooKeeperCredentials;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;

@@ -2,7 +2,7 @@ package dev.canopy.core.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.membership.testing.ZooKeeperServers;
+import dev.canopy.core.internal.membership.testing.ZooKeeperServers;
 import dev.canopy.core.security.JobSecret;
 import java.nio.file.Files;
 import java.nio.file.Path;

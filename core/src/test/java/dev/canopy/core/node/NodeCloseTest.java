@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.core.comm.Message;
 import dev.canopy.core.comm.RankFailedException;
-import dev.canopy.core.membership.MembershipEvent;
+import dev.canopy.core.internal.membership.MembershipEvent;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.Future;
 import java.util.Queue;

@@ -3,7 +3,7 @@ package dev.canopy.core.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.canopy.core.frame.Frame;
+import dev.canopy.core.internal.frame.Frame;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.Coordinates;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.canopy.core.testing;
 
-import dev.canopy.core.transport.emulation.NanoClock;
+import dev.canopy.core.internal.emulation.NanoClock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 

@@ -2,10 +2,10 @@ package dev.canopy.core.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameCodec;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameCodec;
+import dev.canopy.core.internal.security.Rejection;
 import dev.canopy.core.node.Member;
-import dev.canopy.core.security.Rejection;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

@@ -2,16 +2,16 @@ package dev.canopy.core.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.frame.Frame;
+import dev.canopy.core.internal.fault.DelayLayer;
+import dev.canopy.core.internal.fault.DropNextLayer;
+import dev.canopy.core.internal.fault.DuplicateLayer;
+import dev.canopy.core.internal.fault.HoldLayer;
+import dev.canopy.core.internal.fault.ReorderLayer;
+import dev.canopy.core.internal.fault.SeededLossLayer;
+import dev.canopy.core.internal.fault.Traffic;
+import dev.canopy.core.internal.frame.Frame;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.testing.Await;
-import dev.canopy.core.transport.fault.DelayLayer;
-import dev.canopy.core.transport.fault.DropNextLayer;
-import dev.canopy.core.transport.fault.DuplicateLayer;
-import dev.canopy.core.transport.fault.HoldLayer;
-import dev.canopy.core.transport.fault.ReorderLayer;
-import dev.canopy.core.transport.fault.SeededLossLayer;
-import dev.canopy.core.transport.fault.Traffic;
 import io.vertx.core.Future;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package dev.canopy.core.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameType;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.security.JobSecret;

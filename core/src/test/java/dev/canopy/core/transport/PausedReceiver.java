@@ -1,7 +1,7 @@
 package dev.canopy.core.transport;
 
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameStreamDecoder;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameStreamDecoder;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;

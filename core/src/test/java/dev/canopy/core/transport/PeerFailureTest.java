@@ -2,7 +2,7 @@ package dev.canopy.core.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.frame.Frame;
+import dev.canopy.core.internal.frame.Frame;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;

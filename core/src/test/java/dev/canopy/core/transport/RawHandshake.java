@@ -1,6 +1,6 @@
 package dev.canopy.core.transport;
 
-import dev.canopy.core.frame.FrameCodec;
+import dev.canopy.core.internal.frame.FrameCodec;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.testing.Await;

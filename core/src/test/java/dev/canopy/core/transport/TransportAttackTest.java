@@ -2,14 +2,14 @@ package dev.canopy.core.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameCodec;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameCodec;
+import dev.canopy.core.internal.security.Rejection;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.security.JobSecret;
-import dev.canopy.core.security.Rejection;
 import dev.canopy.core.testing.Await;
 import dev.canopy.gridconfig.Coordinates;
 import io.vertx.core.Future;

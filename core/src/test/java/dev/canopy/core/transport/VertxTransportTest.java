@@ -3,9 +3,9 @@ package dev.canopy.core.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameCodec;
-import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameCodec;
+import dev.canopy.core.internal.frame.FrameType;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.Context;

@@ -3,14 +3,14 @@ package dev.canopy.core.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.canopy.core.frame.Frame;
-import dev.canopy.core.frame.FrameType;
+import dev.canopy.core.internal.emulation.LinkProfile;
+import dev.canopy.core.internal.emulation.WanEmulation;
+import dev.canopy.core.internal.emulation.WanEmulationLayer;
+import dev.canopy.core.internal.emulation.WanEmulator;
+import dev.canopy.core.internal.frame.Frame;
+import dev.canopy.core.internal.frame.FrameType;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.testing.Await;
-import dev.canopy.core.transport.emulation.LinkProfile;
-import dev.canopy.core.transport.emulation.WanEmulation;
-import dev.canopy.core.transport.emulation.WanEmulationLayer;
-import dev.canopy.core.transport.emulation.WanEmulator;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;
@@ -22,9 +22,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Real transports on 127.0.0.1 behind {@link WanEmulationLayer}s sharing one {@link WanEmulator}:

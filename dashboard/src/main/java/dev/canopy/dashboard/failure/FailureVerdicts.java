@@ -1,6 +1,6 @@
 package dev.canopy.dashboard.failure;
 
-import dev.canopy.core.failure.Departure;
+import dev.canopy.core.internal.failure.Departure;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.dashboard.model.DashboardState;
 import java.util.Objects;

@@ -5,7 +5,7 @@ import dev.canopy.dashboard.model.GridEvent;
 import dev.canopy.dashboard.model.LinkRows;
 import dev.canopy.dashboard.model.MemberState;
 import dev.canopy.dashboard.record.CompletedOperation;
-import dev.canopy.probes.measure.SitePairForecast;
+import dev.canopy.probes.internal.measure.SitePairForecast;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

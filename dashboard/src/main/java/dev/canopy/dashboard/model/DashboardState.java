@@ -1,8 +1,8 @@
 package dev.canopy.dashboard.model;
 
-import dev.canopy.collectives.leader.PublishedPlan;
+import dev.canopy.collectives.internal.leader.PublishedPlan;
 import dev.canopy.dashboard.multicast.MulticastFigures;
-import dev.canopy.probes.measure.SitePairForecast;
+import dev.canopy.probes.internal.measure.SitePairForecast;
 import io.vertx.core.json.JsonObject;
 import java.util.EnumMap;
 import java.util.HashMap;

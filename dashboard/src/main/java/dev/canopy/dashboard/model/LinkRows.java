@@ -1,9 +1,9 @@
 package dev.canopy.dashboard.model;
 
-import dev.canopy.core.transport.emulation.GridWanEmulation;
-import dev.canopy.core.transport.emulation.WanEmulation;
+import dev.canopy.core.internal.emulation.GridWanEmulation;
+import dev.canopy.core.internal.emulation.WanEmulation;
 import dev.canopy.gridconfig.model.GridModel;
-import dev.canopy.probes.measure.SitePairForecast;
+import dev.canopy.probes.internal.measure.SitePairForecast;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.canopy.dashboard.multicast;
 
-import dev.canopy.collectives.multicast.MulticastPath;
-import dev.canopy.multicast.reliable.MulticastStats;
+import dev.canopy.collectives.internal.multicast.MulticastPath;
+import dev.canopy.multicast.internal.reliable.MulticastStats;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Comparator;

@@ -1,7 +1,7 @@
 package dev.canopy.dashboard.multicast;
 
 import dev.canopy.collectives.Collectives;
-import dev.canopy.collectives.multicast.MulticastPath;
+import dev.canopy.collectives.internal.multicast.MulticastPath;
 import dev.canopy.dashboard.model.DashboardState;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

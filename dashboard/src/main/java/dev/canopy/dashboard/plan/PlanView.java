@@ -1,16 +1,16 @@
 package dev.canopy.dashboard.plan;
 
-import dev.canopy.collectives.leader.PublishedPlan;
+import dev.canopy.collectives.internal.leader.PublishedPlan;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.core.node.Member;
 import dev.canopy.dashboard.model.JobSnapshot;
 import dev.canopy.gridconfig.model.GridModel;
-import dev.canopy.topology.hierarchy.GroupTree;
-import dev.canopy.topology.hierarchy.HierarchicalPlan;
-import dev.canopy.topology.hierarchy.HierarchicalPlanner;
-import dev.canopy.topology.tree.Tree;
+import dev.canopy.topology.internal.hierarchy.GroupTree;
+import dev.canopy.topology.internal.hierarchy.HierarchicalPlan;
+import dev.canopy.topology.internal.hierarchy.HierarchicalPlanner;
+import dev.canopy.topology.internal.tree.Tree;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.HashMap;

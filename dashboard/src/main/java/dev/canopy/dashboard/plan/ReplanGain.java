@@ -1,15 +1,15 @@
 package dev.canopy.dashboard.plan;
 
-import dev.canopy.collectives.leader.PlanEvaluator;
-import dev.canopy.collectives.leader.PublishedPlan;
+import dev.canopy.collectives.internal.leader.PlanEvaluator;
+import dev.canopy.collectives.internal.leader.PublishedPlan;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.dashboard.model.GridMember;
 import dev.canopy.dashboard.model.JobSnapshot;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.model.GridModel;
-import dev.canopy.topology.hierarchy.HierarchicalPlanner;
-import dev.canopy.topology.hierarchy.Hierarchy;
+import dev.canopy.topology.internal.hierarchy.HierarchicalPlanner;
+import dev.canopy.topology.internal.hierarchy.Hierarchy;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

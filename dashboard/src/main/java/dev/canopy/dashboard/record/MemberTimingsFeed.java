@@ -1,11 +1,11 @@
 package dev.canopy.dashboard.record;
 
-import dev.canopy.collectives.leader.PublishedPlan;
+import dev.canopy.collectives.internal.leader.PublishedPlan;
+import dev.canopy.collectives.internal.timing.OperationTiming;
+import dev.canopy.collectives.internal.timing.TimingsZnode;
 import dev.canopy.collectives.plan.CollectivePlan;
-import dev.canopy.collectives.timing.OperationTiming;
-import dev.canopy.collectives.timing.TimingsZnode;
-import dev.canopy.core.membership.JobZnodes;
-import dev.canopy.core.membership.MalformedZnodeException;
+import dev.canopy.core.internal.membership.JobZnodes;
+import dev.canopy.core.internal.membership.MalformedZnodeException;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.dashboard.model.GridMember;

@@ -1,7 +1,7 @@
 package dev.canopy.dashboard.record;
 
-import dev.canopy.collectives.engine.Operation;
-import dev.canopy.collectives.engine.RootedTree;
+import dev.canopy.collectives.internal.engine.Operation;
+import dev.canopy.collectives.internal.engine.RootedTree;
 import dev.canopy.collectives.plan.CollectivePlan;
 import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.core.node.Member;

@@ -2,7 +2,7 @@ package dev.canopy.dashboard.record;
 
 import dev.canopy.collectives.CollectiveObserver;
 import dev.canopy.collectives.Collectives;
-import dev.canopy.collectives.engine.Operation;
+import dev.canopy.collectives.internal.engine.Operation;
 import dev.canopy.collectives.plan.CollectivePlan;
 import dev.canopy.core.comm.Communicator;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package dev.canopy.dashboard.record;
 
-import dev.canopy.collectives.engine.Operation;
+import dev.canopy.collectives.internal.engine.Operation;
 import dev.canopy.core.node.Member;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,8 +1,8 @@
 package dev.canopy.dashboard.zk;
 
-import dev.canopy.collectives.leader.PlanStore;
-import dev.canopy.collectives.leader.PublishedPlan;
-import dev.canopy.core.membership.JobMemberZnodes;
+import dev.canopy.collectives.internal.leader.PlanStore;
+import dev.canopy.collectives.internal.leader.PublishedPlan;
+import dev.canopy.core.internal.membership.JobMemberZnodes;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.dashboard.model.DashboardState;
@@ -12,9 +12,9 @@ import dev.canopy.dashboard.model.JobSnapshot;
 import dev.canopy.dashboard.model.MemberState;
 import dev.canopy.dashboard.plan.ReplanGain;
 import dev.canopy.dashboard.record.MemberTimingsFeed;
-import dev.canopy.probes.measure.SitePairForecast;
-import dev.canopy.probes.measure.SiteSummary;
-import dev.canopy.probes.measure.SiteSummaryPublisher;
+import dev.canopy.probes.internal.measure.SitePairForecast;
+import dev.canopy.probes.internal.measure.SiteSummary;
+import dev.canopy.probes.internal.measure.SiteSummaryPublisher;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

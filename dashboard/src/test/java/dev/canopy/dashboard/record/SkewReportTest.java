@@ -2,7 +2,7 @@ package dev.canopy.dashboard.record;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.collectives.engine.Operation;
+import dev.canopy.collectives.internal.engine.Operation;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeId;

@@ -2,7 +2,7 @@ package dev.canopy.dashboard.zk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.testing.Await;

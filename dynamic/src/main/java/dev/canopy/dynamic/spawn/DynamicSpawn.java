@@ -1,8 +1,8 @@
 package dev.canopy.dynamic.spawn;
 
 import dev.canopy.collectives.Collectives;
-import dev.canopy.core.membership.ZooKeeperCredentials;
-import dev.canopy.core.membership.ZooKeeperSession;
+import dev.canopy.core.internal.membership.ZooKeeperCredentials;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.core.node.JobId;
 import dev.canopy.dynamic.DynamicProcesses;
 import dev.canopy.dynamic.InterCommunicator;

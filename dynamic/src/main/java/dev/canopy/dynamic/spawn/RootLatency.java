@@ -2,8 +2,8 @@ package dev.canopy.dynamic.spawn;
 
 import dev.canopy.core.node.JobId;
 import dev.canopy.gridconfig.model.GridModel;
-import dev.canopy.probes.measure.SitePairForecast;
-import dev.canopy.probes.measure.SiteForecastWatcher;
+import dev.canopy.probes.internal.measure.SiteForecastWatcher;
+import dev.canopy.probes.internal.measure.SitePairForecast;
 import dev.canopy.processes.SiteLatency;
 import io.vertx.core.Context;
 import java.util.List;

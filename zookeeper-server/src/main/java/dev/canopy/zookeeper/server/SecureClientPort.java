@@ -1,6 +1,6 @@
 package dev.canopy.zookeeper.server;
 
-import dev.canopy.core.membership.ZooKeeperTls;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import io.netty.handler.ssl.SslContext;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;

@@ -2,8 +2,8 @@ package dev.canopy.zookeeper.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.core.membership.ZooKeeperSession;
-import dev.canopy.core.membership.testing.TestVertx;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
+import dev.canopy.core.internal.membership.testing.TestVertx;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;

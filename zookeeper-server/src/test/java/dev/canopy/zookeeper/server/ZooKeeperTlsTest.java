@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.comm.Message;
-import dev.canopy.core.membership.ZooKeeperSession;
-import dev.canopy.core.membership.ZooKeeperTls;
-import dev.canopy.core.membership.testing.TestVertx;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
+import dev.canopy.core.internal.membership.testing.TestVertx;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.LocalJob;
 import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.security.JobSecret;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import dev.canopy.core.testing.Await;
 import dev.canopy.core.testing.TestCertificates;
 import io.vertx.core.Future;

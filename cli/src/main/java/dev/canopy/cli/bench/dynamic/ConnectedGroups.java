@@ -1,11 +1,11 @@
 package dev.canopy.cli.bench.dynamic;
 
 import dev.canopy.collectives.Blocking;
+import dev.canopy.core.internal.emulation.GridWanEmulation;
+import dev.canopy.core.internal.emulation.WanEmulator;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.security.JobSecret;
-import dev.canopy.core.transport.emulation.GridWanEmulation;
-import dev.canopy.core.transport.emulation.WanEmulator;
 import dev.canopy.dynamic.InterCommunicator;
 import dev.canopy.dynamic.InterPhase;
 import dev.canopy.dynamic.PortName;

@@ -1,17 +1,17 @@
 package dev.canopy.cli.bench.groups;
 
 import dev.canopy.collectives.Blocking;
-import dev.canopy.collectives.multicast.EmulatedGroups;
-import dev.canopy.collectives.multicast.GroupCollectives;
-import dev.canopy.collectives.multicast.GroupEndpoints;
-import dev.canopy.collectives.multicast.GroupRequest;
+import dev.canopy.collectives.internal.multicast.EmulatedGroups;
+import dev.canopy.collectives.internal.multicast.GroupCollectives;
+import dev.canopy.collectives.internal.multicast.GroupEndpoints;
+import dev.canopy.collectives.internal.multicast.GroupRequest;
 import dev.canopy.collectives.run.EmulatedGrid;
-import dev.canopy.core.failure.HeartbeatSettings;
+import dev.canopy.core.node.HeartbeatSettings;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
-import dev.canopy.multicast.groups.GroupPolicy;
-import dev.canopy.multicast.groups.ManagementTimes;
-import dev.canopy.multicast.reliable.MulticastOptions;
+import dev.canopy.multicast.internal.groups.GroupPolicy;
+import dev.canopy.multicast.internal.groups.ManagementTimes;
+import dev.canopy.multicast.internal.reliable.MulticastOptions;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;

@@ -2,9 +2,9 @@ package dev.canopy.cli.bench.multicast;
 
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.Collectives;
-import dev.canopy.collectives.multicast.BroadcastLayer;
-import dev.canopy.collectives.multicast.MulticastBroadcast;
-import dev.canopy.multicast.reliable.MulticastStats;
+import dev.canopy.collectives.internal.multicast.BroadcastLayer;
+import dev.canopy.collectives.internal.multicast.MulticastBroadcast;
+import dev.canopy.multicast.internal.reliable.MulticastStats;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.canopy.cli.bench.multicast;
 
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.Collectives;
-import dev.canopy.multicast.reliable.MulticastOptions;
+import dev.canopy.multicast.internal.reliable.MulticastOptions;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;

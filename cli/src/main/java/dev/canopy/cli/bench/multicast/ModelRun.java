@@ -1,6 +1,6 @@
 package dev.canopy.cli.bench.multicast;
 
-import dev.canopy.multicast.model.LatencyModel;
+import dev.canopy.multicast.internal.model.LatencyModel;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package dev.canopy.cli.bench.multicast;
 
 import dev.canopy.cli.bench.namespaces.NamespaceJob;
-import dev.canopy.multicast.fabric.udp.NetworkNamespaces;
+import dev.canopy.multicast.internal.fabric.udp.NetworkNamespaces;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;

@@ -2,9 +2,9 @@ package dev.canopy.cli.bench.namespaces;
 
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.run.JoinOptions;
-import dev.canopy.core.failure.HeartbeatSettings;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
+import dev.canopy.core.node.HeartbeatSettings;
 import dev.canopy.core.transport.TransportOptions;
 import dev.canopy.zookeeper.server.EmbeddedZooKeeper;
 import io.vertx.core.Vertx;

@@ -1,6 +1,6 @@
 package dev.canopy.cli.bench.namespaces;
 
-import dev.canopy.multicast.fabric.udp.NetworkNamespaces;
+import dev.canopy.multicast.internal.fabric.udp.NetworkNamespaces;
 import java.util.Optional;
 import java.util.function.Supplier;
 

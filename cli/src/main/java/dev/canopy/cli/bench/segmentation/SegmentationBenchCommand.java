@@ -6,7 +6,7 @@ import dev.canopy.cli.bench.TimeoutOption;
 import dev.canopy.cli.bench.namespaces.NamespaceJob;
 import dev.canopy.cli.bench.namespaces.NamespaceSupport;
 import dev.canopy.cli.plot.BenchPlots;
-import dev.canopy.multicast.fabric.udp.LinkShape;
+import dev.canopy.multicast.internal.fabric.udp.LinkShape;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;

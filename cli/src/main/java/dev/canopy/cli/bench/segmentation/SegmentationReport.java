@@ -1,6 +1,6 @@
 package dev.canopy.cli.bench.segmentation;
 
-import dev.canopy.multicast.fabric.udp.LinkShape;
+import dev.canopy.multicast.internal.fabric.udp.LinkShape;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.canopy.cli.bench.segmentation;
 
-import dev.canopy.collectives.segmentation.EscalationDetector;
+import dev.canopy.collectives.internal.segmentation.EscalationDetector;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;

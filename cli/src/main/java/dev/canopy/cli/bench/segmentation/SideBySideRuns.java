@@ -1,10 +1,10 @@
 package dev.canopy.cli.bench.segmentation;
 
 import dev.canopy.collectives.Collectives;
-import dev.canopy.collectives.calibration.Calibration;
-import dev.canopy.collectives.calibration.MemberCalibration;
-import dev.canopy.collectives.segmentation.SegmentationThresholds;
-import dev.canopy.collectives.segmentation.TimingSample;
+import dev.canopy.collectives.internal.calibration.Calibration;
+import dev.canopy.collectives.internal.calibration.MemberCalibration;
+import dev.canopy.collectives.internal.segmentation.SegmentationThresholds;
+import dev.canopy.collectives.internal.segmentation.TimingSample;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.canopy.cli.CanopyCommand;
 import dev.canopy.cli.bench.namespaces.NamespaceSupport;
-import dev.canopy.multicast.fabric.udp.NetworkNamespaces;
+import dev.canopy.multicast.internal.fabric.udp.NetworkNamespaces;
 import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -3,7 +3,7 @@ package dev.canopy.cli.bench.segmentation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.cli.plot.BenchPlots;
-import dev.canopy.multicast.fabric.udp.LinkShape;
+import dev.canopy.multicast.internal.fabric.udp.LinkShape;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;

@@ -2,10 +2,10 @@ package dev.canopy.cli.bench.segmentation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.canopy.collectives.calibration.Calibration;
-import dev.canopy.collectives.segmentation.EscalationRange;
-import dev.canopy.collectives.segmentation.SizeTimeCurve;
-import dev.canopy.collectives.segmentation.TimingSample;
+import dev.canopy.collectives.internal.calibration.Calibration;
+import dev.canopy.collectives.internal.segmentation.EscalationRange;
+import dev.canopy.collectives.internal.segmentation.SizeTimeCurve;
+import dev.canopy.collectives.internal.segmentation.TimingSample;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

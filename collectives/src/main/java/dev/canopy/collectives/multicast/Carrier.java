@@ -1,9 +1,0 @@
-package dev.canopy.collectives.multicast;
-
-/** What carries a bcast's bytes inside the leaf groups. */
-public enum Carrier {
-    /** The reliable multicast substrate, the message fragmented through its window. */
-    MULTICAST,
-    /** The plan's pipelined point-to-point tree. */
-    TREE
-}

@@ -1,0 +1,114 @@
+package dev.canopy.multicast.internal.reliable;
+
+import dev.canopy.multicast.internal.loop.OwnerLoop;
+
+/**
+ * When a receiver tells its parent (its sub-group's head; a co-root's parent is the root) how far it
+ * got and how many packets it can take: when it reaches a skewed-ACK point (receiver i acknowledges
+ * packet B when B mod M == i mod M, so the ACKs of a sub-group spread over M packets) or when its
+ * credits grew by half of its buffers since the last report, at the end of the batch of packets being
+ * handled ({@link Substrate#flushFeedback}: packets that arrived together, or one link message), so that
+ * several ACK points passed in one batch make one report; otherwise after the ACK delay, one explicit
+ * message acknowledging everything since. A leaf that sees a later packet before the one it
+ * expects reports at once with a NAK asking for the missing ones (fast repair, instead of waiting for
+ * the parent's retransmission timeout), once per hole. Owner loop only.
+ */
+final class FeedbackSender {
+
+    /** Where the values of a delayed report come from. */
+    interface Progress {
+
+        /** Every packet below this one has been received in order. */
+        long ackedUpTo();
+
+        /** The parent may send packets below this one. */
+        long creditLimit();
+    }
+
+    private final Substrate substrate;
+    private final int root;
+    private final int parent;
+    private final Progress progress;
+    private long ackedSent;
+    private long creditSent;
+    private long nakSent = -1;
+    private boolean due; // a report is owed at the end of the current batch
+    private OwnerLoop.Timer timer;
+
+    FeedbackSender(Substrate substrate, int root, int parent, Progress progress) {
+        this.substrate = substrate;
+        this.root = root;
+        this.parent = parent;
+        this.progress = progress;
+        this.creditSent = substrate.options.creditsPerRoot();
+    }
+
+    /** True when this receiver acknowledges packet {@code sequence} at once. */
+    boolean isAckPoint(long sequence) {
+        int m = substrate.options.ackEvery();
+        return sequence % m == substrate.rank % m;
+    }
+
+    /** Progress was made: report at the end of the batch when {@code ackPoint}, or after the delay. */
+    void progress(long ackedUpTo, long creditLimit, boolean ackPoint) {
+        if (due || (ackedUpTo <= ackedSent && creditLimit <= creditSent)) {
+            return;
+        }
+        if (ackPoint || creditLimit - creditSent >= Math.max(1, substrate.options.creditsPerRoot() / 2)) {
+            due = true;
+            substrate.feedbackDue(this);
+        } else if (timer == null) {
+            timer = substrate.loop.schedule(substrate.ackDelayNanos, this::onDelay);
+        }
+    }
+
+    /** The batch is done: send the report owed, with the progress as it is now. */
+    void flush() {
+        if (due) {
+            send(progress.ackedUpTo(), progress.creditLimit());
+        }
+    }
+
+    /**
+     * Packets {@code [ackedUpTo, missingUpTo)} are missing while a later one is here: ask the parent for them at once,
+     * unless this hole was asked for already. The NAK acknowledges and reports credits like any report.
+     */
+    void gap(long ackedUpTo, long missingUpTo, long creditLimit) {
+        if (ackedUpTo <= nakSent) {
+            return;
+        }
+        nakSent = ackedUpTo;
+        cancel();
+        ackedSent = Math.max(ackedSent, ackedUpTo);
+        creditSent = Math.max(creditSent, creditLimit);
+        substrate.sendReliably(parent,
+                PacketCodec.nak(substrate.communicator, root, substrate.rank, ackedUpTo, creditLimit, missingUpTo));
+        substrate.counters.feedbackSent++;
+    }
+
+    void cancel() {
+        due = false;
+        if (timer != null) {
+            timer.cancel();
+            timer = null;
+        }
+    }
+
+    private void onDelay() {
+        timer = null;
+        long acked = progress.ackedUpTo();
+        long credit = progress.creditLimit();
+        if (acked > ackedSent || credit > creditSent) {
+            send(acked, credit);
+        }
+    }
+
+    private void send(long ackedUpTo, long creditLimit) {
+        cancel();
+        ackedSent = Math.max(ackedSent, ackedUpTo);
+        creditSent = Math.max(creditSent, creditLimit);
+        substrate.sendReliably(parent,
+                PacketCodec.feedback(substrate.communicator, root, substrate.rank, ackedUpTo, creditLimit));
+        substrate.counters.feedbackSent++;
+    }
+}

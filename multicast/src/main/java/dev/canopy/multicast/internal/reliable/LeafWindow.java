@@ -1,0 +1,204 @@
+package dev.canopy.multicast.internal.reliable;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The packets a root or co-root must still get to its leaves: a ring of pre-allocated packet buffers
+ * in sequence order, packets {@code [head, tail)}. Packets {@code [head, sent)} have been sent and carry
+ * a retransmission deadline. A leaf is covered up to {@code c} when every packet below {@code c} is
+ * acknowledged by it or was retransmitted to it over the reliable link; the head packet is freed once
+ * every leaf is covered beyond it. A packet's deadline is its send time plus the {@link RetransmitTimeout},
+ * which learns from the round trips of the ACKs (the first ACK covering a packet still held). Owner loop only.
+ */
+final class LeafWindow {
+
+    /** Sends one packet to one leaf over the reliable link. */
+    @FunctionalInterface
+    interface Retransmitter {
+
+        void send(int leaf, ByteBuffer packet);
+    }
+
+    private final byte[][] slots;
+    private final int[] lengths;
+    private final long[] deadlines;
+    private final long[] sentAt;
+    private final RetransmitTimeout timeout;
+    private final int[] leaves;
+    private final long[] covered;
+    private long head;
+    private long tail;
+    private long sent;
+
+    LeafWindow(int capacity, int slotBytes, int[] leaves, RetransmitTimeout timeout) {
+        this.slots = new byte[capacity][slotBytes];
+        this.lengths = new int[capacity];
+        this.deadlines = new long[capacity];
+        this.sentAt = new long[capacity];
+        this.timeout = timeout;
+        this.leaves = leaves.clone();
+        this.covered = new long[leaves.length];
+    }
+
+    int capacity() {
+        return slots.length;
+    }
+
+    int inUse() {
+        return (int) (tail - head);
+    }
+
+    boolean isFull() {
+        return inUse() == slots.length;
+    }
+
+    long tail() {
+        return tail;
+    }
+
+    long sent() {
+        return sent;
+    }
+
+    /** The buffer of the next packet ({@code tail}), to write it in place; {@link #commit} then adds it. */
+    byte[] claim() {
+        if (isFull()) {
+            throw new IllegalStateException("claimed a slot of a full window (" + slots.length + " packets)");
+        }
+        return slots[index(tail)];
+    }
+
+    void commit(int length) {
+        lengths[index(tail)] = length;
+        tail++;
+    }
+
+    /** The length of held packet {@code sequence}. */
+    int length(long sequence) {
+        return lengths[index(sequence)];
+    }
+
+    /** Copies {@code packet} in as the next packet. */
+    void add(ByteBuffer packet) {
+        byte[] slot = claim();
+        int length = packet.remaining();
+        packet.get(packet.position(), slot, 0, length);
+        commit(length);
+    }
+
+    /** A read-only view of a held packet. */
+    ByteBuffer packet(long sequence) {
+        int index = index(sequence);
+        return ByteBuffer.wrap(slots[index], 0, lengths[index]).asReadOnlyBuffer();
+    }
+
+    /** The next unsent packet was sent at {@code now}; retransmit it after the timeout unless every leaf acknowledges. */
+    void markSent(long now) {
+        deadlines[index(sent)] = now + timeout.nanos();
+        sentAt[index(sent)] = now;
+        sent++;
+    }
+
+    /**
+     * {@code leaf} has every packet below {@code ackedUpTo}, as of {@code now}. Returns whether it is one of this
+     * window's leaves (the ACK is then recorded). The first ACK to cover a held packet that was not retransmitted
+     * to this leaf is a round-trip sample.
+     */
+    boolean acknowledged(int leaf, long ackedUpTo, long now) {
+        for (int i = 0; i < leaves.length; i++) {
+            if (leaves[i] == leaf) {
+                long newest = ackedUpTo - 1;
+                if (newest >= covered[i] && newest >= head && newest < sent) {
+                    timeout.sample(now - sentAt[index(newest)]);
+                }
+                covered[i] = Math.max(covered[i], ackedUpTo);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Fast repair: {@code leaf} asked (NAK) for the packets from what it has acknowledged up to {@code missingUpTo}.
+     * Sends it, over the reliable link, each of those this window still holds and has sent (a packet no longer held
+     * was acknowledged by every leaf or sent to it reliably already; one not yet sent comes by multicast), and counts
+     * it covered. Call {@link #acknowledged} with the NAK's ACK first. Returns the retransmissions.
+     */
+    int repair(int leaf, long missingUpTo, Retransmitter retransmitter) {
+        for (int i = 0; i < leaves.length; i++) {
+            if (leaves[i] == leaf) {
+                long from = Math.max(covered[i], head);
+                long to = Math.min(missingUpTo, sent);
+                for (long sequence = from; sequence < to; sequence++) {
+                    retransmitter.send(leaf, packet(sequence));
+                }
+                covered[i] = Math.max(covered[i], to);
+                return (int) Math.max(0, to - from);
+            }
+        }
+        return 0;
+    }
+
+    /** Frees the sent packets every leaf has covered; returns how many. */
+    int releaseCovered() {
+        int released = 0;
+        while (head < sent && allCover(head)) {
+            head++;
+            released++;
+        }
+        return released;
+    }
+
+    /** The deadline of the oldest sent packet, or {@link Long#MAX_VALUE}. */
+    long nextDeadline() {
+        return head < sent ? deadlines[index(head)] : Long.MAX_VALUE;
+    }
+
+    /** Retransmits and frees every sent packet whose deadline has passed; returns the retransmissions. */
+    int expire(long now, Retransmitter retransmitter) {
+        int retransmissions = 0;
+        while (head < sent && deadlines[index(head)] <= now) {
+            retransmissions += retransmitHead(retransmitter);
+        }
+        return retransmissions;
+    }
+
+    /**
+     * Retransmits the oldest packet to the leaves that have not covered it and frees it: what a timeout
+     * does, and what running out of buffers does early. Returns the retransmissions.
+     */
+    int retransmitHead(Retransmitter retransmitter) {
+        if (head == sent) {
+            throw new IllegalStateException("no sent packet to retransmit (head " + head + ")");
+        }
+        int retransmissions = 0;
+        for (int i = 0; i < leaves.length; i++) {
+            if (covered[i] <= head) {
+                retransmitter.send(leaves[i], packet(head));
+                covered[i] = head + 1;
+                retransmissions++;
+            }
+        }
+        head++;
+        return retransmissions;
+    }
+
+    /** Frees every packet (the stream failed). */
+    void clear() {
+        head = tail;
+        sent = tail;
+    }
+
+    private boolean allCover(long sequence) {
+        for (long c : covered) {
+            if (c <= sequence) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int index(long sequence) {
+        return (int) (sequence % slots.length);
+    }
+}

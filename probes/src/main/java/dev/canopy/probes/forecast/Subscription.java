@@ -1,9 +1,0 @@
-package dev.canopy.probes.forecast;
-
-/** Ends a subscription to forecast changes; closing twice is harmless. */
-@FunctionalInterface
-public interface Subscription extends AutoCloseable {
-
-    @Override
-    void close();
-}

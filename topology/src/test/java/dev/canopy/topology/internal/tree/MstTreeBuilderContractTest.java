@@ -1,0 +1,9 @@
+package dev.canopy.topology.internal.tree;
+
+class MstTreeBuilderContractTest extends TreeBuilderContractTest {
+
+    @Override
+    TreeBuilder builder() {
+        return new MstTreeBuilder();
+    }
+}

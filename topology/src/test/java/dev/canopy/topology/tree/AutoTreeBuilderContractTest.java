@@ -1,9 +1,0 @@
-package dev.canopy.topology.tree;
-
-class AutoTreeBuilderContractTest extends TreeBuilderContractTest {
-
-    @Override
-    TreeBuilder builder() {
-        return new AutoTreeBuilder();
-    }
-}

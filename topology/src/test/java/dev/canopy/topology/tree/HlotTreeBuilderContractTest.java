@@ -1,9 +1,0 @@
-package dev.canopy.topology.tree;
-
-class HlotTreeBuilderContractTest extends TreeBuilderContractTest {
-
-    @Override
-    TreeBuilder builder() {
-        return new HlotTreeBuilder();
-    }
-}

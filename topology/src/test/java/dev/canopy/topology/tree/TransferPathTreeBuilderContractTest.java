@@ -1,9 +1,0 @@
-package dev.canopy.topology.tree;
-
-class TransferPathTreeBuilderContractTest extends TreeBuilderContractTest {
-
-    @Override
-    TreeBuilder builder() {
-        return new TransferPathTreeBuilder();
-    }
-}
