@@ -1,7 +1,7 @@
 #!/bin/sh
 # Open MPI's MPI_Comm_spawn, MPI_Intercomm_merge and inter-communicator bcast on this machine, for the
 # shapes of `canopy bench dynamic` (issue 16); prints one JSON document on stdout (progress on stderr).
-#   bench/openmpi-dynamic/run.sh [--quick] [--runs N]
+#   bench/openmpi-dynamic/run.sh [--quick] [--runs N] [--parents "1 2 4"] [--children "1 2 4"]
 # Needs Debian's openmpi-bin and libopenmpi-dev. Everything stays on this machine: shared memory within a job,
 # TCP on the loopback interface only between parents and children (Open MPI 4.1's shared-memory transport
 # cannot reach spawned processes: "Unreachable" in dpm.c) and for Open MPI's own control traffic.
@@ -16,7 +16,9 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --quick) PARENTS="1 4 16"; CHILDREN="1 4 16"; RUNS=5; WARMUP=1; ITERS=10 ;;
     --runs) RUNS="$2"; shift ;;
-    *) echo "usage: $0 [--quick] [--runs N]" >&2; exit 2 ;;
+    --parents) PARENTS="$2"; shift ;;
+    --children) CHILDREN="$2"; shift ;;
+    *) echo "usage: $0 [--quick] [--runs N] [--parents \"1 2 4\"] [--children \"1 2 4\"]" >&2; exit 2 ;;
   esac
   shift
 done

@@ -39,6 +39,14 @@ public interface CollectiveObserver {
         default void sequenced(int contextId, long sequence, long epoch) {
         }
 
+        /**
+         * It succeeded on {@code classPlan}: the plan of its message's size class when the plan has trees per size
+         * ({@code CollectivePlan.forBytes}, as its root or every member picked it), else the plan itself. Heard just
+         * before {@link #completed}, on the communicator's context.
+         */
+        default void ranOn(CollectivePlan classPlan) {
+        }
+
         /** Its future completed here; {@code failure} is null when it succeeded. */
         void completed(Throwable failure);
     }

@@ -49,6 +49,13 @@ import java.util.function.Function;
  * {@code BroadcastLayers.plugInto} gives collectives whose bcast multicasts where the level file asks for
  * it ({@code dev.canopy.collectives.internal.multicast}).
  *
+ * <p>On a plan with trees per message size ({@link CollectivePlan#choosesBySize}, a live epoch's
+ * {@code SizedPlan}), every collective picks its size class's trees itself: where only the root knows the size
+ * (bcast, scatter, scatterv) the root picks and its frames carry the choice; where every member knows its own
+ * (reduce, allreduce, reduce_scatter, gather, allgather) each member picks and a {@code SizeClassCheck} makes a
+ * difference fail as a {@link CollectiveMismatchException}; the others (barrier, the v variants of gather and
+ * allgather, alltoall(v), scan, exscan) run on class 0, the latency trees.
+ *
  * <p>Create exactly one instance per communicator (derive others with {@link #withPlan}, which
  * share its sequence) and use it on every member.
  */
@@ -62,6 +69,8 @@ public final class Collectives {
     private final CollectiveObserver observer;
     /** {@code site/host#rank}, how log lines name this member: built once, not per operation. */
     private final String label;
+    /** How each collective gets its tree from the plan, by size class where the plan has several. */
+    private final TreeChoice trees;
 
     /** bcast on the plan's point-to-point trees. */
     public Collectives(Communicator communicator, CollectivePlan plan, CollectiveSettings settings) {
@@ -78,6 +87,7 @@ public final class Collectives {
         this.observer = observer;
         this.label = NodeLogger.label(communicator.member(communicator.rank()).coordinates(),
                 OptionalInt.of(communicator.rank()));
+        this.trees = new TreeChoice(plan, sequencer, communicator.context(), communicator.rank());
     }
 
     /**
@@ -141,13 +151,14 @@ public final class Collectives {
 
     /** Completes on every member once every member has started it. */
     public Future<Void> barrier() {
-        return start(Operation.BARRIER, 0, 0, (exchange, tree) -> new TreeBarrier(exchange, tree, 0).run());
+        return start(Operation.BARRIER, 0, 0, SizeChoice.NONE, (exchange, tree) -> new TreeBarrier(exchange, tree, 0).run());
     }
 
     /** The root's {@code data} on every member ({@code data} is ignored elsewhere and may be null). */
     public Future<Buffer> bcast(Buffer data, int root) {
         long bytes = data == null ? 0 : data.length();
-        return start(Operation.BCAST, root, bytes, (exchange, tree) -> downward(exchange, tree,
+        SizeChoice choice = broadcastPath instanceof BroadcastPath.TreePath ? SizeChoice.ROOT : SizeChoice.NONE;
+        return start(Operation.BCAST, root, bytes, choice, (exchange, tree) -> downward(exchange, tree,
                 broadcastPath.bcast(exchange, tree, data, settings.pipeline())));
     }
 
@@ -160,12 +171,12 @@ public final class Collectives {
     public Future<Buffer> scatter(Buffer data, int bytesPerRank, int root) {
         long bytes = data == null ? 0 : data.length();
         if (broadcastPath.packsScatter(bytesPerRank, size())) {
-            return start(Operation.SCATTER, root, bytes, (exchange, tree) -> downward(exchange, tree, MulticastScatter.scatter(
+            return start(Operation.SCATTER, root, bytes, SizeChoice.NONE, (exchange, tree) -> downward(exchange, tree, MulticastScatter.scatter(
                     broadcastPath, exchange, tree, exchange.rank() == root ? blocksOf(data, bytesPerRank, size()) : null,
                     settings.pipeline())));
         }
         int parts = settings.splitPlanner().scatter(bytesPerRank).parts();
-        return start(Operation.SCATTER, root, bytes, (exchange, tree) -> downward(exchange, tree,
+        return start(Operation.SCATTER, root, bytes, SizeChoice.ROOT, (exchange, tree) -> downward(exchange, tree,
                 new SplitScatter(exchange, tree, parts)
                         .run(exchange.rank() == root ? blocksOf(data, bytesPerRank, size()) : null)));
     }
@@ -177,10 +188,10 @@ public final class Collectives {
     public Future<Buffer> scatterv(List<Buffer> blocks, int root) {
         long bytes = totalBytes(blocks);
         if (broadcastPath.packsScatter(-1, size())) {
-            return start(Operation.SCATTERV, root, bytes, (exchange, tree) -> downward(exchange, tree, MulticastScatter.scatterv(
+            return start(Operation.SCATTERV, root, bytes, SizeChoice.NONE, (exchange, tree) -> downward(exchange, tree, MulticastScatter.scatterv(
                     broadcastPath, exchange, tree, blocks, settings.pipeline())));
         }
-        return start(Operation.SCATTERV, root, bytes, (exchange, tree) -> downward(exchange, tree,
+        return start(Operation.SCATTERV, root, bytes, SizeChoice.ROOT, (exchange, tree) -> downward(exchange, tree,
                 new TreeScatter(exchange, tree, 0).run(exchange.rank() == root ? RankBlocks.ofRanks(blocks) : null)));
     }
 
@@ -213,27 +224,27 @@ public final class Collectives {
      */
     public Future<Optional<Buffer>> gather(Buffer data, int root) {
         int parts = settings.splitPlanner().gather(data.length()).parts();
-        return start(Operation.GATHER, root, data.length(), (exchange, tree) -> upward(exchange, tree,
+        return start(Operation.GATHER, root, data.length(), SizeChoice.EVERY_MEMBER, (exchange, tree) -> upward(exchange, tree,
                 new SplitGather(exchange, tree, parts).run(data)
                         .map(blocks -> blocks.map(all -> concatenate(all, data.length(), Operation.GATHER)))));
     }
 
     /** The root gets every rank's {@code data} (any lengths), indexed by rank; others get empty. */
     public Future<Optional<List<Buffer>>> gatherv(Buffer data, int root) {
-        return start(Operation.GATHERV, root, data.length(), (exchange, tree) -> upward(exchange, tree,
+        return start(Operation.GATHERV, root, data.length(), SizeChoice.NONE, (exchange, tree) -> upward(exchange, tree,
                 new TreeGather(exchange, tree, 0).run(data)
                         .map(blocks -> exchange.rank() == root ? Optional.of(inRankOrder(blocks)) : Optional.empty())));
     }
 
     /** Every member gets every rank's {@code data} (all of one length) concatenated in rank order. */
     public Future<Buffer> allgather(Buffer data) {
-        return start(Operation.ALLGATHER, data.length(), exchange -> gatherToAll(exchange, data)
+        return start(Operation.ALLGATHER, 0, data.length(), SizeChoice.EVERY_MEMBER, (exchange, tree) -> gatherToAll(exchange, tree, data)
                 .map(all -> concatenate(all, data.length(), Operation.ALLGATHER)));
     }
 
     /** Every member gets every rank's {@code data} (any lengths), indexed by rank. */
     public Future<List<Buffer>> allgatherv(Buffer data) {
-        return start(Operation.ALLGATHERV, data.length(), exchange -> gatherToAll(exchange, data));
+        return start(Operation.ALLGATHERV, 0, data.length(), SizeChoice.NONE, (exchange, tree) -> gatherToAll(exchange, tree, data));
     }
 
     /**
@@ -241,7 +252,7 @@ public final class Collectives {
      * vectors are reduced in pipelined segments when the operator is element-wise.
      */
     public Future<Optional<Buffer>> reduce(Buffer data, ElementType type, ReduceOp op, int root) {
-        return start(Operation.REDUCE, root, data.length(), (exchange, tree) -> upward(exchange, tree,
+        return start(Operation.REDUCE, root, data.length(), SizeChoice.EVERY_MEMBER, (exchange, tree) -> upward(exchange, tree,
                 new TreeReduce(exchange, tree, 0).run(data, type, op, reduceSegmentBytes(data, type, op, tree))));
     }
 
@@ -250,7 +261,7 @@ public final class Collectives {
      * to rank 0 whose segments rank 0 broadcasts down the same tree as soon as each is reduced.
      */
     public Future<Buffer> allreduce(Buffer data, ElementType type, ReduceOp op) {
-        return start(Operation.ALLREDUCE, 0, data.length(), (exchange, tree) -> {
+        return start(Operation.ALLREDUCE, 0, data.length(), SizeChoice.EVERY_MEMBER, (exchange, tree) -> {
             int segmentBytes = reduceSegmentBytes(data, type, op, tree);
             TreeReduce up = new TreeReduce(exchange, tree, 0);
             TreeBroadcast down = new TreeBroadcast(exchange, tree, 1);
@@ -267,7 +278,7 @@ public final class Collectives {
 
     /** Reduces like {@link #allreduce}, then rank r keeps {@code counts[r]} elements of the result, in order. */
     public Future<Buffer> reduceScatter(Buffer data, ElementType type, ReduceOp op, int[] counts) {
-        return start(Operation.REDUCE_SCATTER, 0, data.length(), (exchange, tree) -> new TreeReduce(exchange, tree, 0)
+        return start(Operation.REDUCE_SCATTER, 0, data.length(), SizeChoice.EVERY_MEMBER, (exchange, tree) -> new TreeReduce(exchange, tree, 0)
                 .run(data, type, op, reduceSegmentBytes(data, type, op, tree))
                 .compose(result -> new TreeScatter(exchange, tree, 1)
                         .run(result.map(all -> RankBlocks.ofRanks(split(all, counts, type))).orElse(null))));
@@ -334,18 +345,26 @@ public final class Collectives {
      * the start here, the sequence number and the completion there.
      */
     private <T> Future<T> start(Operation operation, long bytes, Function<Exchange, Future<T>> stages) {
-        return start(operation, 0, bytes, exchange -> sequencer.inTurn(() -> Future.succeededFuture())
+        return start(operation, 0, bytes, plan, exchange -> sequencer.inTurn(() -> Future.succeededFuture())
                 .compose(turn -> stages.apply(exchange)));
     }
 
-    private <T> Future<T> start(Operation operation, int root, long bytes, Function<Exchange, Future<T>> stages) {
+    /**
+     * @param chosen the plan whose id the member's frames carry from the start: the size class's plan when the member
+     *     picked one, else {@link #plan} (a receiver that learns its root's choice adopts it from the first frame)
+     */
+    private <T> Future<T> start(Operation operation, int root, long bytes, CollectivePlan chosen,
+            Function<Exchange, Future<T>> stages) {
         CollectiveObserver.Observation observation = observer.started(operation, root, bytes);
         Promise<T> promise = Promise.promise();
         communicator.context().runOnContext(ignored -> {
             int sequence = sequencer.next();
             observation.sequenced(communicator.contextId(), sequence, plan);
-            Exchange exchange = new Exchange(communicator.collectiveChannel(), operation, sequence, plan.epoch(), label);
+            Exchange exchange = new Exchange(communicator.collectiveChannel(), operation, sequence, chosen.epoch(), label);
             exchange.run(() -> stages.apply(exchange)).onComplete(done -> {
+                if (done.succeeded()) {
+                    observation.ranOn(plan.sizeClassPlan(exchange.plan()).orElse(plan));
+                }
                 observation.completed(done.cause());
                 promise.handle(done);
             });
@@ -358,12 +377,13 @@ public final class Collectives {
      * is taken first (so collectives keep their order), the tree is computed off the event loop if it is new, and
      * the stages begin in the order the collectives started ({@link Sequencer#inTurn}).
      */
-    private <T> Future<T> start(Operation operation, int root, long bytes, BiFunction<Exchange, RootedTree, Future<T>> stages) {
+    private <T> Future<T> start(Operation operation, int root, long bytes, SizeChoice choice,
+            BiFunction<Exchange, RootedTree, Future<T>> stages) {
         if (root < 0 || root >= size()) {
             throw new IllegalArgumentException("root " + root + " is not a rank of this " + size() + "-member communicator");
         }
-        return start(operation, root, bytes, exchange -> sequencer.inTurn(() -> plan.treeOffLoop(root, communicator.context()))
-                .compose(tree -> stages.apply(exchange, tree)));
+        return start(operation, root, bytes, trees.firstPlan(choice, root, bytes),
+                exchange -> trees.run(choice, exchange, root, bytes, stages));
     }
 
     private static long totalBytes(List<Buffer> blocks) {
@@ -394,10 +414,10 @@ public final class Collectives {
         return TreeReduce.segmentBytes(data.length(), settings.pipeline().segmentBytes(data.length(), tree.depth()), type, op);
     }
 
-    private Future<List<Buffer>> gatherToAll(Exchange exchange, Buffer data) {
-        return plan.treeOffLoop(0, communicator.context()).compose(tree -> new TreeGather(exchange, tree, 0).run(data)
+    private Future<List<Buffer>> gatherToAll(Exchange exchange, RootedTree tree, Buffer data) {
+        return new TreeGather(exchange, tree, 0).run(data)
                 .compose(blocks -> broadcast(exchange, tree, 1, exchange.rank() == 0 ? blocks.encode() : null))
-                .map(encoded -> inRankOrder(RankBlocks.decode(encoded))));
+                .map(encoded -> inRankOrder(RankBlocks.decode(encoded)));
     }
 
     private static List<Buffer> blocksOf(Buffer data, int bytesPerRank, int ranks) {

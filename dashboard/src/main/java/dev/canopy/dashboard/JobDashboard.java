@@ -67,7 +67,7 @@ public final class JobDashboard {
         return ZooKeeperSession.open(vertx, zooKeeper, NodeOptions.DEFAULT_SESSION_TIMEOUT, CONNECT_TIMEOUT,
                         secret.map(ZooKeeperCredentials::of), zooKeeperTls)
                 .compose(session -> {
-                    JobReader reader = JobReader.start(vertx, session.client(), job, state, new ReplanGain(grid), published,
+                    JobReader reader = JobReader.start(vertx, session.client(), job, secret, state, new ReplanGain(grid), published,
                             Duration.ofMillis(READ_INTERVAL_MS));
                     return Dashboard.start(vertx, options, state, grid, recorded, registry)
                             .map(dashboard -> new JobDashboard(session, reader, dashboard, state))

@@ -218,7 +218,7 @@ class DashboardApiTest {
         assertThat(first).startsWith("{").contains("\"plan\"");
 
         CanopyNode leader = grid.grid.nodes().get(0);
-        PlanStore store = new PlanStore(leader.context(), leader.zooKeeper(), leader.job());
+        PlanStore store = new PlanStore(leader.context(), leader.zooKeeper(), leader.job(), grid.grid.secret());
         Await.result(store.ensureCreated());
         List<String> names = grid.grid.world().get(0).members().stream().map(m -> m.id().value()).toList();
         String fence = "/members/" + leader.id().value();

@@ -103,7 +103,7 @@ class DashboardBrowserTest {
         wait.until(page -> !page.findElements(By.cssSelector("#plan-trees svg")).isEmpty());
         // The plan leader's publication (here through its store) shows up live: the epoch, the timeline.
         CanopyNode publisher = grid.grid.nodes().get(0);
-        PlanStore store = new PlanStore(publisher.context(), publisher.zooKeeper(), publisher.job());
+        PlanStore store = new PlanStore(publisher.context(), publisher.zooKeeper(), publisher.job(), grid.grid.secret());
         Await.result(store.ensureCreated());
         List<String> names = grid.grid.world().get(0).members().stream().map(m -> m.id().value()).toList();
         double[] oneWay = IntStream.range(0, 36).mapToDouble(i -> i / 6 == i % 6 ? 0 : 15).toArray();

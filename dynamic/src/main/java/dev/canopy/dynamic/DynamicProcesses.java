@@ -9,6 +9,7 @@ import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -107,6 +108,20 @@ public final class DynamicProcesses implements AutoCloseable {
      */
     public Future<InterCommunicator> accept(PortName port, int root) {
         return pairing.run(Side.ACCEPT, port, root);
+    }
+
+    /**
+     * {@link #accept} for a spawn, collective over the parents: at {@code root}, the pairing starts as soon as
+     * {@code port} is open, while the children are still starting, so the key is agreed the moment the children's
+     * root connects (after every child joined its job), and the parents hear that the spawn worked and the pairing's
+     * key in one broadcast. When {@code children} fails before the children's root connects, every parent fails with
+     * its reason ("spawn failed at the group's leader: ..."). The root waits up to {@code startTimeout} plus the
+     * options' timeout for the children's root. {@code port} and {@code children} are read at the root only; the
+     * pairing's steps are marked in {@code steps}.
+     */
+    public Future<InterCommunicator> acceptSpawned(Future<PortName> port, int root, Future<?> children, Duration startTimeout,
+            StepLog steps) {
+        return pairing.run(Side.ACCEPT, root, port, children, startTimeout.plus(options.timeout()), steps, "spawn");
     }
 
     /** Collective over this group: connects to the group accepting at {@code port} (read at {@code root} only). */

@@ -53,7 +53,10 @@ public final class InterCommunicator {
     private final Communicator union;
     private final Bridge bridge;
     private final Collectives local;
-    /** The intra-group phases' collectives: over a copy of the local group's communicator. */
+    /**
+     * The intra-group phases' collectives: over a copy of the local group's communicator, on the group's plan (on
+     * binomial trees over ranks for {@link InterPhase#FLAT}).
+     */
     private final Collectives phases;
     private final GridModel grid;
     private final InterCollectives collectives;
@@ -80,7 +83,9 @@ public final class InterCommunicator {
         this.local = local;
         this.phases = phases;
         this.grid = grid;
-        this.collectives = new InterCollectives(table, leaders, union.collectiveChannel(), phases);
+        // The flat phase is the seed's baseline: its intra-group phases know nothing of the sites either.
+        this.collectives = new InterCollectives(table, leaders, union.collectiveChannel(),
+                leaders.phase() == InterPhase.FLAT ? RankBinomialPlan.over(phases) : phases);
     }
 
     /** This process's rank in the local group. */

@@ -8,6 +8,10 @@ public enum InterPhase {
      * nearest to it. Each group's intra-group phase runs on its topology plan rooted there.
      */
     TOPOLOGY,
-    /** Between the rank 0s of both groups (a rooted operation: between its root and the remote rank 0), for comparison. */
+    /**
+     * The seed's flat baseline, for comparison: crosses between the rank 0s of both groups (a rooted operation:
+     * between its root and the remote rank 0), and each group's intra-group phase runs on binomial trees over its
+     * ranks, blind to sites (as an MPI intra-communicator's defaults), pipelined as the topology plan's trees are.
+     */
     FLAT
 }

@@ -79,7 +79,7 @@ final class Join {
                     .compose(union -> union.split(color, 0).compose(group -> union.split(color, 0).compose(phases -> {
                         Collectives alone = new Collectives(group, ConfiguredPlans.of(group.members(), grid),
                                 local.settings());
-                        return new LeaderSetup(table, union.collectiveChannel(), alone, options.interPhase()).run()
+                        return new LeaderSetup(table, union.collectiveChannel(), alone, options.interPhase(), grid).run()
                                 .map(leaders -> new InterCommunicator(vertx, options, table, leaders, union, bridge, alone,
                                         new Collectives(phases, alone.plan(), local.settings()), grid));
                     })));

@@ -11,10 +11,15 @@ import java.util.Map;
  * lowest rank of each of its sites; the round trips between every accepting and every connecting representative
  * were measured when the inter-communicator was made. {@link InterPhase#TOPOLOGY}: non-rooted operations cross
  * between the pair of representatives with the lowest round trip; a rooted one between its root and the
- * representative of the other group nearest to the root's site. {@link InterPhase#FLAT}: between the rank 0s
- * (and the root). Every member of both groups computes the same choices from the same measurements.
+ * representative of the other group nearest to the root's site. A pair on one site (one LAN, by the members'
+ * coordinates) is nearer than any pair across the WAN whatever its one sample says: on a loaded machine a LAN round
+ * trip measured while the other pairs' connections open can exceed a WAN one. {@link InterPhase#FLAT}: between
+ * the rank 0s (and the root). Every member of both groups computes the same choices from the same measurements.
  */
 final class Leaders {
+
+    /** Subtracted from a same-site pair's round trip: more than any measured round trip (an hour), so it ranks first. */
+    private static final double SAME_SITE_FIRST_MS = 3_600_000;
 
     private final InterTable table;
     private final InterPhase phase;
@@ -57,7 +62,7 @@ final class Leaders {
         int bestJ = 0;
         for (int i = 0; i < rttMs.length; i++) {
             for (int j = 0; j < rttMs[i].length; j++) {
-                if (rttMs[i][j] < rttMs[bestI][bestJ]) {
+                if (distance(i, j) < distance(bestI, bestJ)) {
                     bestI = i;
                     bestJ = j;
                 }
@@ -75,23 +80,40 @@ final class Leaders {
         List<Integer> candidates = representatives(target);
         int best = 0;
         for (int k = 1; k < candidates.size(); k++) {
-            if (rtt(rootSide, rootRep, k) < rtt(rootSide, rootRep, best)) {
+            if (distance(rootSide, rootRep, k) < distance(rootSide, rootRep, best)) {
                 best = k;
             }
         }
         return candidates.get(best);
     }
 
-    /** The measured round trip between representative {@code mine} of {@code side} and representative {@code theirs} of the other. */
-    private double rtt(Side side, int mine, int theirs) {
-        return side == Side.ACCEPT ? rttMs[mine][theirs] : rttMs[theirs][mine];
+    /** How far representative {@code mine} of {@code side} is from representative {@code theirs} of the other. */
+    private double distance(Side side, int mine, int theirs) {
+        return side == Side.ACCEPT ? distance(mine, theirs) : distance(theirs, mine);
+    }
+
+    /**
+     * How far accepting representative {@code i} is from connecting representative {@code j}: its measured round trip,
+     * less {@link #SAME_SITE_FIRST_MS} when both are on one site (so such pairs rank first, by their round trips).
+     */
+    private double distance(int i, int j) {
+        return sameSite(i, j) ? rttMs[i][j] - SAME_SITE_FIRST_MS : rttMs[i][j];
+    }
+
+    private boolean sameSite(int i, int j) {
+        return siteOf(Side.ACCEPT, representatives(Side.ACCEPT).get(i)).equals(
+                siteOf(Side.CONNECT, representatives(Side.CONNECT).get(j)));
+    }
+
+    private String siteOf(Side side, int rank) {
+        return table.group(side).members().get(rank).coordinates().site();
     }
 
     private int siteRepresentativeIndex(Side side, int rank) {
-        String site = table.group(side).members().get(rank).coordinates().site();
+        String site = siteOf(side, rank);
         List<Integer> reps = representatives(side);
         for (int k = 0; k < reps.size(); k++) {
-            if (table.group(side).members().get(reps.get(k)).coordinates().site().equals(site)) {
+            if (siteOf(side, reps.get(k)).equals(site)) {
                 return k;
             }
         }

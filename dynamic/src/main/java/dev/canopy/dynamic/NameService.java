@@ -254,9 +254,9 @@ public final class NameService implements AutoCloseable {
     /**
      * The connecting root's side of a pairing's first step: leaves a request at the port holding its fresh public key
      * ({@link EphemeralKey}) and waits for the accepting root's. Fails when the port is not open, closes meanwhile,
-     * or nobody accepts within the timeout; a request that failed is withdrawn.
+     * or nobody accepts within {@code patience}; a request that failed is withdrawn.
      */
-    Future<Rendezvous> offer(PortName port, byte[] publicKey) {
+    Future<Rendezvous> offer(PortName port, byte[] publicKey, Duration patience) {
         String portPath = portPath(port);
         Future<String> requested = valid(() -> requireOwnNamespace(port)).compose(v -> blocking(() -> {
             if (client.checkExists().forPath(portPath) == null) {
@@ -270,7 +270,7 @@ public final class NameService implements AutoCloseable {
         }, "ask port " + port + " to accept"));
         return requested.compose(request -> {
             String replyPath = request + REPLY;
-            Future<byte[]> answered = waitFor(deadline(), wake -> {
+            Future<byte[]> answered = waitFor(System.nanoTime() + patience.toNanos(), wake -> {
                 if (client.checkExists().usingWatcher(wake).forPath(replyPath) != null) {
                     return Optional.of(publicKey(replyPath, client.getData().forPath(replyPath)));
                 }
@@ -278,7 +278,7 @@ public final class NameService implements AutoCloseable {
                     throw new IllegalStateException(notOpen(port) + ", or it closed while this connect waited");
                 }
                 return Optional.empty();
-            }, () -> "nobody accepted on port " + port + " within " + options.timeout().toMillis()
+            }, () -> "nobody accepted on port " + port + " within " + patience.toMillis()
                     + " ms (DynamicOptions.timeout); is the server calling accept?");
             Rendezvous meeting = new Rendezvous(port, request, Side.CONNECT);
             return answered.map(theirs -> meeting.withTheirKey(theirs))
@@ -289,12 +289,12 @@ public final class NameService implements AutoCloseable {
     /**
      * The accepting root's side of the first step: takes the oldest connect request waiting at {@code port} (claimed
      * by creating its reply, so two accepts never take one request) and answers it with its own fresh public key.
-     * Fails when the port is not open, closes meanwhile, or no request comes within the timeout.
+     * Fails when the port is not open, closes meanwhile, or no request comes within {@code patience}.
      */
-    Future<Rendezvous> answer(PortName port, byte[] publicKey) {
+    Future<Rendezvous> answer(PortName port, byte[] publicKey, Duration patience) {
         String portPath = portPath(port);
         Pattern requestName = Pattern.compile(Pattern.quote(port.id()) + "-c[0-9]{10}");
-        return valid(() -> requireOwnNamespace(port)).compose(v -> waitFor(deadline(), wake -> {
+        return valid(() -> requireOwnNamespace(port)).compose(v -> waitFor(System.nanoTime() + patience.toNanos(), wake -> {
             if (client.checkExists().forPath(portPath) == null) {
                 throw new IllegalStateException(notOpen(port) + " (open it with openPort before accept; it closed"
                         + " if accept was waiting)");
@@ -305,7 +305,7 @@ public final class NameService implements AutoCloseable {
                     continue;
                 }
                 String request = pairingsPath() + "/" + child;
-                Optional<byte[]> theirs = readRequest(request);
+                Optional<byte[]> theirs = readRequest(request, wake);
                 if (theirs.isEmpty()) {
                     continue;
                 }
@@ -318,7 +318,7 @@ public final class NameService implements AutoCloseable {
                 }
             }
             return Optional.empty();
-        }, () -> "no connect arrived at port " + port + " within " + options.timeout().toMillis()
+        }, () -> "no connect arrived at port " + port + " within " + patience.toMillis()
                 + " ms (DynamicOptions.timeout)"));
     }
 
@@ -337,9 +337,7 @@ public final class NameService implements AutoCloseable {
             return null;
         }, "leave this group's record at port " + meeting.port()).compose(v -> waitFor(deadline(), wake -> {
             if (client.checkExists().usingWatcher(wake).forPath(theirs) != null) {
-                GroupRecord record = GroupRecord.fromJson(pairing.open(theirs, client.getData().forPath(theirs)));
-                deleteNow(theirs);
-                return Optional.of(record);
+                return Optional.of(GroupRecord.fromJson(pairing.open(theirs, client.getData().forPath(theirs))));
             }
             if (client.checkExists().usingWatcher(wake).forPath(theirEnd) == null) {
                 throw new IllegalStateException("the other group's root withdrew from the pairing at port "
@@ -348,7 +346,8 @@ public final class NameService implements AutoCloseable {
             return Optional.empty();
         }, () -> "the other group's root sent no record at port " + meeting.port() + " within "
                 + options.timeout().toMillis() + " ms (DynamicOptions.timeout)"));
-        return exchanged.onSuccess(record -> deleteQuietly(meeting.end(meeting.side())))
+        // Their record and this root's end go once read, off the way to the inter-communicator (a ZooKeeper round trip).
+        return exchanged.onSuccess(record -> deleteQuietly(theirs).onComplete(deleted -> deleteQuietly(meeting.end(meeting.side()))))
                 .onFailure(e -> withdraw(meeting));
     }
 
@@ -366,15 +365,16 @@ public final class NameService implements AutoCloseable {
         return HexFormat.of().parseHex(record.text("key", 2 * EphemeralKey.PUBLIC_KEY_BYTES));
     }
 
-    private Optional<byte[]> readRequest(String request) throws Exception {
+    /** A request's public key; empty while it is not sealed yet ({@code wake} fires when it is) or gone. */
+    private Optional<byte[]> readRequest(String request, CuratorWatcher wake) throws Exception {
         byte[] data;
         try {
-            data = client.getData().forPath(request);
+            data = client.getData().usingWatcher(wake).forPath(request);
         } catch (KeeperException.NoNodeException gone) {
             return Optional.empty();
         }
         if (data.length == 0) {
-            return Optional.empty(); // created, not sealed yet: the next look sees it
+            return Optional.empty(); // created, not sealed yet: its data watch wakes the next look
         }
         try {
             return Optional.of(publicKey(request, data));
@@ -387,6 +387,14 @@ public final class NameService implements AutoCloseable {
 
     private Future<Void> claim() {
         return blocking(() -> {
+            try {
+                // Made last, so the namespace is complete; NoAuth when another secret owns it. One read instead of
+                // the nine operations below, for every process but the namespace's first (a spawned child's root).
+                client.getChildren().forPath(pairingsPath());
+                return null;
+            } catch (KeeperException.NoNodeException missing) {
+                // not made yet: make it
+            }
             if (client.checkExists().forPath(ROOT) == null) {
                 try {
                     client.create().creatingParentsIfNeeded().withACL(SHARED_PARENT_ACL).forPath(ROOT);

@@ -11,15 +11,19 @@ import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Makes an inter-communicator, collectively over one group (the accepting or the connecting one), as in the
@@ -34,6 +38,8 @@ import java.util.function.Supplier;
 final class Pairing {
 
     private static final String PAIRING_LABEL = "canopy/pairing/v1 ";
+    /** At debug: one line per pairing and member, where its time went ({@link StepLog}). */
+    private static final Logger LOG = LoggerFactory.getLogger(Pairing.class);
 
     private final Vertx vertx;
     private final DynamicOptions options;
@@ -51,47 +57,73 @@ final class Pairing {
 
     /** {@code port} is read at {@code root} only. */
     Future<InterCommunicator> run(Side side, PortName port, int root) {
+        Future<PortName> given = port == null
+                ? Future.failedFuture(new IllegalArgumentException(verb(side) + ": the root was given no port"))
+                : Future.succeededFuture(port);
+        return run(side, root, given, Future.succeededFuture(), options.timeout(), new StepLog(), verb(side));
+    }
+
+    /**
+     * {@link #run(Side, PortName, int)} for a root that may not have its port yet and may have to give up: at
+     * {@code root}, the roots meet once {@code port} is there, waiting up to {@code patience} for the other root; when
+     * {@code abort} fails first, every member of the group fails with its reason ({@code what} failed at the group's
+     * leader: ...). Both futures are read at the root only. The pairing's steps are marked in {@code steps}.
+     */
+    Future<InterCommunicator> run(Side side, int root, Future<PortName> port, Future<?> abort, Duration patience,
+            StepLog steps, String what) {
         Communicator group = local.communicator();
         if (root < 0 || root >= group.size()) {
-            return Future.failedFuture(new IllegalArgumentException(verb(side) + ": root " + root
+            return Future.failedFuture(new IllegalArgumentException(what + ": root " + root
                     + " is not a rank of the group (0.." + (group.size() - 1) + ")"));
         }
         boolean isRoot = group.rank() == root;
         // The roots agree a key of this pairing alone (the port's key and a fresh X25519 exchange through the port's
         // znodes) and each shares it in its group over the group's own authenticated transport: the credential of
         // this inter-communicator, which no other pairing through the port, nor a replay of this one, has.
-        Future<Meeting> met = !isRoot ? Future.succeededFuture() : port == null
-                ? Future.failedFuture(new IllegalArgumentException(verb(side) + ": the root was given no port"))
-                : names.get().compose(service -> service.portKey(port).compose(portKey -> meet(service, side, port, portKey)));
-        Future<Buffer> announced = !isRoot ? Future.succeededFuture(null) : Outcome.of(met.map(meeting -> new JsonObject()
-                .put("key", HexFormat.of().formatHex(meeting.key())).toBuffer()));
+        Future<Meeting> meeting = !isRoot ? Future.succeededFuture() : port.compose(given -> names.get()
+                .compose(service -> service.portKey(given).compose(portKey -> meet(service, side, given, portKey, patience))));
+        Promise<Meeting> met = Promise.promise();
+        meeting.onComplete(met);
+        if (isRoot) {
+            abort.onFailure(met::tryFail);
+            met.future().onSuccess(agreed -> steps.mark(StepLog.KEY_AGREED));
+        }
+        Future<Buffer> announced = !isRoot ? Future.succeededFuture(null) : Outcome.of(met.future().map(agreed ->
+                new JsonObject().put("key", HexFormat.of().formatHex(agreed.key())).toBuffer()));
         Future<InterCommunicator> made = announced.compose(outcome -> local.bcast(outcome, root))
                 .compose(outcome -> {
-                    ZnodeJson shared = ZnodeJson.parse(Outcome.open(outcome, verb(side)).getBytes(), verb(side) + " key");
+                    steps.mark(StepLog.KEY_SHARED);
+                    ZnodeJson shared = ZnodeJson.parse(Outcome.open(outcome, what).getBytes(), what + " key");
                     byte[] key = HexFormat.of().parseHex(shared.text("key", 2 * JobSecret.BYTES));
                     return Bridge.bind(vertx, options, JobSecret.of(key), JobId.of(EphemeralKey.jobName("ic-", key)),
                                     label(side, group.rank()))
-                            .transform(bound -> exchange(side, root, bound, met).onFailure(e -> {
+                            .transform(bound -> exchange(side, root, bound, met.future(), steps).onFailure(e -> {
                                 if (bound.succeeded()) {
                                     bound.result().close("making the inter-communicator failed");
                                 }
                             }));
                 })
-                .onFailure(e -> {
-                    if (met.succeeded() && met.result() != null) {
-                        names.get().onSuccess(service -> service.withdraw(met.result().rendezvous()));
+                .onSuccess(done -> LOG.debug("{} at rank {} of {}: {}", verb(side), group.rank(), group.member(0).id(), steps))
+                // A meeting that completes after the group gave up (abort) is withdrawn as well.
+                .onFailure(e -> meeting.onSuccess(agreed -> {
+                    if (agreed != null) {
+                        names.get().onSuccess(service -> service.withdraw(agreed.rendezvous()));
                     }
-                });
-        return Deadline.bound(vertx, made, options.timeout().multipliedBy(2), verb(side) + " on port " + port);
+                }));
+        // A spawn's root has no port yet here; the others never know it.
+        return Deadline.bound(vertx, made, patience.plus(options.timeout()), what
+                + (port.succeeded() && port.result() != null ? " on port " + port.result() : ""));
     }
 
     /**
      * From the gather on. A member whose transport did not bind still takes part, with its reason instead of its
      * address, so the root fails the whole group with it rather than leaving the others waiting.
      */
-    private Future<InterCommunicator> exchange(Side side, int root, AsyncResult<Bridge> bound, Future<Meeting> met) {
+    private Future<InterCommunicator> exchange(Side side, int root, AsyncResult<Bridge> bound, Future<Meeting> met,
+            StepLog steps) {
         Communicator group = local.communicator();
         int rank = group.rank();
+        steps.mark("bound");
         Buffer mine = bound.failed() ? Outcome.failed(new IllegalStateException("rank " + rank + " could not start its"
                 + " inter-communicator transport: " + bound.cause().getMessage(), bound.cause()))
                 : Outcome.ok(Buffer.buffer(MemberCodec.toJson(new Member(NodeId.of(side.memberId(rank)),
@@ -99,20 +131,25 @@ final class Pairing {
         return local.gatherv(mine, root)
                 .compose(gathered -> rank != root ? Future.succeededFuture((Buffer) null)
                         : Outcome.of(Future.succeededFuture(gathered.orElseThrow()).map(this::record)
-                                .compose(record -> pairAtRoot(side, met.result(), record))))
+                                .onSuccess(record -> steps.mark("gathered"))
+                                .compose(record -> pairAtRoot(side, met.result(), record))
+                                .onSuccess(records -> steps.mark("records exchanged"))))
                 .compose(outcome -> local.bcast(outcome, root))
                 .compose(outcome -> {
+                    steps.mark("records shared");
                     ZnodeJson both = ZnodeJson.parse(Outcome.open(outcome, verb(side)).getBytes(), verb(side) + " record");
                     InterTable table = new InterTable(GroupRecord.fromJson(both.object("accept")),
                             GroupRecord.fromJson(both.object("connect")), side, rank);
                     GroupRecord.requireSameLinks(table.group(side), table.group(side.other()));
                     Bridge bridge = bound.result();
                     return bridge.join(table.union(), table.self(), label(side, rank))
-                            .compose(union -> new LeaderSetup(table, union.collectiveChannel(), local, options.interPhase())
+                            .compose(union -> new LeaderSetup(table, union.collectiveChannel(), local, options.interPhase(), grid)
                                     .run()
+                                    .onSuccess(leaders -> steps.mark("crossing pair"))
                                     // The intra-group phases get a communicator of their own (same ranks and plan), so
                                     // they never take sequence numbers from the program's collectives on the group.
-                                    .compose(leaders -> group.split(0, rank).map(phases -> new InterCommunicator(vertx,
+                                    .compose(leaders -> group.split(0, rank).onSuccess(phases -> steps.mark("split"))
+                                            .map(phases -> new InterCommunicator(vertx,
                                             options, table, leaders, union, bridge, local,
                                             new Collectives(phases, local.plan(), local.settings()), grid))));
                 });
@@ -122,9 +159,9 @@ final class Pairing {
      * The roots' first step: fresh X25519 keys through the port's znodes; the pairing key is HMAC-SHA-256 under the
      * port's key of what they agree, bound to the request's path. Key generation and agreement run on a worker.
      */
-    private Future<Meeting> meet(NameService service, Side side, PortName port, byte[] portKey) {
+    private Future<Meeting> meet(NameService service, Side side, PortName port, byte[] portKey, Duration patience) {
         return vertx.executeBlocking(EphemeralKey::generate).compose(mine -> (side == Side.ACCEPT
-                        ? service.answer(port, mine.publicKey()) : service.offer(port, mine.publicKey()))
+                        ? service.answer(port, mine.publicKey(), patience) : service.offer(port, mine.publicKey(), patience))
                 .compose(rendezvous -> vertx.executeBlocking(() -> new Meeting(rendezvous, JobSecret.hmac(portKey,
                         mine.agree(rendezvous.theirKey(), side, PAIRING_LABEL + rendezvous.request(), verb(side)))))
                         .onFailure(e -> service.withdraw(rendezvous))));

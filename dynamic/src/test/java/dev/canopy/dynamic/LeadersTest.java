@@ -50,6 +50,20 @@ class LeadersTest {
     }
 
     @Test
+    void aPairOnOneSiteIsNearerThanAnyAcrossTheWanWhateverItsSample() {
+        // accepting: alpha beta; connecting: beta gamma. beta-beta measured 9 ms (a loaded moment), alpha-beta 2 ms.
+        InterTable shared = new InterTable(group(Side.ACCEPT, "alpha", "beta"), group(Side.CONNECT, "beta", "gamma"),
+                Side.ACCEPT, 0);
+        Leaders leaders = new Leaders(shared, InterPhase.TOPOLOGY, new double[][] {{2, 30}, {9, 60}});
+        assertThat(leaders.leader(Side.ACCEPT)).isEqualTo(1);                    // beta
+        assertThat(leaders.leader(Side.CONNECT)).isEqualTo(0);                   // beta
+        assertThat(leaders.nearest(Side.CONNECT, Side.ACCEPT, 1)).isEqualTo(0);  // beta -> beta, not gamma
+        assertThat(leaders.nearest(Side.CONNECT, Side.ACCEPT, 0)).isEqualTo(0);  // alpha -> beta by its 2 ms
+        assertThat(leaders.nearest(Side.ACCEPT, Side.CONNECT, 0)).isEqualTo(1);  // beta -> beta, not alpha's 2 ms
+        assertThat(leaders.nearest(Side.ACCEPT, Side.CONNECT, 1)).isEqualTo(0);  // gamma -> alpha (30 < 60)
+    }
+
+    @Test
     void flatCrossesBetweenRankZeros() {
         Leaders leaders = new Leaders(accepting, InterPhase.FLAT, new double[0][0]);
         assertThat(leaders.leader(Side.ACCEPT)).isZero();

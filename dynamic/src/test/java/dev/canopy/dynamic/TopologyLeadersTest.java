@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.canopy.collectives.data.ElementType;
 import dev.canopy.collectives.reduce.BuiltInOp;
 import dev.canopy.core.testing.Await;
+import dev.canopy.gridconfig.model.GridModel;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;
@@ -25,9 +26,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * On the emulated WAN of four-site.rsl (server job at alpha and beta, client job at gamma and delta; beta-gamma
- * 4 ms RTT, every other pair between the jobs 60 to 80 ms), the topology-aware inter phase measures the round
- * trips and crosses between beta and gamma, a rooted operation between its root and the client site nearest to
- * it; the flat phase crosses between the rank 0s. Both inter-communicators run side by side; the latencies are
+ * 4 ms RTT, every other pair between the jobs 60 to 80 ms), the topology-aware inter phase takes the round trips
+ * from the level file's links and crosses between beta and gamma, a rooted operation between its root and the client
+ * site nearest to it; given a level file without those links (four-site-unlinked.rsl), it measures them and crosses
+ * there too; the flat phase crosses between the rank 0s. Both inter-communicators run side by side; the latencies are
  * logged (timings are for benchmarks, not asserted here).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -40,7 +42,9 @@ class TopologyLeadersTest {
     private TwoJobs jobs;
     private TwoJobs.Pair topology;
     private TwoJobs.Pair flat;
+    private TwoJobs.Pair measured;
     private final Map<TwoJobs.Process, DynamicProcesses> flatDynamics = new HashMap<>();
+    private final Map<TwoJobs.Process, DynamicProcesses> measuredDynamics = new HashMap<>();
 
     @BeforeAll
     void connect() {
@@ -49,16 +53,20 @@ class TopologyLeadersTest {
         Function<TwoJobs.Process, DynamicProcesses> flatOf = process -> flatDynamics.computeIfAbsent(process,
                 p -> DynamicProcesses.over(p.collectives(), jobs.grid, jobs.options(p.index(), InterPhase.FLAT)));
         flat = jobs.connect("far", flatOf);
+        GridModel unlinked = TwoJobs.grid("four-site-unlinked.rsl");
+        measured = jobs.connect("measured", process -> measuredDynamics.computeIfAbsent(process,
+                p -> DynamicProcesses.over(p.collectives(), unlinked, jobs.options(p.index(), InterPhase.TOPOLOGY))));
     }
 
     @AfterAll
     void close() {
-        for (TwoJobs.Pair pair : Arrays.asList(topology, flat)) {
+        for (TwoJobs.Pair pair : Arrays.asList(topology, flat, measured)) {
             if (pair != null) {
                 pair.disconnect();
             }
         }
         flatDynamics.values().forEach(DynamicProcesses::close);
+        measuredDynamics.values().forEach(DynamicProcesses::close);
         if (jobs != null) {
             jobs.close();
         }
@@ -73,6 +81,17 @@ class TopologyLeadersTest {
             assertThat(jobs.client.get(client.leader()).node().coordinates().site()).isEqualTo("gamma");
         }
         assertThat(flat.all()).allSatisfy(inter -> assertThat(inter.leader()).isZero());
+    }
+
+    @Test
+    void withoutTheLinksInTheLevelFileTheTopologyPhaseMeasuresAndCrossesBetweenTheNearestSites() {
+        for (InterCommunicator server : measured.server()) {
+            assertThat(jobs.server.get(server.leader()).node().coordinates().site()).isEqualTo("beta");
+        }
+        for (InterCommunicator client : measured.client()) {
+            assertThat(jobs.client.get(client.leader()).node().coordinates().site()).isEqualTo("gamma");
+        }
+        medianAllreduceMs(measured, 8); // and it carries collectives (each result checked)
     }
 
     @Test

@@ -84,8 +84,13 @@ final class TwoJobs implements AutoCloseable {
     }
 
     static GridModel fourSites() {
-        try (InputStream in = TwoJobs.class.getResourceAsStream("/four-site.rsl")) {
-            return GridConfigs.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "four-site.rsl").orElseThrow();
+        return grid("four-site.rsl");
+    }
+
+    /** The level file {@code name} of the test resources. */
+    static GridModel grid(String name) {
+        try (InputStream in = TwoJobs.class.getResourceAsStream("/" + name)) {
+            return GridConfigs.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), name).orElseThrow();
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

@@ -55,15 +55,18 @@ final class DemoDashboard implements AutoCloseable {
 
     private final CommandDashboard served;
     private final GridModel grid;
+    /** The demo job's secret: it seals the plans the re-plan steps publish. */
+    private final JobSecret secret;
     private final CollectiveRecorder recorder;
     /** Every member's WORLD collectives by rank, reported to the recorder; a plan switch replaces them. */
     private final List<Collectives> collectives;
     private final PrintWriter out;
 
-    private DemoDashboard(CommandDashboard served, GridModel grid, CollectiveRecorder recorder,
+    private DemoDashboard(CommandDashboard served, GridModel grid, JobSecret secret, CollectiveRecorder recorder,
             List<Collectives> collectives, PrintWriter out) {
         this.served = served;
         this.grid = grid;
+        this.secret = secret;
         this.recorder = recorder;
         this.collectives = collectives;
         this.out = out;
@@ -79,7 +82,7 @@ final class DemoDashboard implements AutoCloseable {
         List<Collectives> collectives = new ArrayList<>(worlds.stream().map(world -> RecordingObserver.observe(
                 new Collectives(world, ConfiguredPlans.of(world.members(), grid), CollectiveSettings.defaults()), recorder))
                 .toList());
-        return new DemoDashboard(served, grid, recorder, collectives, out);
+        return new DemoDashboard(served, grid, secret, recorder, collectives, out);
     }
 
     /** What the dashboard shows; the demo's other steps publish into it (e.g. the multicast counters). */
@@ -122,7 +125,7 @@ final class DemoDashboard implements AutoCloseable {
      */
     void replanOnMeasurements(CanopyNode rankZero, List<Communicator> worlds, double[][] rtt, WanEmulator wan, int pings) {
         long[] seen = {served.dashboard().state().events().lastSequence()};
-        new MeasuredReplan(grid, rankZero, worlds, collectives, out, step -> await(step, "live re-plan"))
+        new MeasuredReplan(grid, rankZero, secret, worlds, collectives, out, step -> await(step, "live re-plan"))
                 .run(rtt, wan, pings, epoch -> {
                     awaitPlanShown(epoch);
                     seen[0] = printReplans(seen[0]);
@@ -158,7 +161,7 @@ final class DemoDashboard implements AutoCloseable {
         long start = System.nanoTime();
         long end = start + duration.toNanos();
         Optional<DemoReplan> replan = duration.toSeconds() >= REPLAN_MIN_SECONDS
-                ? Optional.of(DemoReplan.start(vertx, nodes, worlds, grid, out)) : Optional.empty();
+                ? Optional.of(DemoReplan.start(vertx, nodes, worlds, grid, secret, out)) : Optional.empty();
         try {
             boolean degraded = false;
             long seenEvents = served.dashboard().state().events().lastSequence();

@@ -9,6 +9,7 @@ import dev.canopy.collectives.run.LivePlans;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.internal.emulation.WanEmulator;
 import dev.canopy.core.node.CanopyNode;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.topology.internal.tree.LogGpParameters;
 import io.vertx.core.Future;
@@ -38,12 +39,13 @@ final class DemoReplan implements AutoCloseable {
     }
 
     /** Starts live plans on every node; {@code worlds} is every node's WORLD by rank. */
-    static DemoReplan start(Vertx vertx, List<CanopyNode> nodes, List<Communicator> worlds, GridModel grid, PrintWriter out) {
+    static DemoReplan start(Vertx vertx, List<CanopyNode> nodes, List<Communicator> worlds, GridModel grid, JobSecret secret,
+            PrintWriter out) {
         List<Future<LivePlans>> starting = new ArrayList<>();
         for (Communicator world : worlds) {
             CanopyNode node = nodes.stream().filter(n -> n.id().equals(world.member(world.rank()).id())).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no node for rank " + world.rank()));
-            starting.add(LivePlans.start(vertx, node, world, grid, LevelChoices.of(grid.levels()), LogGpParameters.DEFAULTS,
+            starting.add(LivePlans.start(vertx, node, world, grid, secret, LevelChoices.of(grid.levels()), LogGpParameters.DEFAULTS,
                     LivePlanSettings.DEFAULTS));
         }
         List<LivePlans> started = new ArrayList<>();

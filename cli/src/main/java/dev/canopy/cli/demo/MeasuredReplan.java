@@ -15,6 +15,7 @@ import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.internal.emulation.WanEmulator;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.topology.internal.hierarchy.HierarchicalPlanner;
@@ -67,7 +68,7 @@ final class MeasuredReplan {
      * @param members every member's recorded collectives, by rank; a plan switch replaces them
      * @param await waits for a demo step, failing the demo when it fails or takes too long
      */
-    MeasuredReplan(GridModel grid, CanopyNode rankZero, List<Communicator> worlds, List<Collectives> members,
+    MeasuredReplan(GridModel grid, CanopyNode rankZero, JobSecret secret, List<Communicator> worlds, List<Collectives> members,
             PrintWriter out, Function<Future<?>, Object> await) {
         this.grid = grid;
         this.out = out;
@@ -80,7 +81,7 @@ final class MeasuredReplan {
             coordinates.put(TopologyPlan.nameOf(member), member.coordinates());
         }
         this.evaluator = PlanEvaluator.everyRoot(Hierarchy.of(coordinates), planner);
-        this.store = new PlanStore(rankZero.context(), rankZero.zooKeeper(), rankZero.job());
+        this.store = new PlanStore(rankZero.context(), rankZero.zooKeeper(), rankZero.job(), secret);
         this.fence = "/members/" + rankZero.id().value();
     }
 

@@ -1,17 +1,16 @@
 package dev.canopy.cli.build;
 
+import static dev.canopy.cli.build.Poms.child;
+import static dev.canopy.cli.build.Poms.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
-import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
 /**
@@ -48,23 +47,6 @@ class BomTest {
         assertThat(child(bom.getDocumentElement(), "artifactId")).isEqualTo("canopy-bom");
         assertThat(child(bom.getDocumentElement(), "packaging")).isEqualTo("pom");
         assertThat(child(bom.getDocumentElement(), "version")).isEqualTo(child(parent.getDocumentElement(), "version"));
-    }
-
-    private static Document read(Path pom) throws Exception {
-        assertThat(pom).exists();
-        try (var in = Files.newInputStream(pom)) {
-            return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(in);
-        }
-    }
-
-    /** The text of {@code element}'s direct child {@code name}. */
-    private static String child(Element element, String name) {
-        for (Node node = element.getFirstChild(); node != null; node = node.getNextSibling()) {
-            if (node instanceof Element child && child.getTagName().equals(name)) {
-                return child.getTextContent().trim();
-            }
-        }
-        throw new AssertionError(element.getTagName() + " has no " + name);
     }
 
     private static List<String> texts(Element root, String container, String name) {

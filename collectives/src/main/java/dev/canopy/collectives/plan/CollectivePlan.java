@@ -3,6 +3,8 @@ package dev.canopy.collectives.plan;
 import dev.canopy.collectives.internal.engine.RootedTree;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * The trees a communicator's collectives follow, one per root, under an epoch. Every member must
@@ -47,5 +49,28 @@ public interface CollectivePlan {
      */
     default double hopMs(int from, int to) {
         return oneWayMs(from, to) + transferMs(from, to);
+    }
+
+    /**
+     * The plan a collective moving {@code bytes} bytes runs with: its size class's trees for a {@link SizedPlan}, this
+     * plan (one set of trees for every size) otherwise.
+     */
+    default CollectivePlan forBytes(long bytes) {
+        return this;
+    }
+
+    /** The plans of this plan's size classes, class 0 first: this plan alone unless it is a {@link SizedPlan}. */
+    default List<CollectivePlan> sizeClassPlans() {
+        return List.of(this);
+    }
+
+    /** Whether collectives on this plan choose their trees by message size ({@link #forBytes} differs by size). */
+    default boolean choosesBySize() {
+        return sizeClassPlans().size() > 1;
+    }
+
+    /** The size class plan whose id is {@code id}, as a frame names it; empty if it is none of this plan's. */
+    default Optional<CollectivePlan> sizeClassPlan(long id) {
+        return sizeClassPlans().stream().filter(plan -> plan.epoch() == id).findFirst();
     }
 }

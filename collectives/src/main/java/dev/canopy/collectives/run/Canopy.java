@@ -92,7 +92,7 @@ public final class Canopy {
     private static Future<Optional<LivePlans>> livePlans(Vertx vertx, CanopyNode node, Communicator world,
             LevelAlgorithms algorithms, LogGpParameters loggp, JoinOptions options) {
         return options.livePlans()
-                .map(settings -> LivePlans.start(vertx, node, world, options.grid(), algorithms, loggp, settings)
+                .map(settings -> LivePlans.start(vertx, node, world, options.grid(), options.secret(), algorithms, loggp, settings)
                         .map(Optional::of))
                 .orElse(Future.succeededFuture(Optional.empty()));
     }

@@ -32,7 +32,8 @@ import java.util.function.Supplier;
  * <p>Collectives start on the level file's plan. A session joined with live plans
  * ({@link JoinOptions#withLivePlans}) also probes the network and takes part in the plan leader election;
  * it moves to the leader's newest plan only at {@link #adoptNewestPlan()}, which every member calls at the
- * same point of its sequence of collectives, so every collective runs on one epoch on every member.
+ * same point of its sequence of collectives, so every collective runs on one epoch on every member. A live epoch
+ * has trees per message size class, and each collective picks its size's trees by itself (docs/collectives.md).
  *
  * <p>The one-to-many collectives over policy-managed multicast groups ({@link GroupCollectives}: static, dynamic,
  * persistent, tree or auto) are opened on WORLD by the first {@link #groups} call, leasing through this node's
@@ -124,20 +125,6 @@ public final class CanopySession implements AutoCloseable {
             return Future.succeededFuture(collectives);
         }
         return livePlans.get().planSwitch().adoptNewest(collectives).onSuccess(adopted -> collectives = adopted);
-    }
-
-    /**
-     * {@link #adoptNewestPlanAsync()} with the newest epoch's trees for messages of {@code messageBytes}, priced with
-     * the bandwidth forecasts the epoch carries (docs/plan-leader.md): call it where a phase of large collectives
-     * begins, with the same size on every member, and with 0 where the phase ends (back to the latency trees).
-     * Without live plans the collectives stay on the level file's plan.
-     */
-    public Future<Collectives> adoptNewestPlanAsync(long messageBytes) {
-        if (livePlans.isEmpty()) {
-            return Future.succeededFuture(collectives);
-        }
-        return livePlans.get().planSwitch().adoptNewest(collectives, messageBytes)
-                .onSuccess(adopted -> collectives = adopted);
     }
 
     /** The asynchronous collectives over WORLD, on the plan adopted at the last switch point. */

@@ -17,6 +17,7 @@ import dev.canopy.core.internal.emulation.NanoClock;
 import dev.canopy.core.internal.membership.MembershipView;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.probes.internal.measure.ProbeService;
@@ -61,11 +62,12 @@ public final class LivePlans {
     /**
      * Starts probing, the site summaries, the plan cache's watch and the leader election for a joined {@code node}.
      *
+     * @param secret the job's secret, which seals the plan znodes
      * @param algorithms the level file's tree methods, as the session's configured plan uses them
      * @param loggp the deployment's calibrated LogGP parameters, as the session's configured plan uses them
      */
     public static Future<LivePlans> start(Vertx vertx, CanopyNode node, Communicator world, GridModel grid,
-            LevelAlgorithms algorithms, LogGpParameters loggp, LivePlanSettings settings) {
+            JobSecret secret, LevelAlgorithms algorithms, LogGpParameters loggp, LivePlanSettings settings) {
         MembershipView view = node.view().orElseThrow(() -> new IllegalStateException(
                 node.id() + " has no rank table; start live plans after joining"));
         Member self = world.member(world.rank());
@@ -77,13 +79,13 @@ public final class LivePlans {
         Map<String, Coordinates> coordinates = ConfiguredPlans.coordinatesOf(world.members());
         SizedPlanners planners = (messageBytes, bandwidths) -> ConfiguredPlans.planner(grid, coordinates, algorithms,
                 messageBytes, loggp, bandwidths);
-        PlanStore store = new PlanStore(node.context(), node.zooKeeper(), node.job());
+        PlanStore store = new PlanStore(node.context(), node.zooKeeper(), node.job(), secret);
         PlanCache cache = new PlanCache(node.context(), node.zooKeeper(), node.job(), store, CACHED_EPOCHS);
         SiteSummaryPublisher summaries = new SiteSummaryPublisher(vertx, probes, node.zooKeeper(), node.job(),
                 settings.summaryInterval(), settings.probes().forecast().ranking());
         SiteForecastWatcher sites = new SiteForecastWatcher(node.context(), node.zooKeeper(), node.job());
         ForecastFeed forecasts = new SiteCompletedFeed(ForecastFeed.of(probes), sites, node.context(), world.members());
-        PlanLeader leader = new PlanLeader(node.context(), node.zooKeeper(), node.job(), self, forecasts,
+        PlanLeader leader = new PlanLeader(node.context(), node.zooKeeper(), node.job(), secret, self, forecasts,
                 new ForecastLatencies(new GridLatencies(grid, coordinates, loggp)),
                 PlanEvaluator.everyRoot(Hierarchy.of(coordinates), planners, PlanEvaluator.DEFAULT_MESSAGE_SIZES),
                 settings.leader(), clock);

@@ -2,11 +2,13 @@ package dev.canopy.collectives.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.canopy.collectives.CollectiveObserver;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.internal.engine.RootedTree;
 import dev.canopy.collectives.internal.leader.LeaderSettings;
 import dev.canopy.collectives.internal.leader.PublishedPlan;
 import dev.canopy.collectives.internal.leader.SizedPlanners;
+import dev.canopy.collectives.plan.CollectivePlan;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.core.internal.emulation.GridWanEmulation;
@@ -31,7 +33,9 @@ import io.vertx.core.buffer.Buffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 
@@ -39,10 +43,10 @@ import org.junit.jupiter.api.Test;
  * Live plans weigh measured bandwidth, end to end: three real nodes (one per site, sockets on 127.0.0.1, a real
  * ZooKeeper) on the emulated WAN, every WAN link at 100 Mbit/s, the direct a~c link (30 ms RTT) much shorter than
  * the relay through b (2 x 80 ms). The probes time bandwidth transfers between the representatives; the leader
- * judges plans at 0 bytes and at 1 MiB. When the emulator throttles a~c to 4 Mbit/s at run time, the leader
+ * judges plans at 0 B, 64 KiB, 1 MiB and 16 MiB. When the emulator throttles a~c to 4 Mbit/s at run time, the leader
  * publishes a new epoch whose bandwidth forecasts saw it: its 1 MiB trees relay through b, while its latency trees
- * (what the runtime's default collectives use) still send a to c directly. Every member then adopts the 1 MiB trees
- * at a sized switch point and broadcasts 1 MiB along them, and returns to the latency trees.
+ * still send a to c directly. After one switch point to the newest epoch, a 2-byte and a 1 MiB bcast issued back to
+ * back, with no call between, go over the latency tree and the relayed tree: the engine picks by size.
  */
 class LiveBandwidthPlanTest {
 
@@ -92,32 +96,45 @@ class LiveBandwidthPlanTest {
                         .contains("a->c");
 
                 emulator.changeLink("a", "c", LinkProfile.rtt(30).withBandwidthMbps(4));
-                Await.until(Duration.ofSeconds(60),
-                        () -> plans.current().filter(LiveBandwidthPlanTest::measuredThinAc).isPresent(), () -> "a plan whose forecasts saw a~c throttled to 4 Mbit/s and a~b, b~c at 100");
+                Await.until(Duration.ofSeconds(60), () -> plans.current().filter(plan -> measuredThinAc(plan)
+                                && treeSends(plan, members, planners, LARGE).containsAll(List.of("a->b", "b->c"))).isPresent(),
+                        () -> "a plan whose forecasts saw a~c throttled to 4 Mbit/s and whose 1 MiB tree relays through b");
                 PublishedPlan thin = plans.current().orElseThrow();
 
                 assertThat(thin.epoch()).isGreaterThan(first.epoch());
                 assertThat(thin.reason()).as("the published reason").contains("re-plan", "bandwidths moved since epoch");
-                assertThat(treeSends(thin, members, planners, LARGE))
-                        .as("epoch %d (%s): 1 MiB relays through b around the thin link", thin.epoch(), thin.bandwidths())
-                        .containsExactlyInAnyOrder("a->b", "b->c");
                 assertThat(treeSends(thin, members, planners, 0))
-                        .as("epoch %d: small messages still take the short a~c link", thin.epoch())
-                        .containsExactlyInAnyOrder("a->b", "a->c");
+                        .as("epoch %d: small messages still take the short a~c link (b joins from a or c: a~b and b~c"
+                                + " have the same RTT, the forecasts' noise decides)", thin.epoch())
+                        .contains("a->c");
 
-                // A phase of large broadcasts: every member switches to the newest epoch's 1 MiB trees, then back.
-                List<Collectives> large = adoptEverywhere(sessions, LARGE);
-                assertThat(large).extracting(c -> c.plan().epoch()).containsOnly(large.get(0).plan().epoch());
-                assertThat(large.get(0).plan().epoch()).isGreaterThanOrEqualTo(thin.epoch());
-                assertThat(large).allSatisfy(c -> assertThat(sends(c, members)).as("the adopted 1 MiB tree from a")
-                        .containsExactlyInAnyOrder("a->b", "b->c"));
+                // One switch point to the newest epoch; then a small and a large bcast back to back, with no call between:
+                // each runs on its size class's trees, which every member learns from the root's frames.
+                List<Collectives> adopted = adoptEverywhere(sessions);
+                assertThat(adopted).extracting(c -> c.plan().epoch()).containsOnly(adopted.get(0).plan().epoch());
+                assertThat(adopted.get(0).plan().epoch()).isGreaterThanOrEqualTo(thin.epoch());
+                List<SortedMap<Long, CollectivePlan>> ranOn = new ArrayList<>();
+                byte[] small = {4, 2};
                 byte[] data = new byte[(int) LARGE];
                 new SplittableRandom(7).nextBytes(data);
-                List<Future<Buffer>> received = sessions.stream().map(session -> session.collectives()
-                        .bcast(session.rank() == 0 ? Buffer.buffer(data) : null, 0)).toList();
-                assertThat(received).allSatisfy(bcast -> assertThat(Await.result(bcast).getBytes()).isEqualTo(data));
-                assertThat(adoptEverywhere(sessions, 0)).allSatisfy(c -> assertThat(sends(c, members))
-                        .as("back to the latency tree from a").containsExactlyInAnyOrder("a->b", "a->c"));
+                List<Future<Buffer>> smallBcasts = new ArrayList<>();
+                List<Future<Buffer>> largeBcasts = new ArrayList<>();
+                for (Collectives member : adopted) {
+                    SortedMap<Long, CollectivePlan> bySequence = new ConcurrentSkipListMap<>();
+                    ranOn.add(bySequence);
+                    Collectives observed = member.withObserver(recordingPlans(bySequence));
+                    smallBcasts.add(observed.bcast(member.rank() == 0 ? Buffer.buffer(small) : null, 0));
+                    largeBcasts.add(observed.bcast(member.rank() == 0 ? Buffer.buffer(data) : null, 0));
+                }
+                assertThat(smallBcasts).allSatisfy(bcast -> assertThat(Await.result(bcast).getBytes()).isEqualTo(small));
+                assertThat(largeBcasts).allSatisfy(bcast -> assertThat(Await.result(bcast).getBytes()).isEqualTo(data));
+                assertThat(ranOn).allSatisfy(ran -> {
+                    assertThat(ran).hasSize(2);
+                    assertThat(sends(ran.get(ran.firstKey()).tree(0), members)).as("the 2-byte bcast's tree from a")
+                            .contains("a->c");
+                    assertThat(sends(ran.get(ran.lastKey()).tree(0), members)).as("the 1 MiB bcast's tree from a")
+                            .containsExactlyInAnyOrder("a->b", "b->c");
+                });
             } finally {
                 sessions.forEach(CanopySession::leave);
             }
@@ -140,24 +157,40 @@ class LiveBandwidthPlanTest {
         return sessions;
     }
 
-    /**
-     * Whether the plan's forecasts saw a~c thin and the relay fast. Early forecasts of the fast links are noisy (a few
-     * 64 KiB samples on a loaded host), so the leader may publish an epoch in between; it re-plans when they settle.
-     */
-    /** Every member's switch point with trees for {@code bytes}; they all leave it on one epoch. */
-    private static List<Collectives> adoptEverywhere(List<CanopySession> sessions, long bytes) {
-        List<Future<Collectives>> switching = sessions.stream().map(s -> s.adoptNewestPlanAsync(bytes)).toList();
+    /** Every member's switch point; they all leave it on one epoch. */
+    private static List<Collectives> adoptEverywhere(List<CanopySession> sessions) {
+        List<Future<Collectives>> switching = sessions.stream().map(CanopySession::adoptNewestPlanAsync).toList();
         return switching.stream().map(Await::result).toList();
     }
 
-    /** The site pairs the tree rooted at rank 0 of {@code collectives}' plan sends over. */
-    private static List<String> sends(Collectives collectives, List<Member> members) {
-        return sends(collectives.plan().tree(0), members);
+    /** Puts the size class plan every succeeded collective ran on by its sequence number. */
+    private static CollectiveObserver recordingPlans(SortedMap<Long, CollectivePlan> plans) {
+        return (operation, root, bytes) -> new CollectiveObserver.Observation() {
+            private long sequence;
+
+            @Override
+            public void sequenced(int contextId, long sequenceNumber, long epoch) {
+                sequence = sequenceNumber;
+            }
+
+            @Override
+            public void ranOn(CollectivePlan classPlan) {
+                plans.put(sequence, classPlan);
+            }
+
+            @Override
+            public void completed(Throwable failure) {
+            }
+        };
     }
 
+    /**
+     * Whether the plan's forecasts saw a~c thin. Early forecasts of the fast links are noisy (a few 64 KiB samples on
+     * a loaded host: 6 to 150 Mbit/s for a 100 Mbit/s link), and an epoch whose trees a later, settled forecast does not
+     * change stays (the hysteresis), so the test waits for the trees, not for particular values of the relay links.
+     */
     private static boolean measuredThinAc(PublishedPlan plan) {
-        return plan.bandwidths().mbps("a", "c").orElse(Double.POSITIVE_INFINITY) < 20
-                && plan.bandwidths().mbps("a", "b").orElse(0) > 20 && plan.bandwidths().mbps("b", "c").orElse(0) > 20;
+        return plan.bandwidths().mbps("a", "c").orElse(Double.POSITIVE_INFINITY) < 20;
     }
 
     /** The site pairs the tree rooted at rank 0 (a) of {@code plan} sends over, for messages of {@code bytes}. */

@@ -23,7 +23,7 @@ final class PlanReader implements AutoCloseable {
         client = CuratorFrameworkFactory.builder().connectString(connectString).retryPolicy(new RetryOneTime(100))
                 .authorization("digest", ZooKeeperCredentials.of(secret).digestAuthentication()).build();
         client.start();
-        store = new PlanStore(vertx.getOrCreateContext(), client, job);
+        store = new PlanStore(vertx.getOrCreateContext(), client, job, secret);
     }
 
     /** The plan of the highest published epoch, if any. */

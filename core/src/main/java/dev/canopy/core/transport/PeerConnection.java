@@ -1,16 +1,20 @@
 package dev.canopy.core.transport;
 
-import dev.canopy.core.internal.frame.BufferChain;
 import dev.canopy.core.internal.frame.FrameCodec;
 import dev.canopy.core.internal.security.Rejection;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.node.NodeLogger;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
+import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetSocket;
 import java.util.ArrayDeque;
@@ -34,6 +38,12 @@ final class PeerConnection {
 
     /** Frames queued within one event-loop turn are written together up to this many bytes. */
     private static final int BATCH_BYTES = 64 * 1024;
+
+    /**
+     * The largest piece of direct memory a batch is copied into, a size the socket's pool recycles: a 1 MiB
+     * buffer was a fresh allocation per frame, zeroed twice (by the JDK and by the kernel's page faults).
+     */
+    private static final int PIECE_BYTES = 64 * 1024;
 
     /** A frame waiting for the socket: its header and payload are written back to back. */
     private record PendingWrite(Buffer header, Buffer payload, Promise<Void> promise, long queuedAtNanos) {
@@ -413,7 +423,7 @@ final class PeerConnection {
             int length = batch.stream().mapToInt(PendingWrite::length).sum();
             waitingBytes -= length;
             unflushedBytes += length;
-            write(batch).onComplete(result -> {
+            write(batch, length).onComplete(result -> {
                 unflushedBytes -= length;
                 for (PendingWrite write : batch) {
                     if (result.succeeded()) {
@@ -441,17 +451,49 @@ final class PeerConnection {
     }
 
     /**
-     * Writes a batch as one buffer chained over the headers and payloads, without copying them: the
-     * socket copies heap memory into its direct buffers anyway (joining them first cost a copy of
-     * every frame up to 256 KiB, and larger frames took two writes).
+     * Writes a batch as one direct buffer from the socket's pool, each header and payload copied into it once.
+     * That is the one copy the socket makes of heap bytes anyway, made by us: handed a chain of heap buffers
+     * (a {@code BufferChain}, before 2026-11-28), Netty first merged the chain into a fresh, zeroed heap array and
+     * then copied that into direct memory, two copies and a large allocation per frame.
      */
-    private Future<Void> write(List<PendingWrite> batch) {
-        List<Buffer> parts = new ArrayList<>(2 * batch.size());
+    private Future<Void> write(List<PendingWrite> batch, int length) {
+        NetSocketInternal internal = (NetSocketInternal) socket;
+        ByteBuf out = directBuffer(internal.channelHandlerContext().alloc(), length);
         for (PendingWrite write : batch) {
-            parts.add(write.header());
-            parts.add(write.payload());
+            copyInto(write.header(), out);
+            copyInto(write.payload(), out);
         }
-        return socket.write(BufferChain.of(parts));
+        return internal.writeMessage(out);
+    }
+
+    /**
+     * {@code length} bytes of direct memory to be filled from index 0: one pooled buffer, or for a large batch a
+     * chain of {@value #PIECE_BYTES}-byte pieces, which the socket writes with one gathering write.
+     */
+    private static ByteBuf directBuffer(ByteBufAllocator allocator, int length) {
+        if (length <= PIECE_BYTES) {
+            return allocator.directBuffer(length);
+        }
+        CompositeByteBuf pieces = allocator.compositeDirectBuffer(Integer.MAX_VALUE);
+        for (int offset = 0; offset < length; offset += PIECE_BYTES) {
+            int size = Math.min(PIECE_BYTES, length - offset);
+            // Counted as full so that the chain's capacity covers it; copyInto overwrites every byte.
+            pieces.addComponent(false, allocator.directBuffer(size).writerIndex(size));
+        }
+        return pieces;
+    }
+
+    private static void copyInto(Buffer part, ByteBuf out) {
+        if (part instanceof BufferInternal internal) {
+            ByteBuf bytes = internal.getByteBuf();
+            int length = bytes.readableBytes();
+            // getBytes into the target, not out.writeBytes(bytes): the pooled buffer's writeBytes asks a
+            // composite source for one NIO buffer, which merges it into a new array first.
+            bytes.getBytes(bytes.readerIndex(), out, out.writerIndex(), length);
+            out.writerIndex(out.writerIndex() + length);
+        } else {
+            out.writeBytes(part.getBytes());
+        }
     }
 
     private void armDrainTimer() {

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicReference;
@@ -45,6 +46,31 @@ class VertxTransportTest {
         Await.result(a.send(TestNodes.member("b", "s", b), sent));
 
         assertThat(Await.next(received)).isEqualTo(sent);
+    }
+
+    @Test
+    void aLargeFrameRelayedAsItArrivedKeepsEveryByte() {
+        // b forwards the frame it received to c: the payload is then a chain over b's socket reads, and
+        // the sender copies it into the socket's direct memory part by part.
+        Transport a = nodes.start("a");
+        Transport b = nodes.start("b");
+        Transport c = nodes.start("c");
+        Member toC = TestNodes.member("c", "s", c);
+        b.frameHandler(frame -> b.send(toC, frame));
+        BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
+        c.frameHandler(received::add);
+        TestNodes.handlersInPlace(b);
+        TestNodes.handlersInPlace(c);
+        byte[] bytes = new byte[3 << 20];
+        new Random(13).nextBytes(bytes);
+        Frame sent = new Frame(FrameType.DATA, TestNodes.JOB, 0, 0, 0, 2, 7, 1, Buffer.buffer(bytes));
+
+        Await.result(a.send(TestNodes.member("b", "s", b), sent));
+
+        Frame relayed = Await.next(received);
+        assertThat(relayed.payload().length()).isEqualTo(bytes.length);
+        assertThat(relayed.payload().getBytes()).isEqualTo(bytes);
+        assertThat(relayed).isEqualTo(sent);
     }
 
     @Test

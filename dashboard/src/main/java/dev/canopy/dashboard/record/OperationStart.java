@@ -40,7 +40,8 @@ record OperationStart(int contextId, long sequence, Operation operation, int roo
         for (int rank = 0; rank < size; rank++) {
             parents[rank] = tree.parent(rank);
         }
-        if (plan instanceof TopologyPlan topology) {
+        // A plan with trees per size class describes its class 0 here, the latency trees plan.tree(root) gives.
+        if (plan.sizeClassPlans().get(0) instanceof TopologyPlan topology) {
             var arrivals = topology.hierarchicalPlan(root).arrivalMs();
             for (int rank = 0; rank < size; rank++) {
                 predicted[rank] = arrivals.getOrDefault(TopologyPlan.nameOf(members.get(rank)), 0.0);

@@ -5,6 +5,7 @@ import dev.canopy.collectives.internal.leader.PublishedPlan;
 import dev.canopy.core.internal.membership.JobMemberZnodes;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.dashboard.model.DashboardState;
 import dev.canopy.dashboard.model.GridEvent;
 import dev.canopy.dashboard.model.GridMember;
@@ -51,7 +52,8 @@ public final class JobReader {
     private final CuratorFramework client;
     private final JobId job;
     private final DashboardState state;
-    private final PlanStore plans;
+    /** Plans are sealed under the job secret: a dashboard without it shows none. */
+    private final Optional<PlanStore> plans;
     private final ReplanGain gain;
     private final Optional<MemberTimingsFeed> timings;
     private final AtomicBoolean reading = new AtomicBoolean();
@@ -64,7 +66,7 @@ public final class JobReader {
     private Optional<PublishedPlan> lastPlan = Optional.empty();
     private String lastError = "";
 
-    private JobReader(Vertx vertx, CuratorFramework client, JobId job, DashboardState state, ReplanGain gain,
+    private JobReader(Vertx vertx, CuratorFramework client, JobId job, Optional<JobSecret> secret, DashboardState state, ReplanGain gain,
             Optional<MemberTimingsFeed> timings, Duration interval) {
         this.vertx = vertx;
         this.gain = gain;
@@ -73,17 +75,19 @@ public final class JobReader {
         this.job = job;
         this.state = state;
         Context context = vertx.getOrCreateContext();
-        this.plans = new PlanStore(context, client, job);
+        this.plans = secret.map(key -> new PlanStore(context, client, job, key));
         this.timer = vertx.setPeriodic(0, interval.toMillis(), id -> readOnce());
     }
 
     /**
      * Starts following {@code job} through {@code client} (a started Curator client with the job's credentials;
-     * the caller keeps and closes it), and the members' collective timings into {@code timings}, if given.
+     * the caller keeps and closes it), and the members' collective timings into {@code timings}, if given; the plans
+     * only with the job's {@code secret}, which seals them.
      */
-    public static JobReader start(Vertx vertx, CuratorFramework client, JobId job, DashboardState state, ReplanGain gain,
+    public static JobReader start(Vertx vertx, CuratorFramework client, JobId job, Optional<JobSecret> secret,
+            DashboardState state, ReplanGain gain,
             Optional<MemberTimingsFeed> timings, Duration interval) {
-        return new JobReader(vertx, client, job, state, gain, timings, interval);
+        return new JobReader(vertx, client, job, secret, state, gain, timings, interval);
     }
 
     /** Reads once now, unless a read is under way; completes when the read is done (for tests and shutdown). */
@@ -179,6 +183,13 @@ public final class JobReader {
     }
 
     private void readPlans() throws Exception {
+        if (plans.isEmpty()) {
+            return;
+        }
+        readPlans(plans.get());
+    }
+
+    private void readPlans(PlanStore plans) throws Exception {
         long current = plans.currentEpoch().toCompletionStage().toCompletableFuture()
                 .get(PLAN_READ_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         if (current <= lastEpoch) {

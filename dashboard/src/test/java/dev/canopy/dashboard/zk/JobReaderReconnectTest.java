@@ -42,7 +42,7 @@ class JobReaderReconnectTest {
             client.create().creatingParentsIfNeeded().forPath("/canopy/jobs/j/members/n1", MEMBER.getBytes(StandardCharsets.UTF_8));
             client.create().forPath("/canopy/jobs/j/start", ("{\"members\":[" + MEMBER + "]}").getBytes(StandardCharsets.UTF_8));
             DashboardState state = new DashboardState("j");
-            JobReader reader = JobReader.start(vertx, client, JobId.of("j"), state, new ReplanGain(GridConfigs.defaultGrid()),
+            JobReader reader = JobReader.start(vertx, client, JobId.of("j"), Optional.empty(), state, new ReplanGain(GridConfigs.defaultGrid()),
                     Optional.empty(), Duration.ofMillis(100));
             Await.until(() -> state.sourceStatus().equals("ok") && state.snapshot().members().size() == 1,
                     () -> "one member read, status " + state.sourceStatus());

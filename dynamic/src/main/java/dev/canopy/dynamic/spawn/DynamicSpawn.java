@@ -5,8 +5,10 @@ import dev.canopy.core.internal.membership.ZooKeeperCredentials;
 import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.core.node.JobId;
 import dev.canopy.dynamic.DynamicProcesses;
+import dev.canopy.dynamic.DynamicTimeoutException;
 import dev.canopy.dynamic.InterCommunicator;
 import dev.canopy.dynamic.PortName;
+import dev.canopy.dynamic.StepLog;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.processes.AgentZnodes;
 import dev.canopy.processes.Placement;
@@ -17,8 +19,6 @@ import dev.canopy.processes.SpawnedChildren;
 import dev.canopy.processes.Spawner;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HashMap;
@@ -34,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * over the group (every member calls it, in the same order as its other collectives) and returns the
  * inter-communicator with the children once it exists at every parent. The root opens a port, asks the pool's
  * agents for the children ({@link Spawner}: placement by load, then latency from the root), the children join
- * their own job and connect back ({@link Parent#connect}), the root tells its group whether the spawn worked
- * (a broadcast), and the group accepts at the port. When the spawn fails (no agent fits, an unknown program class,
+ * their own job and connect back ({@link Parent#connect}). The group accepts at the port from the start
+ * ({@link DynamicProcesses#acceptSpawned}): the root meets the children's root as soon as it connects, and one
+ * broadcast tells the group that the spawn worked and the pairing's key. When the spawn fails (no agent fits, an unknown program class,
  * a child that exits or never joins, an agent that dies, the timeout), every parent's future fails with the
  * root's reason and no child is left running.
  *
@@ -48,6 +49,10 @@ public final class DynamicSpawn implements AutoCloseable {
     private static final Duration ZOOKEEPER_SESSION = Duration.ofSeconds(10);
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Logger LOG = LoggerFactory.getLogger(DynamicSpawn.class);
+    /** The root's steps of a spawn (beside the pairing's own, {@link StepLog}). */
+    static final String PORT = "port";
+    static final String REQUESTED = "requested";
+    static final String ACCEPTED = "accepted";
 
     private final Collectives group;
     private final GridModel grid;
@@ -92,27 +97,20 @@ public final class DynamicSpawn implements AutoCloseable {
                     + (size - 1) + ")"));
         }
         boolean isRoot = group.communicator().rank() == root;
-        long called = System.nanoTime();
-        Future<Started> started = isRoot ? startAtRoot(commands, root, called) : Future.succeededFuture(null);
-        return started.compose(done -> group.bcast(isRoot ? done.outcome() : null, root)
-                .compose(outcome -> {
-                    if (outcome.length() > 0) {
-                        return Future.<InterCommunicator>failedFuture(new SpawnFailedException(
-                                outcome.toString(StandardCharsets.UTF_8)));
-                    }
-                    long told = System.nanoTime();
-                    return dynamic.accept(isRoot ? done.port() : null, root)
-                            .onSuccess(made -> {
-                                if (isRoot) {
-                                    done.record(told, System.nanoTime());
-                                }
-                            });
-                })
+        StepLog steps = new StepLog();
+        Future<PortName> port = isRoot ? dynamic.openPort().onSuccess(opened -> steps.mark(PORT)) : Future.succeededFuture();
+        Future<Started> started = isRoot ? port.compose(opened -> startChildren(commands, root, opened))
+                : Future.succeededFuture();
+        // The parents accept from the start: the root meets the children's root the moment it connects, and the
+        // parents hear in one broadcast that the spawn worked and the pairing's key.
+        return dynamic.acceptSpawned(port, root, started, settings.timeout(), steps)
                 .onComplete(made -> {
                     if (isRoot) {
-                        done.finish(made.succeeded());
+                        finishAtRoot(made.succeeded(), port, started, steps);
                     }
-                }));
+                })
+                .recover(failure -> Future.failedFuture(failure instanceof DynamicTimeoutException ? failure
+                        : new SpawnFailedException(failure.getMessage(), failure)));
     }
 
     /** The timeline of the last spawn that succeeded at this process, when it was the root. */
@@ -120,91 +118,54 @@ public final class DynamicSpawn implements AutoCloseable {
         return Optional.ofNullable(lastTimeline);
     }
 
-    /** At the root: the port, the children and whether they started (an empty outcome) or why not. */
-    private final class Started {
-        private final PortName port;
-        private final Buffer outcome;
-        private final Runnable release;
-        private final long called;
-        private final long portOpened;
-        private final Optional<SpawnedChildren> children;
-        private final long joined;
-
-        Started(PortName port, Optional<SpawnedChildren> children, Buffer outcome, Runnable release, long called,
-                long portOpened) {
-            this.port = port;
-            this.children = children;
-            this.outcome = outcome;
-            this.release = release;
-            this.called = called;
-            this.portOpened = portOpened;
-            this.joined = System.nanoTime();
-        }
-
-        PortName port() {
-            return port;
-        }
-
-        Buffer outcome() {
-            return outcome;
-        }
-
-        void finish(boolean accepted) {
-            if (!accepted) {
-                release.run();
-            }
-        }
-
-        void record(long told, long accepted) {
-            long requested = children.map(SpawnedChildren::requestedNanos).orElse(joined);
-            SpawnTimeline timeline = new SpawnTimeline(millis(portOpened), millis(requested), millis(joined),
-                    millis(told), millis(accepted));
-            synchronized (DynamicSpawn.this) {
-                lastTimeline = timeline;
-            }
-            LOG.debug("spawn of {}: {}", children.map(SpawnedChildren::job).orElse(null), timeline);
-        }
-
-        private double millis(long at) {
-            return (at - called) / 1e6;
-        }
+    /** At the root: the children started by the spawner, and how to release them. */
+    private record Started(Root root, SpawnedChildren children) {
     }
 
-    /** Where the parents wait, and their TLS files when their inter-communicators run TLS. */
+    /**
+     * Where the parents wait, their TLS files when their inter-communicators run TLS, and their ZooKeeper TLS directory
+     * when they reach ZooKeeper over TLS (paths only).
+     */
     private Map<String, String> childProperties(PortName port) {
         Map<String, String> properties = new HashMap<>(Parent.tlsProperties(dynamic.options().tls()));
+        properties.putAll(Parent.zooKeeperTlsProperties(dynamic.options().zooKeeperTls()));
         properties.put(Parent.PORT_PROPERTY, port.toString());
         return properties;
     }
 
-    private Future<Started> startAtRoot(List<SpawnCommand> commands, int rootRank, long called) {
+    /** At the root: asks the agents for the children; completes once every child has joined its job. */
+    private Future<Started> startChildren(List<SpawnCommand> commands, int rootRank, PortName port) {
         JobId childJob = JobId.of("spawn-" + HexFormat.of().formatHex(RANDOM.generateSeed(6)));
-        return dynamic.openPort().compose(port -> root(rootRank)
-                .compose(root -> {
-                    long portOpened = System.nanoTime();
-                    SpawnOrder order = new SpawnOrder(childJob, commands, grid, root.latency(), settings.timeout(),
-                            settings.wan() == SpawnSettings.WanEmulation.EMULATED,
-                            childProperties(port));
-                    return root.spawner().spawn(order).map(children -> new Started(port, Optional.of(children), Buffer.buffer(),
-                            () -> release(root, children, port), called, portOpened));
-                })
-                .otherwise(failure -> {
-                    dynamic.closePort(port);
-                    return new Started(port, Optional.empty(), Buffer.buffer(reason(failure)), () -> { }, called, called);
-                }))
-                // No port: the group still hears why, so no parent waits in the broadcast.
-                .otherwise(failure -> new Started(null, Optional.empty(), Buffer.buffer(reason(failure)), () -> { }, called,
-                        called));
+        return root(rootRank).compose(root -> {
+            SpawnOrder order = new SpawnOrder(childJob, commands, grid, root.latency(), settings.timeout(),
+                    settings.wan() == SpawnSettings.WanEmulation.EMULATED, childProperties(port));
+            return root.spawner().spawn(order).map(children -> new Started(root, children));
+        });
     }
 
-    private void release(Root root, SpawnedChildren children, PortName port) {
-        root.spawner().release(children);
-        dynamic.closePort(port);
+    /**
+     * At the root, once the inter-communicator exists or the spawn failed: the timeline, or the children released
+     * and the port closed. The children's start may complete after the pairing (its watch is slower than the
+     * children's root), so both wait for it.
+     */
+    private void finishAtRoot(boolean made, Future<PortName> port, Future<Started> started, StepLog steps) {
+        if (made) {
+            long accepted = System.nanoTime();
+            started.onSuccess(done -> record(done.children(), steps, accepted));
+            return;
+        }
+        started.onSuccess(done -> done.root().spawner().release(done.children()));
+        port.onSuccess(dynamic::closePort);
     }
 
-    private static String reason(Throwable failure) {
-        String message = failure.getMessage() == null ? failure.toString() : failure.getMessage();
-        return failure instanceof SpawnFailedException ? message : "spawn failed at the root: " + message;
+    private void record(SpawnedChildren children, StepLog steps, long accepted) {
+        steps.mark(REQUESTED, children.requestedNanos());
+        steps.mark(ACCEPTED, accepted);
+        SpawnTimeline timeline = SpawnTimeline.of(steps);
+        synchronized (this) {
+            lastTimeline = timeline;
+        }
+        LOG.debug("spawn of {}: {}; {}", children.job(), timeline, steps);
     }
 
     private synchronized Future<Root> root(int rootRank) {

@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Spawning on one machine without {@code canopy agent}s: one agent per site of the grid, in this JVM, each
@@ -49,7 +48,7 @@ public final class LocalAgents implements AutoCloseable {
                 ChildStarter starter = new ChildStarter(pool + "/" + site.name(), System.getProperty("java.class.path"),
                         SpawnedProgramEntry.class.getName(), System.getenv(), System.err::println);
                 agents.add(LaunchAgent.start(new AgentOptions(pool, site.name(), "localhost", site.name(), warm, starter,
-                        options.zooKeeper(), Optional.empty(), secretFile, options.secret())));
+                        options.zooKeeper(), options.zooKeeperTls(), secretFile, options.secret())));
             }
         } catch (IOException | RuntimeException e) {
             local.close();

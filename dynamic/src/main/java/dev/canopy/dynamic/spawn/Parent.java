@@ -3,6 +3,7 @@ package dev.canopy.dynamic.spawn;
 import dev.canopy.collectives.run.CanopySession;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.security.tls.TlsSettings;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import dev.canopy.dynamic.DynamicOptions;
 import dev.canopy.dynamic.DynamicProcesses;
 import dev.canopy.dynamic.InterCommunicator;
@@ -33,6 +34,12 @@ public final class Parent {
      * which must exist at those paths on the children's host).
      */
     static final String TLS_PROPERTY_PREFIX = "canopy.parent.tls.";
+    /**
+     * The parents' ZooKeeper TLS directory ({@code --zk-tls}; a path, never a key): the children's job reaches the
+     * parents' ZooKeeper as they do (a TLS-only ensemble refuses anything else). The directory must exist at that path
+     * on the children's host.
+     */
+    static final String ZOOKEEPER_TLS_PROPERTY = "canopy.parent.zk-tls";
 
     private Parent() {
     }
@@ -43,7 +50,8 @@ public final class Parent {
     }
 
     /**
-     * The options of the children's side (their job's ZooKeeper and secret, the parents' namespace and TLS files), to adjust
+     * The options of the children's side (their job's ZooKeeper and secret, the parents' namespace, TLS files and
+     * ZooKeeper TLS directory), to adjust
      * (timeout, inter phase) and pass to {@link #connect(CanopySession, DynamicProcesses)}.
      *
      * @throws IllegalStateException when this process was not spawned
@@ -56,7 +64,20 @@ public final class Parent {
         }
         DynamicOptions options = DynamicOptions.of(zooKeeper, JobSecret.fromFile(Path.of(secretFile)))
                 .withNamespace(port().namespace());
+        options = zooKeeperTlsDirectory().map(directory -> ZooKeeperTls.fromDirectory(Path.of(directory)))
+                .map(options::withZooKeeperTls).orElse(options);
         return TlsSettings.fromEnvironment(tlsEnvironment()).map(options::withTls).orElse(options);
+    }
+
+    /** The parents' ZooKeeper TLS directory ({@link #ZOOKEEPER_TLS_PROPERTY}); empty when they reach it in plain TCP. */
+    static Optional<String> zooKeeperTlsDirectory() {
+        return Optional.ofNullable(System.getProperty(ZOOKEEPER_TLS_PROPERTY));
+    }
+
+    /** The system property that gives a child the parents' ZooKeeper TLS directory ({@link #ZOOKEEPER_TLS_PROPERTY}). */
+    static Map<String, String> zooKeeperTlsProperties(Optional<ZooKeeperTls> tls) {
+        return tls.map(given -> Map.of(ZOOKEEPER_TLS_PROPERTY, given.directory().toAbsolutePath().toString()))
+                .orElse(Map.of());
     }
 
     /**

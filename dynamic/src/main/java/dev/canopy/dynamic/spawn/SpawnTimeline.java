@@ -1,15 +1,27 @@
 package dev.canopy.dynamic.spawn;
 
+import dev.canopy.dynamic.StepLog;
 import io.vertx.core.json.JsonObject;
 import java.util.Locale;
 
 /**
  * Where the time of one spawn went, at the parent root, in milliseconds since {@code spawn} was called: the port
- * open (and the root's ZooKeeper client, on the first spawn), the requests written to the agents, every child
- * joined its job (the child job's start record lists all), the parents heard the outcome (the group's broadcast),
- * and the inter-communicator exists at the root (the exchange with the children). Each is cumulative.
+ * open, the requests written to the agents (and the root's ZooKeeper client, on the first spawn), every child
+ * joined its job and the children's root connected at the port (the roots agreed the pairing's key), the parents
+ * heard it (the group's broadcast of the key), and the inter-communicator exists at the root (the exchange with the
+ * children). Each is cumulative.
  */
 public record SpawnTimeline(double portMs, double requestedMs, double joinedMs, double toldMs, double acceptedMs) {
+
+    /** From a spawn's steps at the root (its own and its pairing's). */
+    static SpawnTimeline of(StepLog steps) {
+        return new SpawnTimeline(at(steps, DynamicSpawn.PORT), at(steps, DynamicSpawn.REQUESTED), at(steps, StepLog.KEY_AGREED),
+                at(steps, StepLog.KEY_SHARED), at(steps, DynamicSpawn.ACCEPTED));
+    }
+
+    private static double at(StepLog steps, String step) {
+        return steps.millis(step).orElseThrow(() -> new IllegalStateException("the spawn's step " + step + " was not marked"));
+    }
 
     /** The phases by name, each the time since the previous one. */
     public JsonObject phasesJson() {

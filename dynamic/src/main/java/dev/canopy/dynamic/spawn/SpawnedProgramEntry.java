@@ -99,6 +99,9 @@ public final class SpawnedProgramEntry implements ChildEntry {
         List.of(TlsSettings.ENV_CERTIFICATE, TlsSettings.ENV_KEY, TlsSettings.ENV_CA, TlsSettings.ENV_PEER_NAME)
                 .forEach(environment::remove);
         environment.putAll(Parent.tlsEnvironment());
+        // Likewise ZooKeeper: the children reach the parents' ensemble as the parents do (TLS or not).
+        environment.remove(JoinOptions.ENV_ZOOKEEPER_TLS);
+        Parent.zooKeeperTlsDirectory().ifPresent(directory -> environment.put(JoinOptions.ENV_ZOOKEEPER_TLS, directory));
         return ProgramMain.run(binding.program(), SpawnedProgramEntry.class.getClassLoader(),
                 binding.arguments().toArray(String[]::new), () -> JoinOptions.fromEnvironment(environment));
     }

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.canopy.collectives.ArrayType;
 import dev.canopy.collectives.reduce.BuiltInOp;
 import dev.canopy.core.security.tls.TlsSettings;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import dev.canopy.core.testing.Await;
+import dev.canopy.core.testing.TestCertificates;
 import dev.canopy.core.testing.TestPki;
 import dev.canopy.dynamic.InterCommunicator;
 import dev.canopy.processes.Placement;
@@ -119,6 +121,22 @@ class DynamicSpawnTest {
         }
 
         assertThat(parentsAllreduce(children)).containsExactly(10L);
+        children.forEach(inter -> Await.result(inter.disconnect(), BOUND));
+    }
+
+    @Test
+    void theChildrenOfParentsOnATlsOnlyZooKeeperJoinAndConnectBackOverZooKeeperTls(@TempDir Path directory) {
+        ZooKeeperTls zooKeeperTls = ZooKeeperTls.fromDirectory(TestCertificates.writePemDirectory(directory,
+                TestCertificates.authority("canopy-test-ca", Duration.ofDays(2))));
+        job = new ParentJob(new int[] {0, 4}, 0, Optional.empty(), Optional.of(zooKeeperTls));
+
+        // The ensemble has no plaintext port: without the parents' --zk-tls directory the children could not even
+        // join their job, and every parent's spawn would fail.
+        List<InterCommunicator> children = results(job.spawn(List.of(new SpawnCommand(Children.Ten.class.getName(), List.of(),
+                2, Placement.atSites("kisti-b")))));
+
+        assertThat(children).allSatisfy(inter -> assertThat(inter.remoteSize()).isEqualTo(2));
+        assertThat(parentsAllreduce(children)).containsExactly(20L, 20L);
         children.forEach(inter -> Await.result(inter.disconnect(), BOUND));
     }
 

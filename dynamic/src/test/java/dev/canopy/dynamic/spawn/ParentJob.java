@@ -11,6 +11,7 @@ import dev.canopy.core.node.NodeId;
 import dev.canopy.core.node.NodeOptions;
 import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.security.tls.TlsSettings;
+import dev.canopy.core.security.tls.ZooKeeperTls;
 import dev.canopy.core.testing.Await;
 import dev.canopy.dynamic.DynamicOptions;
 import dev.canopy.dynamic.DynamicProcesses;
@@ -48,13 +49,14 @@ final class ParentJob implements AutoCloseable {
     }
 
     final GridModel grid = GridConfigs.defaultGrid();
-    final EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
+    final EmbeddedZooKeeper zooKeeper;
     final JobSecret secret = JobSecret.generate();
     final Vertx vertx = CanopyVertx.create();
     final String pool = "spawn" + ProcessHandle.current().pid() + "-" + JOBS.incrementAndGet();
     final List<Process> parents = new ArrayList<>();
     final LocalAgents agents;
     private final Optional<TlsSettings> tls;
+    private final Optional<ZooKeeperTls> zooKeeperTls;
 
     /** Parents at the grid's processes {@code at}, local agents with {@code warm} warm JVMs per site. */
     ParentJob(int[] at, int warm) {
@@ -63,7 +65,17 @@ final class ParentJob implements AutoCloseable {
 
     /** As {@link #ParentJob(int[], int)}, the parents' inter-communicators over TLS with {@code tls}. */
     ParentJob(int[] at, int warm, Optional<TlsSettings> tls) {
+        this(at, warm, tls, Optional.empty());
+    }
+
+    /**
+     * As {@link #ParentJob(int[], int, Optional)}, with a ZooKeeper that has a TLS port only when {@code zooKeeperTls}
+     * is given (its directory has the server's key): the parents, their agents and their spawns reach it over TLS.
+     */
+    ParentJob(int[] at, int warm, Optional<TlsSettings> tls, Optional<ZooKeeperTls> zooKeeperTls) {
         this.tls = tls;
+        this.zooKeeperTls = zooKeeperTls;
+        zooKeeper = EmbeddedZooKeeper.start(zooKeeperTls);
         agents = LocalAgents.start(grid, options(), pool, warm);
         try {
             JobId job = JobId.of("parents-" + JOBS.incrementAndGet());
@@ -72,6 +84,7 @@ final class ParentJob implements AutoCloseable {
                 NodeOptions node = NodeOptions.of(job, NodeId.of("p" + index), grid.processes().get(index).coordinates(),
                         at.length, zooKeeper.connectString(), secret).withHeartbeat(LOADED_MACHINE)
                         .withSessionTimeout(LOADED_SESSION);
+                node = zooKeeperTls.map(node::withZooKeeperTls).orElse(node);
                 joined.add(CanopyNode.start(vertx, node).compose(started -> started.join().map(world -> {
                     Collectives collectives = new Collectives(world, ConfiguredPlans.of(world.members(), grid),
                             CollectiveSettings.defaults());
@@ -91,6 +104,7 @@ final class ParentJob implements AutoCloseable {
     DynamicOptions options() {
         DynamicOptions options = DynamicOptions.of(zooKeeper.connectString(), secret).withNamespace(pool)
                 .withHeartbeat(LOADED_MACHINE);
+        options = zooKeeperTls.map(options::withZooKeeperTls).orElse(options);
         return tls.map(options::withTls).orElse(options);
     }
 

@@ -42,6 +42,25 @@ public final class DynamicBenchCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "A reduced set of shapes and runs (a few minutes on an idle machine).")
     private boolean quick;
 
+    @Option(names = "--intercomm-only", description = "Only the inter-communicator collectives, topology-aware vs flat"
+            + " (no spawn, merge or point-to-point).")
+    private boolean intercommOnly;
+
+    @Option(names = "--intercomm-apart", description = "Inter-communicator collectives with the parents at the first half"
+            + " of the sites and the children at the others (default: both groups at every site).")
+    private boolean apart;
+
+    @Option(names = "--shapes", split = ",", paramLabel = "PxC",
+            description = "The spawn shapes, parents x children (e.g. 1x1,2x2,4x4); default: the plan's.")
+    private List<String> shapes;
+
+    @Option(names = "--runs", description = "Spawns per shape and mode (default: 20, 3 with --quick).")
+    private Integer runs;
+
+    @Option(names = "--spawn-only", description = "Only the spawn latency and rate (no merge, point-to-point or"
+            + " inter-communicator collectives); a one-site level file is then enough.")
+    private boolean spawnOnly;
+
     @Mixin
     private BenchOutput output;
 
@@ -58,26 +77,44 @@ public final class DynamicBenchCommand implements Callable<Integer> {
             }
             grid = loaded.get();
         }
-        if (grid.sites().stream().anyMatch(site -> site.processCount() < 2) || grid.sites().size() < 2) {
-            return output.refuse("the grid needs at least 2 sites with 2 processes each (parents and children share"
-                    + " every site); " + grid.name() + " has " + grid.sites().size() + " sites");
+        if (grid.sites().stream().anyMatch(site -> site.processCount() < 2) || grid.sites().size() < (spawnOnly ? 1 : 2)) {
+            return output.refuse("the grid needs at least " + (spawnOnly ? "1 site" : "2 sites") + " with 2 processes each"
+                    + " (parents and children share every site); " + grid.name() + " has " + grid.sites().size() + " sites");
+        }
+        if (spawnOnly && intercommOnly) {
+            return output.refuse("--spawn-only and --intercomm-only exclude each other: give one of them");
         }
         Plan plan = quick ? Plan.QUICK : Plan.FULL;
+        List<int[]> spawnShapes;
+        try {
+            spawnShapes = shapes == null ? plan.shapes() : shapes.stream().map(DynamicBenchCommand::shape).toList();
+        } catch (IllegalArgumentException e) {
+            return output.refuse(e.getMessage());
+        }
+        if (runs != null && runs < 1) {
+            return output.refuse("--runs " + runs + " is not a positive number of spawns");
+        }
         // Progress goes to stderr with --json, so standard output is the JSON alone.
         PrintWriter progress = output.json() ? err : spec.commandLine().getOut();
         List<SpawnBench.Latency> spawns = new ArrayList<>();
         List<SpawnBench.Rate> rates = new ArrayList<>();
-        new SpawnBench(grid, progress).run(plan.shapes(), plan.runs(), plan.rateSpawns(), spawns, rates);
-        InterBench inter = new InterBench(grid, progress);
         List<InterBench.Merge> merges = new ArrayList<>();
-        for (int perSite : plan.mergePerSite()) {
-            merges.add(inter.merge(perSite, plan.mergeIterations()));
-        }
-        List<InterBench.P2p> p2p = inter.pointToPoint(plan.p2pSizes(), plan.p2pRounds());
+        List<InterBench.P2p> p2p = new ArrayList<>();
         List<InterBench.Collective> collectives = new ArrayList<>();
-        for (InterPhase phase : List.of(InterPhase.TOPOLOGY, InterPhase.FLAT)) {
-            collectives.addAll(inter.collectives(plan.collectivePerSite(), plan.collectiveSizes(), plan.collectiveIterations(),
-                    phase));
+        if (!intercommOnly) {
+            new SpawnBench(grid, progress).run(spawnShapes, runs == null ? plan.runs() : runs, plan.rateSpawns(), spawns,
+                    rates);
+        }
+        if (!spawnOnly) {
+            InterBench inter = new InterBench(grid, progress);
+            if (!intercommOnly) {
+                for (int perSite : plan.mergePerSite()) {
+                    merges.add(inter.merge(perSite, plan.mergeIterations()));
+                }
+                p2p.addAll(inter.pointToPoint(plan.p2pSizes(), plan.p2pRounds()));
+            }
+            collectives.addAll(inter.collectives(apart ? inter.groupsApart() : inter.groupsAt(plan.collectivePerSite()),
+                    plan.collectiveSizes(), plan.collectiveWarmUps(), plan.collectiveRepetitions()));
         }
         PrintWriter out = spec.commandLine().getOut();
         if (output.json()) {
@@ -89,15 +126,30 @@ public final class DynamicBenchCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** {@code PxC}: parents x children, each 1 to 16. */
+    private static int[] shape(String text) {
+        String[] parts = text.strip().toLowerCase(Locale.ROOT).split("x", -1);
+        try {
+            int[] shape = {Integer.parseInt(parts[0].strip()), Integer.parseInt(parts[1].strip())};
+            if (parts.length == 2 && shape[0] >= 1 && shape[0] <= 16 && shape[1] >= 1 && shape[1] <= 16) {
+                return shape;
+            }
+        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+            // the message below
+        }
+        throw new IllegalArgumentException("--shapes: '" + text + "' is not PxC with parents and children from 1 to 16"
+                + " (e.g. --shapes 1x1,2x2,4x4)");
+    }
+
     /** What one run measures. */
     private record Plan(List<int[]> shapes, int runs, int rateSpawns, List<Integer> mergePerSite, int mergeIterations,
             List<Integer> p2pSizes, int p2pRounds, int collectivePerSite, List<Integer> collectiveSizes,
-            int collectiveIterations) {
+            int collectiveWarmUps, int collectiveRepetitions) {
 
         static final Plan QUICK = new Plan(List.of(new int[] {1, 1}, new int[] {2, 2}), 3, 3, List.of(1), 5,
-                List.of(8, 65536), 50, 1, List.of(8, 524288), 3);
+                List.of(8, 65536), 50, 2, List.of(8, 524288), 2, 5);
         static final Plan FULL = new Plan(shapes(List.of(1, 2, 4, 8, 16)), 20, 20, List.of(1, 2), 20,
-                List.of(8, 1024, 65536, 524288), 200, 2, List.of(8, 1024, 65536, 524288), 10);
+                List.of(8, 1024, 65536, 524288), 200, 2, List.of(8, 1024, 65536, 524288), 3, 15);
 
         private static List<int[]> shapes(List<Integer> sizes) {
             List<int[]> shapes = new ArrayList<>();
@@ -135,42 +187,48 @@ public final class DynamicBenchCommand implements Callable<Integer> {
             List<InterBench.Collective> collectives) {
         out.println("canopy bench dynamic on " + grid.name() + "; " + MachineInfo.current());
         out.println();
-        TextTable spawn = TextTable.of(Column.integer("parents", null), Column.integer("children", null),
-                Column.decimal("cold spawn", "ms", 0), Column.decimal("warm spawn", "ms", 0), Column.decimal("warm/cold", null, 2));
-        for (SpawnBench.Latency cold : spawns.stream().filter(row -> row.mode() == SpawnBench.Mode.COLD).toList()) {
-            double warm = spawns.stream().filter(row -> row.mode() == SpawnBench.Mode.WARM && row.parents() == cold.parents()
-                    && row.children() == cold.children()).mapToDouble(SpawnBench.Latency::meanMs).findFirst().orElse(Double.NaN);
-            spawn.row(cold.parents(), cold.children(), cold.meanMs(), warm, warm / cold.meanMs());
+        if (!spawns.isEmpty()) { // --intercomm-only measures none of these
+            TextTable spawn = TextTable.of(Column.integer("parents", null), Column.integer("children", null),
+                    Column.decimal("cold spawn", "ms", 0), Column.decimal("warm spawn", "ms", 0), Column.decimal("warm/cold", null, 2));
+            for (SpawnBench.Latency cold : spawns.stream().filter(row -> row.mode() == SpawnBench.Mode.COLD).toList()) {
+                double warm = spawns.stream().filter(row -> row.mode() == SpawnBench.Mode.WARM && row.parents() == cold.parents()
+                        && row.children() == cold.children()).mapToDouble(SpawnBench.Latency::meanMs).findFirst().orElse(Double.NaN);
+                spawn.row(cold.parents(), cold.children(), cold.meanMs(), warm, warm / cold.meanMs());
+            }
+            out.print(spawn.render());
+            out.println();
+            rates.forEach(rate -> out.printf(Locale.ROOT, "spawn rate (%s, 1 parent x 1 child, back to back): %.2f spawns/s%n",
+                    rate.mode().json(), rate.spawnsPerSecond()));
+            out.println();
         }
-        out.print(spawn.render());
-        out.println();
-        rates.forEach(rate -> out.printf(Locale.ROOT, "spawn rate (%s, 1 parent x 1 child, back to back): %.2f spawns/s%n",
-                rate.mode().json(), rate.spawnsPerSecond()));
-        out.println();
-        TextTable merge = TextTable.of(Column.integer("merged size", null), Column.decimal("merge", "ms", 1),
-                Column.decimal("allgather of the merged group", "ms", 1), Column.decimal("merge/allgather", null, 2));
-        merges.forEach(row -> merge.row(row.size(), row.meanMs(), row.allgatherMs(), row.meanMs() / row.allgatherMs()));
-        out.print(merge.render());
-        out.println();
-        TextTable roundTrips = TextTable.of(Column.integer("bytes", null), Column.decimal("intra round trip", "us", 0),
-                Column.decimal("inter round trip", "us", 0), Column.decimal("inter/intra", null, 2));
-        for (InterBench.P2p intra : p2p.stream().filter(row -> row.kind().equals("intra")).toList()) {
-            double inter = p2p.stream().filter(row -> row.kind().equals("inter") && row.bytes() == intra.bytes())
-                    .mapToDouble(InterBench.P2p::medianUs).findFirst().orElse(Double.NaN);
-            roundTrips.row(intra.bytes(), intra.medianUs(), inter, inter / intra.medianUs());
+        if (!merges.isEmpty()) {
+            TextTable merge = TextTable.of(Column.integer("merged size", null), Column.decimal("merge", "ms", 1),
+                    Column.decimal("allgather of the merged group", "ms", 1), Column.decimal("merge/allgather", null, 2));
+            merges.forEach(row -> merge.row(row.size(), row.meanMs(), row.allgatherMs(), row.meanMs() / row.allgatherMs()));
+            out.print(merge.render());
+            out.println();
         }
-        out.print(roundTrips.render());
-        out.println();
+        if (!p2p.isEmpty()) {
+            TextTable roundTrips = TextTable.of(Column.integer("bytes", null), Column.decimal("intra round trip", "us", 0),
+                    Column.decimal("inter round trip", "us", 0), Column.decimal("inter/intra", null, 2));
+            for (InterBench.P2p intra : p2p.stream().filter(row -> row.kind().equals("intra")).toList()) {
+                double inter = p2p.stream().filter(row -> row.kind().equals("inter") && row.bytes() == intra.bytes())
+                        .mapToDouble(InterBench.P2p::medianUs).findFirst().orElse(Double.NaN);
+                roundTrips.row(intra.bytes(), intra.medianUs(), inter, inter / intra.medianUs());
+            }
+            out.print(roundTrips.render());
+            out.println();
+        }
         TextTable inter = TextTable.of(Column.text("op"), Column.integer("bytes", null),
                 Column.decimal("topology min", "ms", 1), Column.decimal("topology avg", "ms", 1),
                 Column.decimal("topology max", "ms", 1), Column.decimal("flat min", "ms", 1),
                 Column.decimal("flat avg", "ms", 1), Column.decimal("flat max", "ms", 1),
-                Column.decimal("topology/flat (avg)", null, 2));
+                Column.decimal("topology/flat (avg)", null, 2), Column.decimal("topology/flat (max)", null, 2));
         for (InterBench.Collective topology : collectives.stream().filter(row -> row.phase() == InterPhase.TOPOLOGY).toList()) {
             collectives.stream().filter(row -> row.phase() == InterPhase.FLAT && row.op().equals(topology.op())
                     && row.bytes() == topology.bytes()).findFirst().ifPresent(flat -> inter.row(topology.op(),
                     topology.bytes(), topology.minMs(), topology.avgMs(), topology.maxMs(), flat.minMs(), flat.avgMs(),
-                    flat.maxMs(), topology.avgMs() / flat.avgMs()));
+                    flat.maxMs(), topology.avgMs() / flat.avgMs(), topology.maxMs() / flat.maxMs()));
         }
         out.print(inter.render());
     }

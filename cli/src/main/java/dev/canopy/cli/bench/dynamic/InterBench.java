@@ -12,7 +12,10 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.io.PrintWriter;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * The measurements over an inter-communicator of two jobs on the emulated grid ({@link ConnectedGroups}): merge
@@ -41,8 +44,12 @@ final class InterBench {
         this.progress = progress;
     }
 
-    /** {@code perSite} processes of each group at every site: the group's first {@code perSite} there, then the next. */
-    int[][] groupsAt(int perSite) {
+    /**
+     * {@code perSite} processes of each group at every site (fewer when the smallest site has fewer than twice that):
+     * the parents the site's first ones, the children the next.
+     */
+    int[][] groupsAt(int wanted) {
+        int perSite = Math.min(wanted, grid.sites().stream().mapToInt(each -> each.processCount() / 2).min().orElse(1));
         int sites = grid.sites().size();
         int[] parents = new int[sites * perSite];
         int[] children = new int[sites * perSite];
@@ -59,11 +66,30 @@ final class InterBench {
         return new int[][] {parents, children};
     }
 
+    /**
+     * The seed's shape, children away from their parents: the parents are every process of the first half of the
+     * sites (in the file's order), the children every process of the others.
+     */
+    int[][] groupsApart() {
+        int sites = grid.sites().size();
+        List<Integer> parents = new java.util.ArrayList<>();
+        List<Integer> children = new java.util.ArrayList<>();
+        int offset = 0;
+        for (int site = 0; site < sites; site++) {
+            for (int k = 0; k < grid.sites().get(site).processCount(); k++) {
+                (site < (sites + 1) / 2 ? parents : children).add(offset + k);
+            }
+            offset += grid.sites().get(site).processCount();
+        }
+        return new int[][] {parents.stream().mapToInt(Integer::intValue).toArray(),
+                children.stream().mapToInt(Integer::intValue).toArray()};
+    }
+
     Merge merge(int perSite, int iterations) {
         int[][] at = groupsAt(perSite);
-        try (ConnectedGroups groups = ConnectedGroups.start(grid, at[0], at[1], InterPhase.TOPOLOGY)) {
-            List<InterCommunicator> all = groups.all();
-            int parents = groups.parentSide.size();
+        try (ConnectedGroups groups = ConnectedGroups.start(grid, at[0], at[1], List.of(InterPhase.TOPOLOGY))) {
+            List<InterCommunicator> all = groups.all(InterPhase.TOPOLOGY);
+            int parents = groups.parents.size();
             double merges = 0;
             double allgathers = 0;
             for (int iteration = 0; iteration < iterations; iteration++) {
@@ -96,11 +122,11 @@ final class InterBench {
     List<P2p> pointToPoint(List<Integer> sizes, int rounds) {
         int[][] at = groupsAt(1);
         try (ConnectedGroups groups = ConnectedGroups.start(grid, new int[] {at[0][0], at[0][1]},
-                new int[] {at[1][0], at[1][1]}, InterPhase.TOPOLOGY)) {
+                new int[] {at[1][0], at[1][1]}, List.of(InterPhase.TOPOLOGY))) {
             Communicator parentA = groups.parents.processes().get(0).collectives().communicator();
             Communicator parentB = groups.parents.processes().get(1).collectives().communicator();
-            InterCommunicator fromParent = groups.parentSide.get(0);
-            InterCommunicator atChild = groups.childSide.get(1);
+            InterCommunicator fromParent = groups.parentSide(InterPhase.TOPOLOGY).get(0);
+            InterCommunicator atChild = groups.childSide(InterPhase.TOPOLOGY).get(1);
             List<P2p> rows = new java.util.ArrayList<>();
             for (int bytes : sizes) {
                 Buffer payload = Buffer.buffer(new byte[bytes]);
@@ -132,31 +158,56 @@ final class InterBench {
         return (System.nanoTime() - started) / 1e3;
     }
 
-    /** Every op at every size, {@code iterations} times each, with one inter phase; min/avg/max over processes. */
-    List<Collective> collectives(int perSite, List<Integer> sizes, int iterations, InterPhase phase) {
-        int[][] at = groupsAt(perSite);
-        try (ConnectedGroups groups = ConnectedGroups.start(grid, at[0], at[1], phase)) {
-            List<InterCommunicator> all = groups.all();
-            int parents = groups.parentSide.size();
+    /**
+     * Every op at every size on the topology-aware and the flat inter-communicator between the same two jobs (same
+     * processes, same JVM), taking turns: in each round both run once, the phase that goes first alternating from
+     * round to round, so neither gains from a warmer JIT, a quieter moment or the other's connections. The first
+     * {@code warmUps} rounds are not timed (connections on demand, trees planned, code compiled). Each run starts
+     * after a barrier on its inter-communicator and is timed from one start to each process's own completion; per
+     * process the median of its {@code repetitions} runs, then min/avg/max over the processes of both groups. The
+     * parents are at the file's processes {@code at[0]}, the children at {@code at[1]}.
+     */
+    List<Collective> collectives(int[][] at, List<Integer> sizes, int warmUps, int repetitions) {
+        List<InterPhase> phases = List.of(InterPhase.TOPOLOGY, InterPhase.FLAT);
+        try (ConnectedGroups groups = ConnectedGroups.start(grid, at[0], at[1], phases)) {
+            int parents = groups.parents.size();
+            int processes = parents + groups.children.size();
+            for (InterPhase phase : phases) {
+                InterCommunicator parent = groups.parentSide(phase).get(0);
+                InterCommunicator child = groups.childSide(phase).get(0);
+                progress.printf("%s inter phase: %d + %d processes; non-rooted collectives cross between the parents' rank"
+                        + " %d (%s) and the children's rank %d (%s)%n", phase, parents, processes - parents, parent.leader(),
+                        siteOf(groups.parents, parent.leader()), child.leader(), siteOf(groups.children, child.leader()));
+            }
             List<Collective> rows = new java.util.ArrayList<>();
             for (String op : OPS) {
                 for (int bytes : op.equals("barrier") ? List.of(0) : sizes) {
-                    double[] sum = new double[all.size()];
-                    for (int iteration = 0; iteration <= iterations; iteration++) {
-                        all.stream().map(InterCommunicator::barrier).toList().forEach(Blocking::await);
-                        double[] elapsed = GroupTimer.time(all.size(), process -> run(op, bytes, all.get(process), process,
-                                parents));
-                        if (iteration > 0) { // the first run warms up (connections on demand)
-                            for (int process = 0; process < sum.length; process++) {
-                                sum[process] += elapsed[process] / iterations;
+                    Map<InterPhase, double[][]> runs = new EnumMap<>(InterPhase.class);
+                    phases.forEach(phase -> runs.put(phase, new double[processes][repetitions]));
+                    for (int round = 0; round < warmUps + repetitions; round++) {
+                        for (InterPhase phase : round % 2 == 0 ? phases : List.of(phases.get(1), phases.get(0))) {
+                            List<InterCommunicator> all = groups.all(phase);
+                            all.stream().map(InterCommunicator::barrier).toList().forEach(Blocking::await);
+                            double[] elapsed = GroupTimer.time(processes, process -> run(op, bytes, all.get(process),
+                                    process, parents));
+                            if (round >= warmUps) {
+                                for (int process = 0; process < processes; process++) {
+                                    runs.get(phase)[process][round - warmUps] = elapsed[process];
+                                }
                             }
                         }
                     }
-                    Collective row = new Collective(op, bytes, phase, Arrays.stream(sum).min().orElse(0),
-                            Arrays.stream(sum).average().orElse(0), max(sum));
-                    rows.add(row);
-                    progress.printf("%-9s %7d B %-8s min %.1f avg %.1f max %.1f ms%n", op, bytes, phase, row.minMs(),
-                            row.avgMs(), row.maxMs());
+                    for (InterPhase phase : phases) {
+                        double[] medians = Arrays.stream(runs.get(phase)).mapToDouble(InterBench::median).toArray();
+                        rows.add(new Collective(op, bytes, phase, Arrays.stream(medians).min().orElse(0),
+                                Arrays.stream(medians).average().orElse(0), max(medians)));
+                    }
+                    Collective topology = rows.get(rows.size() - 2);
+                    Collective flat = rows.get(rows.size() - 1);
+                    progress.printf(Locale.ROOT, "%-9s %7d B  topology min %.1f avg %.1f max %.1f ms  flat min %.1f avg %.1f"
+                            + " max %.1f ms  topology/flat avg %.2f max %.2f%n", op, bytes, topology.minMs(), topology.avgMs(),
+                            topology.maxMs(), flat.minMs(), flat.avgMs(), flat.maxMs(), topology.avgMs() / flat.avgMs(),
+                            topology.maxMs() / flat.maxMs());
                     progress.flush();
                 }
             }
@@ -182,6 +233,10 @@ final class InterBench {
             case "barrier" -> inter.barrier();
             default -> throw new IllegalArgumentException("no inter-communicator operation " + op);
         };
+    }
+
+    private static String siteOf(JoinedGroup group, int rank) {
+        return group.processes().get(rank).node().coordinates().site();
     }
 
     private static double max(double[] values) {

@@ -22,7 +22,9 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -36,9 +38,19 @@ final class JoinedGroup implements AutoCloseable {
             HeartbeatSettings.DEFAULT_JITTER);
     private static final Duration SESSION = Duration.ofSeconds(20);
 
-    record Process(CanopyNode node, Collectives collectives, DynamicProcesses dynamic) {
+    /** A node, its collectives, and its dynamic processes for each inter phase asked for. */
+    record Process(CanopyNode node, Collectives collectives, Map<InterPhase, DynamicProcesses> dynamics) {
         int rank() {
             return collectives.rank();
+        }
+
+        DynamicProcesses dynamic(InterPhase phase) {
+            return dynamics.get(phase);
+        }
+
+        /** The dynamic processes of the one phase asked for (of the first in {@link InterPhase} order when several were). */
+        DynamicProcesses dynamic() {
+            return dynamics.values().iterator().next();
         }
     }
 
@@ -51,6 +63,12 @@ final class JoinedGroup implements AutoCloseable {
     /** Joins job {@code job} at the file's processes {@code at} (blocking); ranked. */
     static JoinedGroup join(Vertx vertx, GridModel grid, String zooKeeper, JobSecret secret, JobId job, int[] at,
             Optional<WanEmulator> emulator, String namespace, InterPhase phase) {
+        return join(vertx, grid, zooKeeper, secret, job, at, emulator, namespace, List.of(phase));
+    }
+
+    /** As {@link #join(Vertx, GridModel, String, JobSecret, JobId, int[], Optional, String, InterPhase)}, with dynamic processes for each of {@code phases}. */
+    static JoinedGroup join(Vertx vertx, GridModel grid, String zooKeeper, JobSecret secret, JobId job, int[] at,
+            Optional<WanEmulator> emulator, String namespace, List<InterPhase> phases) {
         List<Future<Process>> joining = new ArrayList<>();
         for (int index : at) {
             TransportStack layers = emulator.map(wan -> GridEmulation.layers(wan, grid.processes().get(index).coordinates(),
@@ -58,11 +76,14 @@ final class JoinedGroup implements AutoCloseable {
             NodeOptions options = NodeOptions.of(job, NodeId.of("p" + index), grid.processes().get(index).coordinates(),
                     at.length, zooKeeper, secret).withHeartbeat(PATIENT).withSessionTimeout(SESSION).withLayers(layers);
             DynamicOptions dynamic = DynamicOptions.of(zooKeeper, secret).withNamespace(namespace).withHeartbeat(PATIENT)
-                    .withLayers(layers).withInterPhase(phase).withTimeout(Duration.ofSeconds(120));
+                    .withLayers(layers).withTimeout(Duration.ofSeconds(120));
             joining.add(CanopyNode.start(vertx, options).compose(node -> node.join().map(world -> {
                 Collectives collectives = new Collectives(world, ConfiguredPlans.of(world.members(), grid),
                         CollectiveSettings.defaults());
-                return new Process(node, collectives, DynamicProcesses.over(collectives, grid, dynamic));
+                Map<InterPhase, DynamicProcesses> dynamics = new EnumMap<>(InterPhase.class);
+                phases.forEach(phase -> dynamics.put(phase, DynamicProcesses.over(collectives, grid,
+                        dynamic.withInterPhase(phase))));
+                return new Process(node, collectives, dynamics);
             })));
         }
         List<Process> joined = new ArrayList<>();
@@ -87,7 +108,7 @@ final class JoinedGroup implements AutoCloseable {
     @Override
     public void close() {
         for (Process process : processes) {
-            process.dynamic().close();
+            process.dynamics().values().forEach(DynamicProcesses::close);
             Blocking.await(process.node().close().otherwiseEmpty());
         }
     }

@@ -19,18 +19,22 @@ import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
 /**
  * The measurements of {@code canopy bench groups} in this JVM: real nodes (embedded ZooKeeper, TCP on 127.0.0.1),
  * every member's groups leased through its own ZooKeeper session, multicast on {@code endpoints}. Root rank 0. The
- * policies take turns within each operation and size, so drift hits them alike. One iteration: every member calls
- * the operation, the root's call starting the clock; each member's completion is stamped where its future
- * completes; then an untimed barrier. Per iteration: the whole operation (until every member returned), and the
- * average and largest completion over the receivers; medians over the iterations.
+ * policies take turns within each operation and size (each iteration in its own seeded order), so drift and what
+ * one call leaves behind hit them alike. One iteration: every member calls the operation, the root's call starting
+ * the clock; each member's completion is stamped where its future completes; then an untimed barrier. Per
+ * iteration: the whole operation (until every member returned), and the average and largest completion over the
+ * receivers; medians over the iterations.
  */
 final class GroupsBenchRun {
 
@@ -61,7 +65,7 @@ final class GroupsBenchRun {
         this.operations = operations;
     }
 
-    /** {@code {"members", "results", "management", "auto_model"}}. */
+    /** {@code {"members", "results", "management", "auto_calibrated", "auto_model"}} (the model at open, at the end). */
     JsonObject run(GroupEndpoints endpoints, MulticastOptions options, long seed) {
         GridModel grid = GridConfigs.parse("""
                 +
@@ -73,20 +77,21 @@ final class GroupsBenchRun {
                 node -> node.withHeartbeat(IN_ONE_JVM).withSessionTimeout(SESSION_TIMEOUT))) {
             List<GroupCollectives> group = EmulatedGroups.open(job, grid, endpoints, options, GroupPolicy.AUTO, times);
             JsonArray results = new JsonArray();
-            String model = group.get(0).costModel().toString();
+            String model;
             try {
                 for (String operation : operations) {
                     int[] targets = targetsOf(operation);
                     for (int bytes : sizes) {
-                        measure(group, operation, targets, bytes).forEach(results::add);
+                        measure(group, operation, targets, bytes, seed).forEach(results::add);
                     }
                 }
+                model = group.get(0).costModel().toString();
             } finally {
                 EmulatedGroups.close(group);
             }
             // After the close: the static groups' destruction is in too.
             return new JsonObject().put("members", members).put("results", results).put("management", management(times))
-                    .put("auto_model", model);
+                    .put("auto_calibrated", group.get(0).calibratedCostModel().toString()).put("auto_model", model);
         }
     }
 
@@ -99,10 +104,12 @@ final class GroupsBenchRun {
         return IntStream.range(1, members).toArray();
     }
 
-    private List<JsonObject> measure(List<GroupCollectives> group, String operation, int[] targets, int bytes) {
+    private List<JsonObject> measure(List<GroupCollectives> group, String operation, int[] targets, int bytes,
+            long seed) {
         // The persistent request of every member, set up once for this operation and size (not timed).
         List<GroupRequest> requests = group.stream().map(member -> init(member, operation, targets, bytes)).toList()
                 .stream().map(Blocking::await).toList();
+        Map<GroupPolicy, Long> choicesBefore = group.get(0).autoChoices();
         List<List<double[]>> samples = new ArrayList<>();
         POLICIES.forEach(policy -> samples.add(new ArrayList<>()));
         Buffer data = Buffer.buffer(new byte[bytes * targets.length]);
@@ -111,7 +118,12 @@ final class GroupsBenchRun {
         Buffer unevenData = Buffer.buffer();
         uneven.forEach(unevenData::appendBuffer);
         for (int iteration = -warmup; iteration < iterations; iteration++) {
-            for (int p = 0; p < POLICIES.size(); p++) {
+            // Each iteration in its own order (seeded), so what one call leaves behind (a dynamic group's teardown,
+            // a collection of its buffers) lands on every policy in turn, not always on the one after it.
+            List<Integer> order = new ArrayList<>(IntStream.range(0, POLICIES.size()).boxed().toList());
+            Collections.shuffle(order, new Random(seed * 1_000_003L + (long) operation.hashCode() * 31 + bytes * 17L
+                    + iteration));
+            for (int p : order) {
                 GroupPolicy policy = POLICIES.get(p);
                 double[] sample = once(group, member -> {
                     int rank = member.communicator().rank();
@@ -140,6 +152,8 @@ final class GroupsBenchRun {
         for (int p = 0; p < POLICIES.size(); p++) {
             rows.add(row(POLICIES.get(p), operation, bytes, samples.get(p)));
         }
+        rows.get(POLICIES.indexOf(GroupPolicy.AUTO)).put("auto_choices", choices(choicesBefore,
+                group.get(0).autoChoices()));
         return rows;
     }
 
@@ -180,6 +194,18 @@ final class GroupsBenchRun {
                 .put("median_ms", round(median(samples, 0)))
                 .put("avg_completion_ms", round(median(samples, 1)))
                 .put("max_completion_ms", round(median(samples, 2)));
+    }
+
+    /** What auto chose in this cell (warm-up included): policy name to count. */
+    private static JsonObject choices(Map<GroupPolicy, Long> before, Map<GroupPolicy, Long> after) {
+        JsonObject choices = new JsonObject();
+        after.forEach((policy, count) -> {
+            long inCell = count - before.getOrDefault(policy, 0L);
+            if (inCell > 0) {
+                choices.put(policy.configName(), inCell);
+            }
+        });
+        return choices;
     }
 
     private static JsonArray management(ManagementTimes times) {

@@ -2,13 +2,20 @@ package dev.canopy.cli.bench.dynamic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.canopy.cli.CanopyCommand;
 import dev.canopy.dynamic.InterPhase;
 import dev.canopy.dynamic.spawn.SpawnTimeline;
 import io.vertx.core.json.JsonObject;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
-/** {@code canopy bench dynamic --json} prints exactly the keys of the contract, plus the spawn phases. */
+/**
+ * {@code canopy bench dynamic --json} prints exactly the keys of the issue's contract, plus the spawn phases; bad
+ * shapes, runs and a one-site level file without {@code --spawn-only} are refused.
+ */
 class DynamicBenchJsonTest {
 
     @Test
@@ -37,5 +44,20 @@ class DynamicBenchJsonTest {
         assertThat(json.getJsonArray("intercomm").getJsonObject(0).getMap())
                 .containsOnlyKeys("op", "bytes", "inter_phase", "min_ms", "avg_ms", "max_ms")
                 .containsEntry("inter_phase", "flat").containsEntry("bytes", 524288);
+    }
+
+    @Test
+    void badShapesRunsAndAOneSiteGridWithoutSpawnOnlyAreRefusedWithExitStatus2() {
+        for (String[] args : new String[][] {{"--shapes", "2y2"}, {"--shapes", "0x1"}, {"--shapes", "1x17"},
+                {"--runs", "0"}, {"--config", "../examples/grids/one-site-lan.rsl"}}) {
+            StringWriter err = new StringWriter();
+            String[] full = new String[args.length + 2];
+            full[0] = "bench";
+            full[1] = "dynamic";
+            System.arraycopy(args, 0, full, 2, args.length);
+            int status = new CommandLine(new CanopyCommand()).setErr(new PrintWriter(err)).execute(full);
+            assertThat(status).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(err.toString()).as(String.join(" ", args)).startsWith("canopy bench dynamic: ");
+        }
     }
 }

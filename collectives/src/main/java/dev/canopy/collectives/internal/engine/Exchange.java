@@ -3,7 +3,9 @@ package dev.canopy.collectives.internal.engine;
 import dev.canopy.collectives.CollectiveFailedException;
 import dev.canopy.collectives.CollectiveMismatchException;
 import dev.canopy.collectives.data.MalformedMessageException;
+import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.comm.CommunicatorRevokedException;
+import dev.canopy.core.comm.Message;
 import dev.canopy.core.comm.PointToPoint;
 import dev.canopy.core.comm.RankFailedException;
 import io.vertx.core.Future;
@@ -11,6 +13,7 @@ import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.LongPredicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,12 +42,18 @@ public final class Exchange {
     static final int CHUNK_BYTES = 4 << 20;
     /** Largest message received in chunks: what one buffer holds. */
     static final int MAX_MESSAGE_BYTES = Integer.MAX_VALUE - 8;
+    /** How every mismatch ends: what the members must do alike. */
+    private static final String SAME_ORDER =
+            ": members must start the same collectives in the same order with the same plan";
 
     private final PointToPoint channel;
     private final Operation operation;
     private final int sequence;
-    private final long plan;
+    /** The plan id this member runs the collective with; set once more by {@link #adoptSendersPlan}. */
+    private long plan;
     private final int tag;
+    /** The first frame {@link #adoptSendersPlan} took from any source, until its sender's next receive takes it. */
+    private Message adopted;
     private final String label;
 
     /**
@@ -70,6 +79,82 @@ public final class Exchange {
 
     public Operation operation() {
         return operation;
+    }
+
+    /** The id of the plan this member runs the collective with, as its frames carry it. */
+    public long plan() {
+        return plan;
+    }
+
+    /** The first frame of a collective whose sender chose the plan: who sent it and the plan id it carries. */
+    public record SendersPlan(int source, long plan) {
+    }
+
+    /**
+     * For a member that learns the collective's plan from the data (a bcast's receivers do not know the message
+     * size, so the root's size class travels in the plan id of its frames): takes the first frame of {@code step}
+     * from whichever rank sends it, checks its header and that {@code known} accepts its plan id (else a
+     * {@link CollectiveMismatchException}), and runs the collective on that id from then on. The frame stays for the
+     * next {@link #receive} from its sender; the caller checks that the sender is the one its tree names.
+     */
+    public Future<SendersPlan> adoptSendersPlan(int step, LongPredicate known) {
+        return channel.receive(Communicator.ANY_SOURCE, tag).map(message -> {
+            CollectiveFrame.Header received = checkedHeader(message, step);
+            CollectiveFrame.Header expected = new CollectiveFrame.Header(received.kind(), operation, step, sequence,
+                    received.plan());
+            if (!known.test(received.plan()) || !received.equals(expected)) {
+                throw new CollectiveMismatchException("rank " + message.source() + " sent " + describe(received)
+                        + " while rank " + rank() + " expected step " + step + " of " + operation.displayName() + " #"
+                        + sequence + " on one of the size classes of plan " + plan + SAME_ORDER);
+            }
+            plan = received.plan();
+            adopted = message;
+            return new SendersPlan(message.source(), received.plan());
+        });
+    }
+
+    /** A message's body and the plan id its header carries, for a check of the sender's plan. */
+    public record OnPlan(long plan, Buffer body) {
+    }
+
+    /**
+     * The next message from {@code source}, whatever plan id it carries (every other field must match): for a
+     * member that checks the sender's plan itself ({@code SizeClassCheck}) and explains a difference.
+     */
+    public Future<OnPlan> receiveOnAnyPlan(int source, int step) {
+        return channel.receive(source, tag).map(message -> {
+            CollectiveFrame.Header received = checkedHeader(message, step);
+            CollectiveFrame.Header expected = new CollectiveFrame.Header(CollectiveFrame.Kind.DATA, operation, step,
+                    sequence, received.plan());
+            if (!received.equals(expected)) {
+                throw new CollectiveMismatchException("rank " + source + " sent " + describe(received) + " while rank "
+                        + rank() + " expected " + describe(expected) + SAME_ORDER);
+            }
+            return new OnPlan(received.plan(), CollectiveFrame.body(message.payload()));
+        });
+    }
+
+    /** A received frame's header; an abort ends the collective, a malformed frame fails it naming the sender. */
+    private CollectiveFrame.Header checkedHeader(Message message, int step) {
+        try {
+            CollectiveFrame.Header received = CollectiveFrame.header(message.payload());
+            if (received.kind() == CollectiveFrame.Kind.ABORT) {
+                throw new AbortReceived(checkRanks(CollectiveFrame.abortBody(message.payload())));
+            }
+            return received;
+        } catch (MalformedMessageException e) {
+            throw fromSource(message.source(), step, e);
+        }
+    }
+
+    /** The next frame from {@code source}: the one {@link #adoptSendersPlan} took, if it came from there. */
+    private Future<Message> nextFrame(int source) {
+        if (adopted != null && adopted.source() == source) {
+            Message first = adopted;
+            adopted = null;
+            return Future.succeededFuture(first);
+        }
+        return channel.receive(source, tag);
     }
 
     /**
@@ -120,21 +205,12 @@ public final class Exchange {
      * total size.
      */
     private Future<Buffer> receiveChunks(int source, int step, List<Buffer> chunks) {
-        return channel.receive(source, tag).compose(message -> {
-            CollectiveFrame.Header received;
-            try {
-                received = CollectiveFrame.header(message.payload());
-                if (received.kind() == CollectiveFrame.Kind.ABORT) {
-                    throw new AbortReceived(checkRanks(CollectiveFrame.abortBody(message.payload())));
-                }
-            } catch (MalformedMessageException e) {
-                throw fromSource(source, step, e);
-            }
+        return nextFrame(source).compose(message -> {
+            CollectiveFrame.Header received = checkedHeader(message, step);
             CollectiveFrame.Header expected = header(received.kind(), step);
             if (!received.equals(expected)) {
                 throw new CollectiveMismatchException("rank " + source + " sent " + describe(received)
-                        + " while rank " + rank() + " expected " + describe(expected)
-                        + ": members must start the same collectives in the same order with the same plan");
+                        + " while rank " + rank() + " expected " + describe(expected) + SAME_ORDER);
             }
             if (chunks.isEmpty() && received.kind() == CollectiveFrame.Kind.DATA) {
                 return Future.succeededFuture(CollectiveFrame.body(message.payload()));

@@ -1,6 +1,7 @@
 package dev.canopy.collectives.internal.leader;
 
 import dev.canopy.collectives.plan.SitePairBandwidths;
+import dev.canopy.collectives.plan.SizeClasses;
 import dev.canopy.core.internal.membership.MalformedZnodeException;
 import dev.canopy.core.internal.membership.ZnodeJson;
 import io.vertx.core.json.JsonArray;
@@ -18,6 +19,8 @@ import java.util.List;
  * {@code oneWayMs} is the snapshot row-major; an unmeasured pair is {@code null} (JSON has no infinity).
  * {@code bandwidthMbps}, the site-pair bandwidth forecasts sized trees are planned with, is absent from a
  * latency-only leader's plans (and from those written before live plans weighed bandwidth): no forecasts.
+ * {@code sizeClasses}, the lower bounds of the size classes whose trees collectives pick by size (e.g.
+ * {@code [0,65536,1048576,16777216]}), is absent when there is one class (0).
  */
 final class PlanCodec {
 
@@ -48,6 +51,9 @@ final class PlanCodec {
             }
             json.put("bandwidthMbps", pairs);
         }
+        if (plan.sizeClasses().count() > 1) {
+            json.put("sizeClasses", new JsonArray(new ArrayList<>(plan.sizeClasses().lowerBounds())));
+        }
         return json.toBuffer().getBytes();
     }
 
@@ -56,7 +62,8 @@ final class PlanCodec {
      * {@value #MAX_MEMBERS} distinct member names, exactly one latency (a finite number >= 0, or
      * null) per ordered pair, a finite predicted completion >= 0, a reason of at most
      * {@value #MAX_REASON_CHARS} characters and, if present, at most one bandwidth per pair of distinct site names,
-     * no more pairs than the members can form, each finite and above 0.
+     * no more pairs than the members can form, each finite and above 0, and at most {@value SizeClasses#MAX_CLASSES}
+     * size classes, byte counts increasing strictly from 0.
      *
      * @param path the znode the bytes came from, named in the error
      * @throws MalformedZnodeException naming the znode and the field when the bytes are not a plan of this format
@@ -98,10 +105,34 @@ final class PlanCodec {
         String reason = json.text("reason", MAX_REASON_CHARS);
         SitePairBandwidths bandwidths = json.has("bandwidthMbps")
                 ? readBandwidths(json, members.size(), path) : SitePairBandwidths.NONE;
+        SizeClasses sizeClasses = json.has("sizeClasses") ? readSizeClasses(json, path) : SizeClasses.LATENCY_ONLY;
         try {
-            return new PublishedPlan(epoch, new LatencySnapshot(members, oneWayMs), bandwidths, predicted, reason);
+            return new PublishedPlan(epoch, new LatencySnapshot(members, oneWayMs), bandwidths, sizeClasses, predicted,
+                    reason);
         } catch (IllegalArgumentException e) {
             throw new MalformedZnodeException(path, "is not a plan: " + MalformedZnodeException.quote(e.getMessage()));
+        }
+    }
+
+    private static SizeClasses readSizeClasses(ZnodeJson json, String path) {
+        JsonArray bounds = json.array("sizeClasses");
+        if (bounds.size() > SizeClasses.MAX_CLASSES) {
+            throw new MalformedZnodeException(path, "has " + bounds.size() + " size classes, more than "
+                    + SizeClasses.MAX_CLASSES);
+        }
+        List<Long> lowerBounds = new ArrayList<>(bounds.size());
+        for (int i = 0; i < bounds.size(); i++) {
+            Object bound = bounds.getValue(i);
+            if (!(bound instanceof Integer || bound instanceof Long) || ((Number) bound).longValue() < 0) {
+                throw new MalformedZnodeException(path, "sizeClasses[" + i + "] is " + MalformedZnodeException.quote(bound)
+                        + ", not a byte count (an integer >= 0)");
+            }
+            lowerBounds.add(((Number) bound).longValue());
+        }
+        try {
+            return new SizeClasses(lowerBounds);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedZnodeException(path, "sizeClasses: " + MalformedZnodeException.quote(e.getMessage()));
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.canopy.collectives.internal.leader;
 
 import dev.canopy.collectives.plan.SitePairBandwidths;
+import dev.canopy.collectives.plan.SizeClasses;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.probes.internal.forecast.LinkForecast;
 import dev.canopy.topology.internal.graph.LatencySource;
@@ -22,14 +23,20 @@ import java.util.Map;
  */
 public final class PlanEvaluator {
 
-    /** The message sizes a bandwidth-aware leader judges plans at by default: latency-bound and 1 MiB. */
-    public static final List<Long> DEFAULT_MESSAGE_SIZES = List.of(0L, 1L << 20);
+    /**
+     * The message sizes a bandwidth-aware leader judges plans at by default, and the lower bounds of the size classes
+     * whose trees collectives pick by size: latency-bound, 64 KiB, 1 MiB and 16 MiB (where a thin link's transfer
+     * outweighs a 60 ms WAN round trip below about 8, 140 and 2,200 Mbit/s respectively).
+     * Each size plans every reference root once or twice per evaluation, so the cost grows with their number.
+     */
+    public static final List<Long> DEFAULT_MESSAGE_SIZES = List.of(0L, 64L << 10, 1L << 20, 16L << 20);
 
     /**
      * One message size's predictions: the current plan's trees on the fresh forecasts (NaN without a current plan)
-     * against new trees computed on them.
+     * against new trees computed on them; {@code candidateTrees} is a digest of those new trees' shape (every
+     * reference root's children per member), equal for two sizes whose new trees are the same.
      */
-    public record SizedPrediction(long messageBytes, double currentMs, double candidateMs) {
+    public record SizedPrediction(long messageBytes, double currentMs, double candidateMs, long candidateTrees) {
 
         /** How much faster the new trees are, as a fraction of the current completion (1 if the current cannot complete). */
         double relativeGain() {
@@ -120,14 +127,32 @@ public final class PlanEvaluator {
             double currentMs = current == null ? Double.NaN
                     : completionMsOn(planners.plannerFor(size, current.bandwidths()), current.latencies(), fresh,
                             freshPlanner.cost());
-            predictions.add(new SizedPrediction(size, currentMs, completionMs(freshPlanner, fresh)));
+            Candidates candidates = candidates(freshPlanner, fresh);
+            predictions.add(new SizedPrediction(size, currentMs, candidates.worstMs(), candidates.treesDigest()));
         }
         return predictions;
     }
 
+    /**
+     * The size classes whose new trees differ: the judged sizes, each kept only when its trees differ from those of
+     * the last size kept (by {@link SizedPrediction#candidateTrees}), so collectives compute and pick only trees the
+     * model tells apart.
+     */
+    public static SizeClasses distinctClasses(List<SizedPrediction> predictions) {
+        List<Long> kept = new ArrayList<>();
+        long lastTrees = 0;
+        for (SizedPrediction prediction : predictions) {
+            if (kept.isEmpty() || prediction.candidateTrees() != lastTrees) {
+                kept.add(prediction.messageBytes());
+                lastTrees = prediction.candidateTrees();
+            }
+        }
+        return kept.get(0) == 0 ? new SizeClasses(kept) : SizeClasses.LATENCY_ONLY;
+    }
+
     /** Worst predicted completion at size 0 of the plans computed on {@code latencies}; infinite if one cannot reach everyone. */
     public double completionMs(LatencySnapshot latencies) {
-        return completionMs(planners.plannerFor(0, SitePairBandwidths.NONE), latencies);
+        return candidates(planners.plannerFor(0, SitePairBandwidths.NONE), latencies).worstMs();
     }
 
     /** Worst completion at size 0 of the plans computed on {@code planInputs} when their trees run on {@code fresh} latencies. */
@@ -136,18 +161,26 @@ public final class PlanEvaluator {
         return completionMsOn(planner, planInputs, fresh, planner.cost());
     }
 
-    private double completionMs(HierarchicalPlanner planner, LatencySnapshot latencies) {
+    /** New trees' worst predicted completion over the reference roots, and a digest of their shape. */
+    private record Candidates(double worstMs, long treesDigest) {
+    }
+
+    private Candidates candidates(HierarchicalPlanner planner, LatencySnapshot latencies) {
         double worst = 0;
+        long digest = 1;
         for (String root : referenceRoots) {
             PlanningResult<HierarchicalPlan> plan = planner.plan(hierarchy, latencies, root, 0);
             if (!plan.isPlanned()) {
-                return Double.POSITIVE_INFINITY;
+                return new Candidates(Double.POSITIVE_INFINITY, 0);
             }
             HierarchicalPlan planned = plan.orElseThrow();
             worst = Math.max(worst, planner.cost().messageBytes() == 0 ? planned.predictedCompletionMs()
                     : replayedCompletionMs(planned, latencies, planner.cost()));
+            for (String member : hierarchy.members()) {
+                digest = 31 * digest + planned.sends(member).hashCode();
+            }
         }
-        return worst;
+        return new Candidates(worst, digest);
     }
 
     /**

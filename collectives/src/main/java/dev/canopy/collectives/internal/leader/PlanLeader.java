@@ -5,6 +5,7 @@ import dev.canopy.core.internal.emulation.NanoClock;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
 import dev.canopy.core.node.NodeLogger;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.probes.internal.forecast.Subscription;
 import dev.canopy.topology.internal.replan.ReplanDecision;
 import dev.canopy.topology.internal.replan.ReplanState;
@@ -103,9 +104,11 @@ public final class PlanLeader {
      * @param context the context this leader's state lives on (e.g. the node's)
      * @param forecasts this node's forecasts, e.g. {@code ForecastFeed.of(probeService)}
      * @param client a started Curator client (any namespace; this class uses {@code canopy/jobs/<job>})
+     * @param secret the job's secret, which seals the plans ({@link PlanStore})
      * @param clock measures the cool-down between evaluations ({@link NanoClock#SYSTEM} outside tests)
      */
-    public PlanLeader(Context context, CuratorFramework client, JobId job, Member self, ForecastFeed forecasts,
+    public PlanLeader(Context context, CuratorFramework client, JobId job, JobSecret secret, Member self,
+            ForecastFeed forecasts,
             ForecastLatencies latencies, PlanEvaluator evaluator, LeaderSettings settings, NanoClock clock) {
         this.context = context;
         this.client = PlanStore.namespaced(client, job);
@@ -115,7 +118,7 @@ public final class PlanLeader {
         this.evaluator = evaluator;
         this.settings = settings;
         this.clock = clock;
-        this.store = new PlanStore(context, client, job);
+        this.store = new PlanStore(context, client, job, secret);
         this.latch = new LeaderLatch(this.client, PlanStore.LEADER_LATCH, self.id().value());
         this.connectionListener = (ignored, newState) -> context.runOnContext(v -> connectionChanged(newState));
         int rank = evaluator.members().indexOf(self.id().value());
@@ -209,7 +212,7 @@ public final class PlanLeader {
         role = Role.TAKING_OVER;
         log.info("{}; reading the highest published plan epoch", why);
         store.currentEpoch()
-                .compose(epoch -> epoch == 0 ? Future.succeededFuture((PublishedPlan) null) : store.read(epoch))
+                .compose(this::highestPublished)
                 .onComplete(result -> {
                     if (term != myTerm) {
                         return;
@@ -219,8 +222,8 @@ public final class PlanLeader {
                         stepDown("cannot read the published plans");
                         return;
                     }
-                    baseline = result.result();
-                    highestEpoch = baseline == null ? 0 : baseline.epoch();
+                    baseline = result.result().plan();
+                    highestEpoch = result.result().epoch();
                     streak = ReplanState.INITIAL;
                     role = Role.LEADING;
                     if (subscription == null) {
@@ -231,6 +234,27 @@ public final class PlanLeader {
                     log.info("leads plans from epoch {}", highestEpoch);
                     queueEvaluation();
                 });
+    }
+
+    /** The highest published epoch and its plan: null before the first, or when it is not trusted. */
+    private record Published(long epoch, PublishedPlan plan) {
+    }
+
+    /**
+     * The plan of the highest published epoch. One this job's secret did not seal is no baseline: the leader plans
+     * afresh and publishes the next epoch over it, so members move on from a forgery at their next switch point.
+     */
+    private Future<Published> highestPublished(long epoch) {
+        if (epoch == 0) {
+            return Future.succeededFuture(new Published(0, null));
+        }
+        return store.read(epoch).map(plan -> new Published(epoch, plan)).recover(e -> {
+            if (e instanceof UntrustedPlanException) {
+                log.warn("ignores the highest published plan and publishes epoch {} over it: {}", epoch + 1, e.getMessage());
+                return Future.succeededFuture(new Published(epoch, null));
+            }
+            return Future.failedFuture(e);
+        });
     }
 
     /** On the context: stop publishing. */
@@ -361,7 +385,8 @@ public final class PlanLeader {
                 log.warn("cannot publish a first plan: the forecasts and configured latencies do not reach every member");
                 return Future.succeededFuture();
             }
-            return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.freshBandwidths(), firstMs,
+            return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.freshBandwidths(),
+                    PlanEvaluator.distinctClasses(evaluation.predictions()), firstMs,
                     String.format("first plan of the job: predicts %.3f ms", firstMs)));
         }
         PlanEvaluator.SizedPrediction deciding = evaluation.deciding();
@@ -379,7 +404,8 @@ public final class PlanLeader {
                 ? "; bandwidths moved since epoch " + current.epoch() + ": " + movedLinks(
                         evaluation.freshBandwidths().movesSince(current.bandwidths(), MOVED_LINK_FRACTION))
                 : "";
-        return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.freshBandwidths(), evaluation.headlineMs(),
+        return publish(new PublishedPlan(highestEpoch + 1, fresh, evaluation.freshBandwidths(),
+                PlanEvaluator.distinctClasses(evaluation.predictions()), evaluation.headlineMs(),
                 decision.reason() + sized + "; links moved since epoch " + current.epoch() + ": "
                         + movedLinks(fresh.movesSince(current.latencies(), MOVED_LINK_FRACTION)) + bandwidthMoves));
     }

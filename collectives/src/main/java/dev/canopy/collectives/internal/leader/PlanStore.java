@@ -1,7 +1,9 @@
 package dev.canopy.collectives.internal.leader;
 
 import dev.canopy.core.internal.membership.MalformedZnodeException;
+import dev.canopy.core.internal.membership.ZnodeSeal;
 import dev.canopy.core.node.JobId;
+import dev.canopy.core.security.JobSecret;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +20,9 @@ import org.apache.zookeeper.KeeperException;
 /**
  * Published plans of one job in ZooKeeper, under {@code /canopy/jobs/<job>/plans}:
  * <ul>
- *   <li>{@code epoch-0000000042}: the plan of epoch 42 ({@link PlanCodec} JSON), written once, never changed;</li>
+ *   <li>{@code epoch-0000000042}: the plan of epoch 42 ({@link PlanCodec} JSON), written once, never changed,
+ *       sealed ({@link ZnodeSeal}: HMAC-SHA-256 over the znode's path and the JSON under a key derived from the job
+ *       secret), so {@link #read} accepts only what this job's leaders wrote there ({@link UntrustedPlanException});</li>
  *   <li>{@code current}: the highest published epoch as decimal text ({@code 0} before the first plan);</li>
  *   <li>{@code leader}: the plan leaders' latch.</li>
  * </ul>
@@ -48,14 +52,23 @@ public final class PlanStore {
     private static final String EPOCH_PREFIX = "epoch-";
     static final String CURRENT = PLANS + "/current";
     static final String LEADER_LATCH = PLANS + "/leader";
+    /** The key derivation label of plan seals: a timings or calibration MAC never fits a plan. */
+    static final String MAC_LABEL = "canopy/collectives/plans/v1";
+    /** ZooKeeper's own limit on a znode (jute.maxbuffer's default). */
+    static final int MAX_BODY_CHARS = 1 << 20;
 
     private final Context context;
     private final AsyncCuratorFramework zooKeeper;
     private final String jobPath;
+    private final ZnodeSeal seal;
 
-    /** @param client a started Curator client (any namespace; this class uses {@code canopy/jobs/<job>}) */
-    public PlanStore(Context context, CuratorFramework client, JobId job) {
+    /**
+     * @param client a started Curator client (any namespace; this class uses {@code canopy/jobs/<job>})
+     * @param secret the job's secret, which seals the plans this store publishes and must have sealed those it reads
+     */
+    public PlanStore(Context context, CuratorFramework client, JobId job, JobSecret secret) {
         this.context = context;
+        this.seal = new ZnodeSeal(secret, MAC_LABEL, MAX_BODY_CHARS);
         this.zooKeeper = AsyncCuratorFramework.wrap(namespaced(client, job));
         this.jobPath = "/canopy/jobs/" + job.name();
     }
@@ -88,11 +101,15 @@ public final class PlanStore {
                         : Future.failedFuture(e));
     }
 
-    /** The plan of {@code epoch}; fails naming the znode when it was never published. */
+    /**
+     * The plan of {@code epoch}; fails naming the znode when it was never published, and with an
+     * {@link UntrustedPlanException} when this job's secret did not seal its content for its path.
+     */
     public Future<PublishedPlan> read(long epoch) {
         String path = epochPath(epoch);
         return Future.fromCompletionStage(zooKeeper.getData().forPath(path), context)
-                .map(bytes -> checkEpoch(PlanCodec.decode(bytes, jobPath + path), epoch, jobPath + path))
+                .map(bytes -> checkEpoch(PlanCodec.decode(open(jobPath + path, bytes), jobPath + path), epoch,
+                        jobPath + path))
                 .recover(e -> Future.failedFuture(cause(e) instanceof KeeperException.NoNodeException
                         ? new IllegalStateException("no plan of epoch " + epoch + " at " + jobPath + path
                                 + ": a collective carries an epoch no plan leader of this job published", e)
@@ -107,7 +124,7 @@ public final class PlanStore {
         String path = epochPath(plan.epoch());
         return Future.fromCompletionStage(zooKeeper.transaction().forOperations(List.of(
                         zooKeeper.transactionOp().check().forPath(fencePath),
-                        zooKeeper.transactionOp().create().forPath(path, PlanCodec.encode(plan)),
+                        zooKeeper.transactionOp().create().forPath(path, sealed(jobPath + path, plan)),
                         zooKeeper.transactionOp().setData().withVersion(Math.toIntExact(plan.epoch() - 1))
                                 .forPath(CURRENT, encodeEpoch(plan.epoch())))), context)
                 .map(results -> PublishOutcome.PUBLISHED)
@@ -154,6 +171,23 @@ public final class PlanStore {
             return OptionalLong.of(Long.parseLong(child.substring(EPOCH_PREFIX.length())));
         } catch (NumberFormatException e) {
             return OptionalLong.empty();
+        }
+    }
+
+    /** {@code plan}'s JSON sealed for the znode at {@code fullPath}. */
+    byte[] sealed(String fullPath, PublishedPlan plan) {
+        return seal.seal(fullPath, new String(PlanCodec.encode(plan), StandardCharsets.UTF_8));
+    }
+
+    /** The JSON of sealed content, when this job's secret sealed it for {@code fullPath}. */
+    private byte[] open(String fullPath, byte[] stored) {
+        try {
+            return seal.open(fullPath, stored)
+                    .orElseThrow(() -> new UntrustedPlanException(fullPath, "its MAC is wrong for this path under this"
+                            + " job's secret"))
+                    .getBytes(StandardCharsets.UTF_8);
+        } catch (MalformedZnodeException e) {
+            throw new UntrustedPlanException(fullPath, "it is not a sealed plan (" + e.getMessage() + ")");
         }
     }
 

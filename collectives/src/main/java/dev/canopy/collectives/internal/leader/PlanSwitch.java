@@ -2,21 +2,35 @@ package dev.canopy.collectives.internal.leader;
 
 import dev.canopy.collectives.ArrayType;
 import dev.canopy.collectives.Collectives;
+import dev.canopy.collectives.plan.CollectivePlan;
 import dev.canopy.collectives.reduce.BuiltInOp;
+import dev.canopy.core.node.Member;
 import dev.canopy.topology.internal.hierarchy.HierarchicalPlanner;
 import io.vertx.core.Future;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Moves a communicator's collectives to the plan leader's newest epoch at the same point on every member.
  * Members hear of a new epoch at different moments, so none may switch on its own: {@link #adoptNewest} is
  * itself a collective call (an allreduce of the highest epoch each member has seen, on the current plan),
  * so every member switches between the same two collectives, to the same epoch, whose plan
- * {@link PlanCache#plan} returns identically everywhere.
+ * {@link PlanCache#plan} returns identically everywhere. The adopted plan has trees per size class
+ * ({@link PublishedPlan#sizedPlan}): from then on each collective picks its message size's trees itself.
+ *
+ * <p>An agreed epoch whose znode this job's secret did not seal ({@link UntrustedPlanException}: a forgery, a plan
+ * replayed from another job or epoch) is not adopted: the member keeps its plan, logs why and counts it
+ * ({@link #rejectedPlans}). Every member reads the same znode under the same secret, so all keep theirs alike.
  */
 public final class PlanSwitch {
 
+    private static final Logger LOG = LoggerFactory.getLogger(PlanSwitch.class);
+
     private final PlanCache cache;
     private final SizedPlanners planners;
+    private final AtomicLong rejected = new AtomicLong();
 
     /** @param planner the job's latency-only planner (level algorithms and cost model), the same on every member */
     public PlanSwitch(PlanCache cache, HierarchicalPlanner planner) {
@@ -36,23 +50,22 @@ public final class PlanSwitch {
     public Future<Collectives> adoptNewest(Collectives collectives) {
         return agreedEpoch(collectives).compose(agreed -> agreed == 0 || agreed == collectives.plan().epoch()
                 ? Future.succeededFuture(collectives)
-                : withEpoch(collectives, agreed, 0));
+                : cache.plan(agreed).map(plan -> collectives.withPlan(plan(plan, collectives)))
+                        .recover(e -> keepOnUntrusted(e, collectives, agreed)));
     }
 
-    /**
-     * As {@link #adoptNewest(Collectives)}, with the epoch's trees for messages of {@code messageBytes}
-     * ({@link PublishedPlan#collectivePlan(java.util.List, SizedPlanners, long)}: its bandwidth forecasts price every
-     * link, so at 1 MiB the trees avoid a link measured thin). Every member must pass the same size. The trees are
-     * rebuilt for the size even when the epoch is unchanged (computed on first use per root), so call it when a
-     * phase of collectives of that size begins; 0 bytes returns to the epoch's latency trees.
-     */
-    public Future<Collectives> adoptNewest(Collectives collectives, long messageBytes) {
-        if (messageBytes < 0) {
-            return Future.failedFuture(new IllegalArgumentException("a message size is >= 0 bytes, got " + messageBytes));
+    /** How many agreed epochs this member did not adopt because their plans were not sealed by this job. */
+    public long rejectedPlans() {
+        return rejected.get();
+    }
+
+    private Future<Collectives> keepOnUntrusted(Throwable failure, Collectives collectives, long agreed) {
+        if (!(failure instanceof UntrustedPlanException)) {
+            return Future.failedFuture(failure);
         }
-        return agreedEpoch(collectives).compose(agreed -> agreed == 0
-                ? Future.succeededFuture(collectives)
-                : withEpoch(collectives, agreed, messageBytes));
+        LOG.warn("rank {} keeps plan {} instead of epoch {} ({} rejected so far): {}", collectives.rank(),
+                collectives.plan().epoch(), agreed, rejected.incrementAndGet(), failure.getMessage());
+        return Future.succeededFuture(collectives);
     }
 
     /** The highest epoch any member has seen: an allreduce MAX on the current plan. */
@@ -61,8 +74,10 @@ public final class PlanSwitch {
                 .map(agreed -> agreed[0]);
     }
 
-    private Future<Collectives> withEpoch(Collectives collectives, long epoch, long messageBytes) {
-        return cache.plan(epoch).map(plan -> collectives.withPlan(
-                plan.collectivePlan(collectives.communicator().members(), planners, messageBytes)));
+    /** The epoch's sized plan; with one size class, its latency plan itself (what tools that inspect trees expect). */
+    private CollectivePlan plan(PublishedPlan plan, Collectives collectives) {
+        List<Member> members = collectives.communicator().members();
+        return plan.sizeClasses().count() == 1 ? plan.collectivePlan(members, planners.plannerFor(0, plan.bandwidths()))
+                : plan.sizedPlan(members, planners);
     }
 }

@@ -1,6 +1,8 @@
 package dev.canopy.collectives.internal.leader;
 
 import dev.canopy.collectives.plan.SitePairBandwidths;
+import dev.canopy.collectives.plan.SizeClasses;
+import dev.canopy.collectives.plan.SizedPlan;
 import dev.canopy.collectives.plan.TopologyPlan;
 import dev.canopy.core.node.Member;
 import dev.canopy.topology.internal.hierarchy.HierarchicalPlanner;
@@ -18,10 +20,13 @@ import java.util.Objects;
  * @param epoch the plan's number, 1 for the first; never reused within a job
  * @param bandwidths the per-site-pair bandwidth forecasts sized trees are planned with; {@link SitePairBandwidths#NONE}
  *     from a latency-only leader
+ * @param sizeClasses the message sizes whose trees collectives pick by size ({@link #sizedPlan}): the sizes the
+ *     leader judged, each kept only where the model's trees differ from the size below; one class (0 bytes) from a
+ *     latency-only leader
  * @param reason one sentence: why this plan replaced the previous epoch
  */
 public record PublishedPlan(long epoch, LatencySnapshot latencies, SitePairBandwidths bandwidths,
-        double predictedCompletionMs, String reason) {
+        SizeClasses sizeClasses, double predictedCompletionMs, String reason) {
 
     public PublishedPlan {
         if (epoch < 1) {
@@ -29,6 +34,7 @@ public record PublishedPlan(long epoch, LatencySnapshot latencies, SitePairBandw
         }
         Objects.requireNonNull(latencies, "latencies");
         Objects.requireNonNull(bandwidths, "bandwidths");
+        Objects.requireNonNull(sizeClasses, "sizeClasses");
         Objects.requireNonNull(reason, "reason");
         if (!(predictedCompletionMs >= 0) || Double.isInfinite(predictedCompletionMs)) {
             throw new IllegalArgumentException("plan epoch " + epoch + " predicts " + predictedCompletionMs
@@ -36,9 +42,15 @@ public record PublishedPlan(long epoch, LatencySnapshot latencies, SitePairBandw
         }
     }
 
-    /** A latency-only plan: no bandwidth forecasts. */
+    /** A latency-only plan: no bandwidth forecasts, one size class. */
     public PublishedPlan(long epoch, LatencySnapshot latencies, double predictedCompletionMs, String reason) {
         this(epoch, latencies, SitePairBandwidths.NONE, predictedCompletionMs, reason);
+    }
+
+    /** A plan with bandwidth forecasts and one size class. */
+    public PublishedPlan(long epoch, LatencySnapshot latencies, SitePairBandwidths bandwidths,
+            double predictedCompletionMs, String reason) {
+        this(epoch, latencies, bandwidths, SizeClasses.LATENCY_ONLY, predictedCompletionMs, reason);
     }
 
     /**
@@ -48,19 +60,34 @@ public record PublishedPlan(long epoch, LatencySnapshot latencies, SitePairBandw
      * @param members the communicator's members by rank; their node ids must be the snapshot's members
      */
     public TopologyPlan collectivePlan(List<Member> members, HierarchicalPlanner planner) {
+        return collectivePlan(members, planner, epoch);
+    }
+
+    private TopologyPlan collectivePlan(List<Member> members, HierarchicalPlanner planner, long id) {
         List<String> names = members.stream().map(TopologyPlan::nameOf).toList();
         if (!names.equals(latencies.members())) {
             throw new IllegalArgumentException("plan epoch " + epoch + " was computed for members " + latencies.members()
                     + " but the communicator has " + names + "; start every member with the same job");
         }
-        return new TopologyPlan(members, planner, latencies, epoch);
+        return new TopologyPlan(members, planner, latencies, id);
     }
 
     /**
-     * This epoch's trees for messages of {@code messageBytes}, priced with its bandwidth forecasts: at 1 MiB they
+     * This epoch's trees for each of its {@link #sizeClasses}, each planned for its class's size with the epoch's
+     * bandwidth forecasts: the collectives engine picks a collective's class by its message size (a bcast's root picks
+     * and its frames carry the choice), so no member has to say a size. Class 0 is {@link #collectivePlan(List,
+     * HierarchicalPlanner)}'s latency trees under the epoch's own id; trees are computed on first use per root.
+     */
+    public SizedPlan sizedPlan(List<Member> members, SizedPlanners planners) {
+        return new SizedPlan(epoch, sizeClasses, k -> collectivePlan(members,
+                planners.plannerFor(sizeClasses.plannedBytes(k), bandwidths), SizedPlan.classId(epoch, k)));
+    }
+
+    /**
+     * This epoch's trees for messages of {@code messageBytes} alone, priced with its bandwidth forecasts: at 1 MiB they
      * avoid a link the probes measured thin, at 0 bytes they are {@link #collectivePlan(List, HierarchicalPlanner)}'s
-     * latency trees. As with sized configured plans, every member must use the same size (a bcast's receivers do not
-     * know it), so only a caller that knows the size on every member asks for one.
+     * latency trees. Every collective then runs on these trees whatever its size, so every member must ask for the same
+     * size; {@link #sizedPlan} lets each collective pick by its own size instead.
      */
     public TopologyPlan collectivePlan(List<Member> members, SizedPlanners planners, long messageBytes) {
         return collectivePlan(members, planners.plannerFor(messageBytes, bandwidths));

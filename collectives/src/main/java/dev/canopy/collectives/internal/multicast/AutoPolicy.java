@@ -20,21 +20,27 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code auto}'s cost model while the communicator lives: the calibrated model ({@link PolicyCalibration}), each
- * policy's line scaled by how the real operations' times compared with it lately, as the probes' forecasters follow
- * a link. Every member must choose alike, so the model changes only at agreed points: each call takes a ticket
- * ({@link #next}, in call order, the same on every member); every {@link #REFRESH_EVERY}th ticket the members
- * allgather what they observed and every member folds the same observations, in the same order, into the same
- * model, which that call and the later ones use.
+ * calibrated point scaled by how the real operations' times compared with the model lately, as the probes'
+ * forecasters follow a link. Every member must choose alike, so the model changes only at agreed points: each call
+ * takes a ticket ({@link #next}, in call order, the same on every member); every {@link #REFRESH_EVERY}th ticket the
+ * members start an allgather of what they observed, and every member folds the same observations, in the same order,
+ * into the same model. The refresh stays off the calls' critical path: the allgather started at one refresh point is
+ * adopted at the next one, {@link #REFRESH_EVERY} calls later, when it has long completed (a call there waits for it
+ * only if it has not), so no timed call waits for a round of the members.
  *
- * <p>An observation is one member's time of one one-to-many call (its call until its future completed); an
- * operation's time is the largest over the members that reported it. A member reports the calls of the period
- * before the last one (tickets {@code [r - 2E, r - E)} at refresh {@code r}), so every call is reported once,
- * when it has long finished. The calibration measured each policy at two sizes; an observation corrects the side
- * it is nearer to (below or above their geometric mean), by the trimmed mean of that side's newest {@link #WINDOW}
- * ratios observed / calibrated, once it has {@link #MIN_SAMPLES} (a side without them takes the other side's
- * correction, or none), and the policy's line is drawn again through the two corrected points. Only the policies
- * that run are
- * observed: a policy the model overrates is not retried (the calibration at open measured all of them).
+ * <p>An observation is one member's time of one one-to-many call (its call until its future completed; the
+ * calibration times its runs the same way); an operation's time is the largest over the members that reported it. A
+ * member reports the calls of the period before the last one (tickets {@code [r - 2E, r - E)} at refresh {@code r}),
+ * so every call is reported once, when it has long finished. An observation corrects its policy's predictions in its
+ * own size class only ({@link PolicyCostModel#sizeClass}: the nearer calibrated target count, and the bytes sent
+ * within a factor of two), by the trimmed mean of that class's newest {@link #WINDOW} ratios observed / calibrated,
+ * once it has {@link #MIN_SAMPLES}; a class without them takes the nearest corrected class's factor until it has its
+ * own ({@link PolicyCostModel#micros}). (Correcting the calibrated line's two points instead, as an earlier version
+ * did, redrew the line from whatever observations were nearer and kept that line for good: the ratio of 28 KB scatters
+ * moved the 458 KB point across the reliable sender's window, where a static multicast costs 40 times more, and auto
+ * chose static for the 280 KB scatterv even after static's own 280 KB scatters had been observed.) Only the
+ * policies that run are observed: a policy the model overrates is not retried (the calibration at open measured all
+ * of them).
  */
 final class AutoPolicy {
 
@@ -44,44 +50,48 @@ final class AutoPolicy {
     static final int WINDOW = 16;
     static final int MIN_SAMPLES = 3;
     private static final double TRIM = 0.25;
-    private static final int FIELDS = 5; // ticket, policy, targets, bytes per target, micros
+    private static final int FIELDS = 6; // ticket, policy, targets, bytes per target, shared, micros
 
     /** A call's place in the sequence and the model it chooses by. */
     record Ticket(long index, Future<PolicyCostModel> model) {
     }
 
-    private record Observation(long ticket, GroupPolicy policy, int targets, long bytesPerTarget, double micros) {
+    private record Observation(long ticket, GroupPolicy policy, CallShape call, double micros) {
     }
 
     private final PolicyCostModel calibrated;
     private final NanoClock clock;
-    /** Per policy, the ratios near the calibration's small size [0] and near its large size [1]; under this. */
-    private final Map<GroupPolicy, TimeSeries[]> ratios = new EnumMap<>(GroupPolicy.class);
+    /** Per policy, per size class, the ratios observed / calibrated; under this. */
+    private final Map<GroupPolicy, Map<Integer, TimeSeries>> ratios = new EnumMap<>(GroupPolicy.class);
     private final List<Observation> observed = new ArrayList<>(); // this member's, not yet reported; under this
+    private final Map<GroupPolicy, Long> choices = new EnumMap<>(GroupPolicy.class); // auto's, at this member
     private long tickets; // under this
-    private Future<PolicyCostModel> model; // under this
+    private Future<PolicyCostModel> model; // the model of the current period; under this
+    private Future<PolicyCostModel> refreshing; // the refresh started at the last refresh point; under this
     private PolicyCostModel latest; // the newest refreshed (or calibrated) model; under this
 
     AutoPolicy(PolicyCostModel calibrated, NanoClock clock) {
         this.calibrated = calibrated;
         this.clock = clock;
         this.model = Future.succeededFuture(calibrated);
+        this.refreshing = model;
         this.latest = calibrated;
         for (GroupPolicy policy : PolicyCostModel.PER_CALL) {
-            ratios.put(policy, new TimeSeries[] {new TimeSeries(WINDOW), new TimeSeries(WINDOW)});
+            ratios.put(policy, new TreeMap<>());
         }
     }
 
     /**
-     * The next call's ticket; at every {@link #REFRESH_EVERY}th it starts the allgather of observations on
-     * {@code allgather} (the communicator's, started now, in the caller's order of collectives) and the model of this
-     * call and the later ones is the refreshed one.
+     * The next call's ticket; at every {@link #REFRESH_EVERY}th it adopts the refresh started at the previous one
+     * and starts the allgather of observations on {@code allgather} (the communicator's, started now, in the
+     * caller's order of collectives), which the next refresh point adopts.
      */
     synchronized Ticket next(Function<Buffer, Future<List<Buffer>>> allgather) {
         long index = ++tickets;
         if (index % REFRESH_EVERY == 0) {
+            model = refreshing;
             Future<List<Buffer>> gathered = allgather.apply(report(index));
-            model = gathered.map(all -> fold(index, all));
+            refreshing = refreshing.compose(previous -> gathered).map(all -> fold(index, all));
         }
         return new Ticket(index, model);
     }
@@ -92,8 +102,18 @@ final class AutoPolicy {
     }
 
     /** This member's call of {@code ticket} by {@code policy} took from {@code startNanos} to now. */
-    synchronized void observe(long ticket, GroupPolicy policy, int targets, long bytesPerTarget, long startNanos) {
-        observed.add(new Observation(ticket, policy, targets, bytesPerTarget, (clock.nanoTime() - startNanos) / 1e3));
+    synchronized void observe(long ticket, GroupPolicy policy, CallShape call, long startNanos) {
+        observed.add(new Observation(ticket, policy, call, (clock.nanoTime() - startNanos) / 1e3));
+    }
+
+    /** {@code auto} resolved a call to {@code policy} at this member. */
+    synchronized void chose(GroupPolicy policy) {
+        choices.merge(policy, 1L, Long::sum);
+    }
+
+    /** How often {@code auto} chose each policy at this member so far. */
+    synchronized Map<GroupPolicy, Long> choices() {
+        return Map.copyOf(choices);
     }
 
     /** The model of the newest refresh that completed (or the calibration). */
@@ -115,10 +135,12 @@ final class AutoPolicy {
                 return false;
             }
             if (observation.ticket() >= from) {
+                CallShape call = observation.call();
                 values.add((double) observation.ticket());
                 values.add((double) observation.policy().ordinal());
-                values.add((double) observation.targets());
-                values.add((double) observation.bytesPerTarget());
+                values.add((double) call.targets());
+                values.add((double) call.bytesPerTarget());
+                values.add(call.shared() ? 1.0 : 0.0);
                 values.add(observation.micros());
             }
             return true;
@@ -135,37 +157,37 @@ final class AutoPolicy {
                         (one, other) -> one.micros() >= other.micros() ? one : other);
             }
         }
-        double middle = Math.sqrt((double) smallBytes() * largeBytes());
         slowest.values().forEach(observation -> {
-            long bytes = observation.targets() * observation.bytesPerTarget();
-            ratios.get(observation.policy())[bytes < middle ? 0 : 1].add(observation.micros()
-                    / Math.max(1, calibrated.micros(observation.policy(), observation.targets(),
-                            observation.bytesPerTarget())));
+            double predicted = calibrated.micros(observation.policy(), observation.call());
+            ratios.get(observation.policy()).computeIfAbsent(calibrated.sizeClass(observation.policy(),
+                    observation.call()), sizeClass -> new TimeSeries(WINDOW)).add(observation.micros()
+                    / Math.max(1, predicted));
+            LOG.trace("auto observed call {}: {} of {} took {} us, calibrated {} us", observation.ticket(),
+                    observation.policy().configName(), observation.call(), Math.round(observation.micros()),
+                    Math.round(predicted));
         });
-        Map<GroupPolicy, double[]> scales = new EnumMap<>(GroupPolicy.class);
-        ratios.forEach((policy, sides) -> {
-            double small = scale(sides[0]);
-            double large = scale(sides[1]);
-            scales.put(policy, new double[] {Double.isNaN(small) ? (Double.isNaN(large) ? 1 : large) : small,
-                    Double.isNaN(large) ? (Double.isNaN(small) ? 1 : small) : large});
+        Map<GroupPolicy, Map<Integer, Double>> corrections = new EnumMap<>(GroupPolicy.class);
+        ratios.forEach((policy, byClass) -> {
+            Map<Integer, Double> factors = new TreeMap<>();
+            byClass.forEach((sizeClass, series) -> {
+                double factor = scale(series);
+                if (!Double.isNaN(factor)) {
+                    factors.put(sizeClass, factor);
+                }
+            });
+            if (!factors.isEmpty()) {
+                corrections.put(policy, factors);
+            }
         });
-        PolicyCostModel refreshed = calibrated.corrected(scales, smallBytes(), largeBytes());
+        PolicyCostModel refreshed = calibrated.withCorrections(corrections);
         latest = refreshed;
         LOG.debug("auto after {} calls ({} operations observed): {}", refresh, slowest.size(), refreshed);
         return refreshed;
     }
 
-    /** The trimmed mean of {@code side}, NaN with fewer than {@link #MIN_SAMPLES}. */
-    private static double scale(TimeSeries side) {
-        return side.size() < MIN_SAMPLES ? Double.NaN : new TrimmedMean(WINDOW, TRIM).forecast(side).orElse(1);
-    }
-
-    private long smallBytes() {
-        return (long) calibrated.measuredTargets() * PolicyCalibration.SMALL_BYTES;
-    }
-
-    private long largeBytes() {
-        return (long) calibrated.measuredTargets() * PolicyCalibration.LARGE_BYTES;
+    /** The trimmed mean of {@code ratios}, NaN with fewer than {@link #MIN_SAMPLES}. */
+    private static double scale(TimeSeries ratios) {
+        return ratios.size() < MIN_SAMPLES ? Double.NaN : new TrimmedMean(WINDOW, TRIM).forecast(ratios).orElse(1);
     }
 
     /** A member's report, checked: whole observations of the reported period, known policies, finite sizes. */
@@ -182,13 +204,14 @@ final class AutoPolicy {
             if (!(ticket >= refresh - 2L * REFRESH_EVERY && ticket < refresh - REFRESH_EVERY)
                     || !isCallPolicy(policy) || !(values[i + 2] >= 1 && values[i + 2] < Integer.MAX_VALUE)
                     || !(values[i + 3] >= 0 && values[i + 3] < Long.MAX_VALUE)
-                    || !(values[i + 4] >= 0 && values[i + 4] < Double.MAX_VALUE)) {
+                    || !(values[i + 4] == 0 || values[i + 4] == 1)
+                    || !(values[i + 5] >= 0 && values[i + 5] < Double.MAX_VALUE)) {
                 throw new MalformedMessageException("auto's observations from rank " + rank + " at call " + refresh
-                        + ": observation " + i / FIELDS + " is out of range (call, policy, targets, bytes, micros) "
-                        + Arrays.toString(Arrays.copyOfRange(values, i, i + FIELDS)));
+                        + ": observation " + i / FIELDS + " is out of range (call, policy, targets, bytes, shared,"
+                        + " micros) " + Arrays.toString(Arrays.copyOfRange(values, i, i + FIELDS)));
             }
-            observations.add(new Observation((long) ticket, GroupPolicy.values()[(int) policy], (int) values[i + 2],
-                    (long) values[i + 3], values[i + 4]));
+            observations.add(new Observation((long) ticket, GroupPolicy.values()[(int) policy],
+                    new CallShape((int) values[i + 2], (long) values[i + 3], values[i + 4] == 1), values[i + 5]));
         }
         return observations;
     }

@@ -15,9 +15,12 @@ import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.LongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One-to-many collectives over multicast groups managed by a policy (design note group-management.md, issue 14),
@@ -50,6 +53,8 @@ import java.util.function.LongFunction;
  * {@link AutoPolicy}), sharing the communicator's {@link GroupScope}.
  */
 public final class GroupCollectives implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCollectives.class);
 
     private final GroupScope scope;
     private final Communicator communicator;
@@ -114,7 +119,8 @@ public final class GroupCollectives implements AutoCloseable {
             throw new IllegalArgumentException("bcast to targets: the root gives " + (data == null ? "no data" : data.length()
                     + " bytes") + ", announced as " + bytes);
         }
-        return oneToManyCall(root, targets, bytes, policy, communicator.rank() == root ? List.of(data) : null);
+        return oneToManyCall(root, new CallShape(targets.length, bytes, true), targets, policy,
+                communicator.rank() == root ? List.of(data) : null);
     }
 
     /**
@@ -135,7 +141,7 @@ public final class GroupCollectives implements AutoCloseable {
                 pieces.add(data.getBuffer(i * bytesPerTarget, (i + 1) * bytesPerTarget));
             }
         }
-        return oneToManyCall(root, targets, bytesPerTarget, policy, pieces);
+        return oneToManyCall(root, CallShape.scatter(targets.length, bytesPerTarget), targets, policy, pieces);
     }
 
     /**
@@ -152,9 +158,10 @@ public final class GroupCollectives implements AutoCloseable {
         GroupPolicy asked = single(policy);
         AutoPolicy.Ticket ticket = auto.next(collectives::allgatherv);
         return call(operation -> staticPolicy.counts(operation, root, targets, pieces).compose(counts -> {
-            long largest = Arrays.stream(counts).max().orElse(0);
-            return observed(ticket, asked, targets.length, largest, chosen -> oneToMany(operation, root, targets, chosen,
-                    pieces));
+            // The mean piece: targets x mean is what moves, by multicast or by the tree.
+            long total = Arrays.stream(counts).asLongStream().sum();
+            CallShape call = CallShape.scatter(targets.length, (total + targets.length - 1) / targets.length);
+            return observed(ticket, asked, call, chosen -> oneToMany(operation, root, targets, chosen, pieces));
         }));
     }
 
@@ -241,6 +248,14 @@ public final class GroupCollectives implements AutoCloseable {
         return auto.current();
     }
 
+    /**
+     * How often {@code auto} resolved a single call (bcast, scatter, scatterv) to each of static, dynamic and tree at
+     * this member so far (the same at every member).
+     */
+    public Map<GroupPolicy, Long> autoChoices() {
+        return auto.choices();
+    }
+
     /** The costs measured at open ({@link PolicyCalibration}). */
     public PolicyCostModel calibratedCostModel() {
         return auto.calibrated();
@@ -295,22 +310,32 @@ public final class GroupCollectives implements AutoCloseable {
     }
 
     /** bcast and scatter: the policy resolved by the call's model, the call timed for {@code auto}. */
-    private Future<Optional<Buffer>> oneToManyCall(int root, int[] targets, long bytesPerTarget, GroupPolicy policy,
+    private Future<Optional<Buffer>> oneToManyCall(int root, CallShape call, int[] targets, GroupPolicy policy,
             List<Buffer> pieces) {
         GroupPolicy asked = single(policy);
         AutoPolicy.Ticket ticket = auto.next(collectives::allgatherv);
-        return call(operation -> observed(ticket, asked, targets.length, bytesPerTarget,
-                chosen -> oneToMany(operation, root, targets, chosen, pieces)));
+        return call(operation -> observed(ticket, asked, call, chosen -> oneToMany(operation, root, targets, chosen,
+                pieces)));
     }
 
     /** Runs {@code body} by {@code asked} ({@code auto} resolved by the ticket's model) and reports its time. */
-    private Future<Optional<Buffer>> observed(AutoPolicy.Ticket ticket, GroupPolicy asked, int targets,
-            long bytesPerTarget, Function<GroupPolicy, Future<Optional<Buffer>>> body) {
+    private Future<Optional<Buffer>> observed(AutoPolicy.Ticket ticket, GroupPolicy asked, CallShape call,
+            Function<GroupPolicy, Future<Optional<Buffer>>> body) {
         return ticket.model().compose(model -> {
-            GroupPolicy chosen = asked == GroupPolicy.AUTO ? model.choose(targets, bytesPerTarget) : asked;
+            GroupPolicy chosen = asked;
+            if (asked == GroupPolicy.AUTO) {
+                chosen = model.choose(call);
+                auto.chose(chosen);
+                if (communicator.rank() == 0 && LOG.isDebugEnabled()) {
+                    LOG.debug("auto call {}: {} -> {}; predicted us static {} dynamic {} tree {}", ticket.index(), call,
+                            chosen.configName(), Math.round(model.micros(GroupPolicy.STATIC, call)),
+                            Math.round(model.micros(GroupPolicy.DYNAMIC, call)),
+                            Math.round(model.micros(GroupPolicy.TREE, call)));
+                }
+            }
+            GroupPolicy policy = chosen;
             long start = auto.now();
-            return body.apply(chosen).onSuccess(done -> auto.observe(ticket.index(), chosen, targets, bytesPerTarget,
-                    start));
+            return body.apply(policy).onSuccess(done -> auto.observe(ticket.index(), policy, call, start));
         });
     }
 
@@ -332,14 +357,22 @@ public final class GroupCollectives implements AutoCloseable {
     }
 
     private Future<GroupRequest> init(int root, int[] targets, int[] counts, boolean shared, GroupPolicy policy) {
-        long largest = Arrays.stream(counts).max().orElse(0);
         if (policy == GroupPolicy.STATIC || policy == GroupPolicy.DYNAMIC) {
             throw new IllegalArgumentException("a persistent request is persistent, tree or auto, not "
                     + policy.configName());
         }
         AutoPolicy.Ticket ticket = auto.next(collectives::allgatherv);
         return call(operation -> ticket.model().compose(model -> requests.init(operation, root, targets, counts, shared,
-                policy == GroupPolicy.AUTO ? model.chooseRequest(targets.length, largest) : policy)));
+                policy == GroupPolicy.AUTO ? model.chooseRequest(startShape(targets, counts, shared)) : policy)));
+    }
+
+    /** What each start of a request moves. */
+    private static CallShape startShape(int[] targets, int[] counts, boolean shared) {
+        if (shared) {
+            return new CallShape(targets.length, counts[0], true);
+        }
+        long total = Arrays.stream(counts).asLongStream().sum();
+        return CallShape.scatter(targets.length, (total + targets.length - 1) / targets.length);
     }
 
     // ---- checks ----

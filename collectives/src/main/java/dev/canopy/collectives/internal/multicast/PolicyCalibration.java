@@ -1,5 +1,6 @@
 package dev.canopy.collectives.internal.multicast;
 
+import dev.canopy.collectives.data.MalformedMessageException;
 import dev.canopy.collectives.data.ValueCodec;
 import dev.canopy.multicast.internal.groups.GroupPolicy;
 import dev.canopy.probes.internal.forecast.TimeSeries;
@@ -11,19 +12,23 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What {@code auto} starts from, measured when a communicator's {@link GroupCollectives} opens: rank 0 runs
- * one-to-k scatters (k = min(5, n - 1)) by static, dynamic and tree at {@link #SMALL_BYTES} and {@link #LARGE_BYTES}
- * per target, each followed by a barrier and then a barrier alone, {@link #WARMUP} untimed rounds and {@link #RUNS}
- * timed ones. Each run's cost is its time less the barrier of the same round (measured in the same conditions); a
+ * one-to-few (few = min(5, n - 1)) and one-to-many (many = n - 1, when more than few) scatters by static, dynamic and
+ * tree at {@link #SMALL_BYTES} and {@link #LARGE_BYTES} per target, {@link #WARMUP} untimed rounds and {@link #RUNS}
+ * timed ones, each run behind a barrier that lines the members up. Each member times its own call until its future
+ * completed, as {@link AutoPolicy} times the real operations later (the same path, so the refresh's ratios start near
+ * 1); after the last run the members allgather their times, a run's cost is the largest over the members, and a
  * step's cost is the interquartile mean of its runs ({@link #estimate}), so a few runs slowed by other work on a
- * loaded machine, or a lucky one, do not move it. Rank 0 bcasts the model: every member chooses alike. Every member
- * takes part in every step.
+ * loaded machine, or a lucky one, do not move it. Every member reduces the same gathered times to the same model.
+ *
+ * <p>(An earlier version timed the root's call plus a barrier, less a barrier alone: on a loaded 2-core machine with
+ * 29 members the two barriers differed by tens of milliseconds, far more than the sub-millisecond steps, and the
+ * samples came out negative as often as not.)
  */
 final class PolicyCalibration {
 
@@ -31,11 +36,13 @@ final class PolicyCalibration {
 
     static final int SMALL_BYTES = 16;
     static final int LARGE_BYTES = 16_384;
+    static final int FEW_TARGETS = 5;
     static final int RUNS = 9;
     /** Untimed rounds first: the first runs of a fresh JVM are the JIT's, not the policy's. */
     static final int WARMUP = 2;
     /** The share of runs cut from each end before averaging. */
     static final double TRIM = 0.25;
+    private static final int SIZES = 2;
 
     /** One calibration run: a one-to-many call by {@code policy} from rank 0 to {@code targets}. */
     @FunctionalInterface
@@ -52,65 +59,92 @@ final class PolicyCalibration {
     }
 
     Future<PolicyCostModel> measure() {
-        int k = Math.min(5, scope.size() - 1);
-        if (k < 1) {
+        int many = scope.size() - 1;
+        int few = Math.min(FEW_TARGETS, many);
+        if (few < 1) {
             return Future.succeededFuture(PolicyCostModel.free());
         }
-        int[] targets = IntStream.rangeClosed(1, k).toArray();
-        int steps = PolicyCostModel.PER_CALL.length * 2;
-        long[][] samples = new long[steps][RUNS];
+        int[] counts = few == many ? new int[] {few} : new int[] {few, many};
+        int steps = steps(counts.length);
+        double[] mine = new double[steps * RUNS]; // this member's micros, step by step, run by run
         Future<Void> chain = Future.succeededFuture();
         for (int run = -WARMUP; run < RUNS; run++) {
             for (int which = 0; which < steps; which++) {
-                GroupPolicy policy = PolicyCostModel.PER_CALL[which / 2];
-                int bytes = which % 2 == 0 ? SMALL_BYTES : LARGE_BYTES;
-                int index = run;
-                int stepIndex = which;
-                chain = chain.compose(ignored -> timed(() -> {
-                    List<Buffer> pieces = scope.rank() == 0 ? Collections.nCopies(k, Buffer.buffer(new byte[bytes])) : null;
-                    return step.run(policy, targets, pieces).compose(done -> scope.collectives.barrier());
-                })).compose(nanos -> timed(scope.collectives::barrier).map(barrierNanos -> {
-                    if (index >= 0) {
-                        samples[stepIndex][index] = nanos - barrierNanos;
-                    }
-                    return null;
-                }));
+                int[] targets = IntStream.rangeClosed(1, counts[which / (PolicyCostModel.PER_CALL.length * SIZES)])
+                        .toArray();
+                GroupPolicy policy = policyOf(which);
+                int bytes = which % SIZES == 0 ? SMALL_BYTES : LARGE_BYTES;
+                int slot = run < 0 ? -1 : which * RUNS + run;
+                chain = chain.compose(ignored -> scope.collectives.barrier()).compose(lined -> {
+                    List<Buffer> pieces = scope.rank() == 0
+                            ? Collections.nCopies(targets.length, Buffer.buffer(new byte[bytes])) : null;
+                    long start = System.nanoTime();
+                    return step.run(policy, targets, pieces).map(done -> {
+                        if (slot >= 0) {
+                            mine[slot] = (System.nanoTime() - start) / 1e3;
+                        }
+                        return null;
+                    });
+                });
             }
         }
-        return chain.compose(measured -> {
-            Buffer model = null;
+        return chain.compose(measured -> scope.collectives.allgatherv(ValueCodec.encode(mine))).map(all -> {
+            PolicyCostModel model = model(few, many, slowest(all, steps));
             if (scope.rank() == 0) {
-                PolicyCostModel measuredModel = model(k, samples);
-                LOG.info("groups of context {}: one-to-{} step costs (ns, each run less its barrier) {}; {}",
-                        scope.communicator.contextId(), k, Arrays.stream(samples).map(Arrays::toString).toList(),
-                        measuredModel);
-                model = ValueCodec.encode(measuredModel.encode());
+                LOG.info("groups of context {}: auto's calibration {}", scope.communicator.contextId(), model);
             }
-            return scope.collectives.bcast(model, 0).map(bytes -> PolicyCostModel.decode(ValueCodec.doubles(bytes)));
+            return model;
         });
     }
 
-    /** The model of {@code samples} (nanoseconds, per step: static small, static large, dynamic small, ...). */
-    static PolicyCostModel model(int k, long[][] samples) {
-        Map<GroupPolicy, PolicyCostModel.Line> lines = new EnumMap<>(GroupPolicy.class);
-        for (int i = 0; i < PolicyCostModel.PER_CALL.length; i++) {
-            double small = Math.max(0, estimate(samples[2 * i]) / 1e3);
-            double large = Math.max(0, estimate(samples[2 * i + 1]) / 1e3);
-            lines.put(PolicyCostModel.PER_CALL[i], PolicyCostModel.through((long) k * SMALL_BYTES, small,
-                    (long) k * LARGE_BYTES, large));
+    /** Per step and run, the largest time over the members' reports (checked: that many finite times >= 0). */
+    static double[][] slowest(List<Buffer> reports, int steps) {
+        double[][] slowest = new double[steps][RUNS];
+        for (int rank = 0; rank < reports.size(); rank++) {
+            double[] times = ValueCodec.doubles(reports.get(rank));
+            if (times.length != steps * RUNS || Arrays.stream(times).anyMatch(t -> !(t >= 0) || Double.isInfinite(t))) {
+                throw new MalformedMessageException("auto's calibration times from rank " + rank + ": expected "
+                        + steps * RUNS + " finite times >= 0, got " + times.length + " numbers");
+            }
+            for (int i = 0; i < times.length; i++) {
+                slowest[i / RUNS][i % RUNS] = Math.max(slowest[i / RUNS][i % RUNS], times[i]);
+            }
         }
-        return new PolicyCostModel(k, lines);
+        return slowest;
+    }
+
+    /**
+     * The model of {@code micros} (per step, its runs: for few targets then many, static small, static large, dynamic
+     * small, ..., tree large; the many steps absent when {@code many == few}).
+     */
+    static PolicyCostModel model(int few, int many, double[][] micros) {
+        Map<GroupPolicy, PolicyCostModel.Lines> lines = new EnumMap<>(GroupPolicy.class);
+        for (int p = 0; p < PolicyCostModel.PER_CALL.length; p++) {
+            PolicyCostModel.Line fewLine = line(few, micros, p * SIZES);
+            PolicyCostModel.Line manyLine = many == few ? fewLine
+                    : line(many, micros, (PolicyCostModel.PER_CALL.length + p) * SIZES);
+            lines.put(PolicyCostModel.PER_CALL[p], new PolicyCostModel.Lines(fewLine, manyLine));
+        }
+        return new PolicyCostModel(few, many, lines);
+    }
+
+    private static PolicyCostModel.Line line(int targets, double[][] micros, int smallStep) {
+        return PolicyCostModel.through((long) targets * SMALL_BYTES, estimate(micros[smallStep]),
+                (long) targets * LARGE_BYTES, estimate(micros[smallStep + 1]));
     }
 
     /** The interquartile mean of {@code runs}: the probes' trimmed mean, robust to outliers either way. */
-    static double estimate(long[] runs) {
+    static double estimate(double[] runs) {
         TimeSeries series = new TimeSeries(runs.length);
         Arrays.stream(runs).forEach(series::add);
         return new TrimmedMean(runs.length, TRIM).forecast(series).orElse(0);
     }
 
-    private <T> Future<Long> timed(Supplier<Future<T>> body) {
-        long start = System.nanoTime();
-        return body.get().map(done -> System.nanoTime() - start);
+    static int steps(int targetCounts) {
+        return targetCounts * PolicyCostModel.PER_CALL.length * SIZES;
+    }
+
+    private static GroupPolicy policyOf(int step) {
+        return PolicyCostModel.PER_CALL[(step / SIZES) % PolicyCostModel.PER_CALL.length];
     }
 }

@@ -1,30 +1,39 @@
 package dev.canopy.collectives.internal.multicast;
 
-import dev.canopy.collectives.data.MalformedMessageException;
 import dev.canopy.multicast.internal.groups.GroupPolicy;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * {@code auto}'s choice among the one-to-many policies ({@code static}, {@code dynamic}, {@code tree}), from
- * costs measured on this deployment by {@link PolicyCalibration}, never from constants: for each
- * policy, the time of a one-to-{@code k} operation at two piece sizes (the root's call until every member has
- * passed a barrier behind it, less the barrier of the same round), so the fixed part holds that policy's group management
- * (a dynamic group's lease, announcement, joins and drop) and the per-byte part its data path.
+ * costs measured on this deployment by {@link PolicyCalibration}, never from constants: for each policy, the time of
+ * one-to-{@code few} and one-to-{@code many} scatters at two piece sizes (each member's call until its future
+ * completed, the largest over the members), so the fixed part holds that policy's group management (a dynamic
+ * group's lease, announcement, joins and drop) and the per-byte part its data path.
  *
- * <p>Each policy's cost is {@code fixed + perByte * bytes}, with {@code bytes} all the bytes the root sends
- * ({@code targets x bytes per target}); measured at {@code k} targets, it is applied to other target counts
- * through those bytes (the management of a dynamic group grows little with its size: the targets join in
- * parallel). Every member holds the same model (rank 0 measures and broadcasts it; {@link AutoPolicy} corrects
- * it from the operations' times at points the members agree on), so every member reaches the same choice for the
- * same call.
+ * <p>At each of the two target counts a policy's cost is a line {@code fixed + perByte * bytes}, {@code bytes} what
+ * the policy sends from the root ({@link CallShape#bytes}: a multicast sends the packed pieces once, the tree each
+ * target its piece). Between and beyond the two target counts the cost is interpolated linearly in the targets, so a
+ * cost per target (the tree's sends, a dynamic group's joins) is measured too, not assumed.
  *
- * @param measuredTargets k, the targets of the calibration
+ * <p>The lines are only two points per target count, and the real costs are not straight: a multicast that outgrows
+ * the reliable sender's window costs several times its line, so a correction learned at one size must not be carried
+ * to another. {@link AutoPolicy} therefore corrects the calibrated cost per <em>size class</em> ({@link #sizeClass}:
+ * the nearer calibrated target count, and the bytes the policy sends within a factor of two) by the ratio the real
+ * operations of that class took against it; a class never observed keeps the calibration. Every member holds the
+ * same model (the calibration's samples are allgathered, the corrections folded from the same observations at points
+ * the members agree on), so every member reaches the same choice for the same call.
+ *
+ * @param fewTargets  the smaller target count of the calibration
+ * @param manyTargets the larger ({@code n - 1}; equal to {@code fewTargets} in a communicator of up to 6)
+ * @param corrections per policy, per size class, the factor observed / calibrated
  */
-public record PolicyCostModel(int measuredTargets, Map<GroupPolicy, Line> lines) {
+public record PolicyCostModel(int fewTargets, int manyTargets, Map<GroupPolicy, Lines> lines,
+        Map<GroupPolicy, Map<Integer, Double>> corrections) {
 
-    /** One policy's cost: {@code fixedMicros + perByteMicros * bytes}. */
+    /** One policy's cost at one target count: {@code fixedMicros + perByteMicros * bytes}. */
     public record Line(double fixedMicros, double perByteMicros) {
 
         double micros(long bytes) {
@@ -32,43 +41,57 @@ public record PolicyCostModel(int measuredTargets, Map<GroupPolicy, Line> lines)
         }
     }
 
-    /** The policies {@code auto} chooses among for one call, in the order they are encoded. */
+    /** One policy's lines at {@code fewTargets} and at {@code manyTargets}. */
+    public record Lines(Line few, Line many) {
+    }
+
+    /** The policies {@code auto} chooses among for one call. */
     static final GroupPolicy[] PER_CALL = {GroupPolicy.STATIC, GroupPolicy.DYNAMIC, GroupPolicy.TREE};
 
     public PolicyCostModel {
+        if (fewTargets > manyTargets) {
+            throw new IllegalArgumentException("the policy cost model's target counts " + fewTargets + " and "
+                    + manyTargets + " are the wrong way round");
+        }
         lines = Map.copyOf(new EnumMap<>(lines));
         for (GroupPolicy policy : PER_CALL) {
             if (!lines.containsKey(policy)) {
                 throw new IllegalArgumentException("the policy cost model has no measurement of " + policy.configName());
             }
         }
+        Map<GroupPolicy, Map<Integer, Double>> copy = new EnumMap<>(GroupPolicy.class);
+        corrections.forEach((policy, byClass) -> copy.put(policy, Map.copyOf(new TreeMap<>(byClass))));
+        corrections = Map.copyOf(copy);
+    }
+
+    /** The calibrated model, without corrections. */
+    public PolicyCostModel(int fewTargets, int manyTargets, Map<GroupPolicy, Lines> lines) {
+        this(fewTargets, manyTargets, lines, Map.of());
     }
 
     /** A model where everything is free (a communicator of one member: there is nothing to measure). */
     static PolicyCostModel free() {
-        Map<GroupPolicy, Line> lines = new EnumMap<>(GroupPolicy.class);
+        Map<GroupPolicy, Lines> lines = new EnumMap<>(GroupPolicy.class);
         for (GroupPolicy policy : PER_CALL) {
-            lines.put(policy, new Line(0, 0));
+            lines.put(policy, new Lines(new Line(0, 0), new Line(0, 0)));
         }
-        return new PolicyCostModel(0, lines);
+        return new PolicyCostModel(0, 0, lines);
+    }
+
+    /** This calibration with {@code corrections} (per policy, per {@link #sizeClass}, observed / calibrated). */
+    PolicyCostModel withCorrections(Map<GroupPolicy, Map<Integer, Double>> corrections) {
+        return new PolicyCostModel(fewTargets, manyTargets, lines, corrections);
     }
 
     /**
-     * This model with each policy's line drawn again through its points at {@code smallBytes} and {@code largeBytes}
-     * multiplied by {@code scales.get(policy)[0]} and {@code [1]} (a policy without scales, or with both 1, keeps its
-     * line).
+     * The class of {@code call} for {@code policy}'s corrections: {@code 64 x} (0 for the nearer calibrated target
+     * count on a log scale being few, 1 for many) {@code +} the bit length of the bytes the policy sends.
      */
-    PolicyCostModel corrected(Map<GroupPolicy, double[]> scales, long smallBytes, long largeBytes) {
-        if (smallBytes >= largeBytes) {
-            return this; // nothing was measured (a communicator of one member)
-        }
-        Map<GroupPolicy, Line> corrected = new EnumMap<>(GroupPolicy.class);
-        lines.forEach((policy, line) -> {
-            double[] scale = scales.getOrDefault(policy, new double[] {1, 1});
-            corrected.put(policy, scale[0] == 1 && scale[1] == 1 ? line : through(smallBytes,
-                    line.micros(smallBytes) * scale[0], largeBytes, line.micros(largeBytes) * scale[1]));
-        });
-        return new PolicyCostModel(measuredTargets, corrected);
+    int sizeClass(GroupPolicy policy, CallShape call) {
+        double logTargets = Math.log(call.targets());
+        int which = Math.abs(logTargets - Math.log(Math.max(1, fewTargets)))
+                <= Math.abs(logTargets - Math.log(Math.max(1, manyTargets))) ? 0 : 1;
+        return 64 * which + (64 - Long.numberOfLeadingZeros(call.bytes(policy)));
     }
 
     /** The line through two measurements: {@code smallMicros} at {@code smallBytes}, {@code largeMicros} at {@code largeBytes}. */
@@ -77,20 +100,57 @@ public record PolicyCostModel(int measuredTargets, Map<GroupPolicy, Line> lines)
         return new Line(Math.max(0, smallMicros - perByte * smallBytes), perByte);
     }
 
-    /** The predicted cost of a one-to-{@code targets} operation of {@code bytesPerTarget} by {@code policy}. */
-    public double micros(GroupPolicy policy, int targets, long bytesPerTarget) {
-        Line line = lines.get(policy);
-        if (line == null) {
-            throw new IllegalArgumentException("no cost of " + policy.configName() + " was measured");
-        }
-        return line.micros(bytesPerTarget * targets);
+    /** The predicted cost of {@code call} by {@code policy}: the calibration's, corrected for the call's size class. */
+    public double micros(GroupPolicy policy, CallShape call) {
+        return calibratedMicros(policy, call) * correction(policy, sizeClass(policy, call));
     }
 
-    /** The cheapest of static, dynamic and tree for this call. */
-    public GroupPolicy choose(int targets, long bytesPerTarget) {
+    /**
+     * The factor of {@code sizeClass}: its own, else that of the nearest corrected class at the same target count
+     * (the smaller on a tie), else at the other count, else 1 (the calibration). So a calibration that was off
+     * everywhere (taken while the JIT compiled, say) is corrected for sizes not run yet, while a class that has been
+     * run keeps its own factor on either side of a step in the costs.
+     */
+    private double correction(GroupPolicy policy, int sizeClass) {
+        Map<Integer, Double> factors = corrections.getOrDefault(policy, Map.of());
+        Double own = factors.get(sizeClass);
+        if (own != null || factors.isEmpty()) {
+            return own == null ? 1 : own;
+        }
+        int count = sizeClass / 64;
+        Integer nearest = null;
+        for (int sameCountFirst = 0; sameCountFirst < 2 && nearest == null; sameCountFirst++) {
+            int wanted = sameCountFirst == 0 ? count : 1 - count;
+            for (int other : new TreeMap<>(factors).keySet()) {
+                if (other / 64 == wanted && (nearest == null
+                        || Math.abs(other % 64 - sizeClass % 64) < Math.abs(nearest % 64 - sizeClass % 64))) {
+                    nearest = other;
+                }
+            }
+        }
+        return factors.get(nearest);
+    }
+
+    /** The cost of {@code call} by {@code policy} on the calibrated lines alone. */
+    double calibratedMicros(GroupPolicy policy, CallShape call) {
+        Lines both = lines.get(policy);
+        if (both == null) {
+            throw new IllegalArgumentException("no cost of " + policy.configName() + " was measured");
+        }
+        long bytes = call.bytes(policy);
+        double few = both.few().micros(bytes);
+        if (manyTargets == fewTargets) {
+            return few;
+        }
+        double many = both.many().micros(bytes);
+        return Math.max(0, few + (many - few) * (call.targets() - fewTargets) / (manyTargets - fewTargets));
+    }
+
+    /** The cheapest of static, dynamic and tree for {@code call}. */
+    public GroupPolicy choose(CallShape call) {
         GroupPolicy best = PER_CALL[0];
         for (GroupPolicy policy : PER_CALL) {
-            if (micros(policy, targets, bytesPerTarget) < micros(best, targets, bytesPerTarget)) {
+            if (micros(policy, call) < micros(best, call)) {
                 best = policy;
             }
         }
@@ -99,61 +159,42 @@ public record PolicyCostModel(int measuredTargets, Map<GroupPolicy, Line> lines)
 
     /**
      * A persistent request's policy: persistent unless the point-to-point sends are predicted cheaper than a static
-     * call at these sizes (a start costs no more than a static call: no management either, and a smaller group).
+     * call of that shape (a start costs no more than a static call: no management either, and a smaller group).
      */
-    public GroupPolicy chooseRequest(int targets, long largestPiece) {
-        return micros(GroupPolicy.STATIC, targets, largestPiece) <= micros(GroupPolicy.TREE, targets, largestPiece)
-                ? GroupPolicy.PERSISTENT : GroupPolicy.TREE;
+    public GroupPolicy chooseRequest(CallShape start) {
+        return micros(GroupPolicy.STATIC, start) <= micros(GroupPolicy.TREE, start) ? GroupPolicy.PERSISTENT
+                : GroupPolicy.TREE;
     }
 
     /**
      * An allgather's policy among {@code members}: n one-to-all multicasts on the static group against the tree's
-     * allgather, which the model's one-to-(n-1) tree sends stand for.
+     * allgather, which the model's one-to-(n-1) scatters stand for.
      */
     public GroupPolicy chooseAllgather(int members, long bytesPerRank) {
-        return micros(GroupPolicy.STATIC, members - 1, bytesPerRank) <= micros(GroupPolicy.TREE, members - 1, bytesPerRank)
-                ? GroupPolicy.STATIC : GroupPolicy.TREE;
-    }
-
-    /** {@code k, then fixed and per-byte of each PER_CALL policy}: what rank 0 broadcasts. */
-    double[] encode() {
-        double[] values = new double[1 + 2 * PER_CALL.length];
-        values[0] = measuredTargets;
-        for (int i = 0; i < PER_CALL.length; i++) {
-            Line line = lines.get(PER_CALL[i]);
-            values[1 + 2 * i] = line.fixedMicros();
-            values[2 + 2 * i] = line.perByteMicros();
-        }
-        return values;
-    }
-
-    /** The model rank 0 broadcast, checked: the right count of finite, non-negative numbers. */
-    static PolicyCostModel decode(double[] values) {
-        if (values.length != 1 + 2 * PER_CALL.length) {
-            throw new MalformedMessageException("policy cost model of " + values.length
-                    + " numbers, expected " + (1 + 2 * PER_CALL.length));
-        }
-        Map<GroupPolicy, Line> lines = new EnumMap<>(GroupPolicy.class);
-        for (double value : values) {
-            if (!(value >= 0) || Double.isInfinite(value)) {
-                throw new MalformedMessageException("policy cost model holds " + value
-                        + ", not a finite cost >= 0");
-            }
-        }
-        for (int i = 0; i < PER_CALL.length; i++) {
-            lines.put(PER_CALL[i], new Line(values[1 + 2 * i], values[2 + 2 * i]));
-        }
-        return new PolicyCostModel((int) values[0], lines);
+        CallShape call = CallShape.scatter(Math.max(1, members - 1), bytesPerRank);
+        return micros(GroupPolicy.STATIC, call) <= micros(GroupPolicy.TREE, call) ? GroupPolicy.STATIC : GroupPolicy.TREE;
     }
 
     @Override
     public String toString() {
-        StringBuilder text = new StringBuilder("policy costs measured one-to-" + measuredTargets + ":");
+        StringBuilder text = new StringBuilder("policy costs measured one-to-" + fewTargets
+                + (manyTargets == fewTargets ? "" : " | one-to-" + manyTargets) + ":");
         for (GroupPolicy policy : PER_CALL) {
-            Line line = lines.get(policy);
-            text.append(String.format(Locale.ROOT, " %s %.0f us + %.4f us/B;", policy.configName(), line.fixedMicros(),
-                    line.perByteMicros()));
+            Lines both = lines.get(policy);
+            text.append(' ').append(policy.configName()).append(' ').append(format(both.few()));
+            if (manyTargets != fewTargets) {
+                text.append(" | ").append(format(both.many()));
+            }
+            text.append(';');
         }
+        corrections.forEach((policy, byClass) -> byClass.forEach((sizeClass, factor) -> text.append(String.format(
+                Locale.ROOT, " %s x%.2f at %s targets, %s B;", policy.configName(), factor,
+                sizeClass < 64 ? fewTargets : manyTargets, sizeClass % 64 == 0 ? "0" : (1L << (sizeClass % 64 - 1))
+                        + "-" + ((1L << (sizeClass % 64)) - 1)))));
         return text.toString();
+    }
+
+    private static String format(Line line) {
+        return String.format(Locale.ROOT, "%.0f us + %.4f us/B", line.fixedMicros(), line.perByteMicros());
     }
 }

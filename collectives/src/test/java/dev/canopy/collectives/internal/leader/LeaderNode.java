@@ -3,6 +3,7 @@ package dev.canopy.collectives.internal.leader;
 import dev.canopy.core.internal.emulation.NanoClock;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
 import dev.canopy.core.testing.ManualClock;
 import dev.canopy.probes.internal.Link;
@@ -28,6 +29,8 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 final class LeaderNode implements AutoCloseable {
 
     static final Duration PROBE_PERIOD = Duration.ofSeconds(1);
+    /** The secret every node of a test's job shares: it seals the plans. */
+    static final JobSecret SECRET = JobSecret.generate();
     /** A single test server with short ticks caps sessions at 4 s; a cluster with 1 s ticks allows 8 s. */
     private static final int SESSION_MILLIS = 8000;
 
@@ -49,9 +52,9 @@ final class LeaderNode implements AutoCloseable {
         client.start();
         // Every sample reaches the leader: the plan policy, not the forecast notifier, is under test.
         this.forecasts = new LinkForecasts(ForecastSettings.DEFAULTS.withNotifyRelativeChange(0), forecastClock);
-        this.store = new PlanStore(context, client, job);
+        this.store = new PlanStore(context, client, job, SECRET);
         this.cache = new PlanCache(context, client, job, store, 8);
-        this.leader = new PlanLeader(context, client, job, member, ForecastFeed.of(forecasts, context), latencies, evaluator,
+        this.leader = new PlanLeader(context, client, job, SECRET, member, ForecastFeed.of(forecasts, context), latencies, evaluator,
                 settings, leaderClock);
         leader.onDecision(decisions::add);
     }

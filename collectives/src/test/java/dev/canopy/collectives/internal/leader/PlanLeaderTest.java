@@ -7,12 +7,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.canopy.core.node.JobId;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
 import dev.canopy.topology.internal.hierarchy.HierarchicalPlan;
 import dev.canopy.topology.internal.replan.ReplanDecision;
 import dev.canopy.topology.internal.replan.ReplanPolicy;
 import java.time.Duration;
 import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
@@ -117,6 +119,27 @@ class PlanLeaderTest {
         assertThat(aRootedPlan(grid.plan(3)).parent("c")).contains("a");
         assertThat(zooKeeperChildren()).containsExactly("current", "epoch-0000000001", "epoch-0000000002",
                 "epoch-0000000003", "leader");
+    }
+
+    @Test
+    void aLeaderTakingOverAnUntrustedHighestEpochPublishesTheNextEpochOverIt() throws Exception {
+        LeaderNode first = grid.awaitLeader();
+        grid.awaitEpoch(1);
+        PublishedPlan sealed = grid.plan(1);
+        // An insider with the job's ZooKeeper identity but another secret makes its plan current.
+        PlanStore forger = new PlanStore(first.context, first.client, JobId.of("plans"), JobSecret.generate());
+        CuratorFramework plans = PlanStore.namespaced(first.client, JobId.of("plans"));
+        plans.create().forPath(PlanStore.epochPath(2), forger.sealed("/canopy/jobs/plans" + PlanStore.epochPath(2),
+                new PublishedPlan(2, sealed.latencies(), sealed.bandwidths(), 1, "forged")));
+        plans.setData().forPath(PlanStore.CURRENT, PlanStore.encodeEpoch(2));
+        assertThat(Await.failure(grid.nodes.get(0).store.read(2))).isInstanceOf(UntrustedPlanException.class);
+
+        first.client.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+
+        grid.awaitEpoch(3);
+        assertThat(grid.plan(3).reason()).as("planned afresh, not from the forgery").startsWith("first plan of the job");
+        Await.until(() -> grid.nodes.stream().allMatch(node -> node.cache.latestEpoch() == 3),
+                () -> "every node's watch sees epoch 3");
     }
 
     @Test

@@ -1,9 +1,14 @@
 package dev.canopy.collectives.internal.leader;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.canopy.collectives.plan.SitePairBandwidths;
+import dev.canopy.collectives.plan.SizeClasses;
 import dev.canopy.core.internal.membership.MalformedZnodeException;
+import dev.canopy.core.internal.membership.ZnodeSeal;
 import dev.canopy.core.node.JobId;
+import dev.canopy.core.security.JobSecret;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -23,6 +28,7 @@ class PlanStoreTest {
 
     private static final JobId JOB = JobId.of("store");
     private static final String FENCE = "/plans/leader/fence";
+    private static final JobSecret SECRET = JobSecret.generate();
 
     private TestingServer zooKeeper;
     private Vertx vertx;
@@ -37,7 +43,7 @@ class PlanStoreTest {
         context = vertx.getOrCreateContext();
         client = CuratorFrameworkFactory.newClient(zooKeeper.getConnectString(), new RetryOneTime(100));
         client.start();
-        store = new PlanStore(context, client, JOB);
+        store = new PlanStore(context, client, JOB, SECRET);
         Await.result(store.ensureCreated());
         PlanStore.namespaced(client, JOB).create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(FENCE);
     }
@@ -101,15 +107,57 @@ class PlanStoreTest {
     void unknownAndCorruptEpochsFailNamingTheZnode() throws Exception {
         assertThat(Await.failure(store.read(9))).hasMessageContaining("no plan of epoch 9 at /canopy/jobs/store/plans/epoch-0000000009");
 
-        PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(3), "{\"format\":1}".getBytes(StandardCharsets.UTF_8));
+        // Sealed under the job's secret, so only a holder of the secret could write them: malformed, not untrusted.
+        PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(3),
+                new ZnodeSeal(SECRET, PlanStore.MAC_LABEL, PlanStore.MAX_BODY_CHARS).seal(fullPath(3), "{\"format\":1}"));
         assertThat(Await.failure(store.read(3))).isInstanceOf(MalformedZnodeException.class)
                 .hasMessageContaining("znode /canopy/jobs/store/plans/epoch-0000000003 does not hold a plan of format 1")
                 .hasMessageContaining("delete the job's plans");
 
-        PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(4), PlanCodec.encode(
+        PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(4), store.sealed(fullPath(4),
                 new PublishedPlan(5, new LatencySnapshot(List.of("a"), new double[] {0}), 1, "moved")));
         assertThat(Await.failure(store.read(4))).isInstanceOf(MalformedZnodeException.class)
                 .hasMessageContaining("holds the plan of epoch 5, not of 4");
+    }
+
+    @Test
+    void aPlanWithSizeClassesSurvivesTheRoundTrip() {
+        PublishedPlan sized = new PublishedPlan(1, new LatencySnapshot(List.of("a", "b"), new double[] {0, 3, 3, 0}),
+                SitePairBandwidths.NONE, new SizeClasses(List.of(0L, 1L << 20)), 3, "sized");
+        Await.result(store.publish(sized, FENCE));
+        assertThat(Await.result(store.read(1))).isEqualTo(sized);
+        assertThat(new String(PlanCodec.encode(sized), StandardCharsets.UTF_8))
+                .contains("\"sizeClasses\":[0,1048576]");
+    }
+
+    @Test
+    void sizeClassesThatDoNotStartAtZeroOrIncreaseFailNamingTheZnode() {
+        for (String bad : List.of("[5]", "[0,0]", "[0,-1]", "[0,\"x\"]", "[0,1.5]")) {
+            String json = new String(PlanCodec.encode(plan(1, 15)), StandardCharsets.UTF_8)
+                    .replace("}", ",\"sizeClasses\":" + bad + "}");
+            assertThat(catchThrowable(
+                    () -> PlanCodec.decode(json.getBytes(StandardCharsets.UTF_8), "/canopy/jobs/store/plans/epoch-1")))
+                    .as(bad).isInstanceOf(MalformedZnodeException.class)
+                    .hasMessageContaining("/canopy/jobs/store/plans/epoch-1").hasMessageContaining("sizeClasses");
+        }
+    }
+
+    @Test
+    void aPlanReadsBackOnlyAtItsOwnPathUnderItsOwnSecret() throws Exception {
+        PublishedPlan plan = new PublishedPlan(6, new LatencySnapshot(List.of("a"), new double[] {0}), 1, "sealed");
+        PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(6), store.sealed(fullPath(6), plan));
+        assertThat(Await.result(store.read(6))).isEqualTo(plan);
+
+        PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(7), store.sealed(fullPath(6), plan));
+        assertThat(Await.failure(store.read(7))).as("epoch 6's znode copied to epoch 7")
+                .isInstanceOf(UntrustedPlanException.class).hasMessageContaining("its MAC is wrong");
+        PlanStore.namespaced(client, JOB).create().forPath(PlanStore.epochPath(8), PlanCodec.encode(plan));
+        assertThat(Await.failure(store.read(8))).as("unsealed")
+                .isInstanceOf(UntrustedPlanException.class).hasMessageContaining("it is not a sealed plan");
+    }
+
+    private static String fullPath(long epoch) {
+        return "/canopy/jobs/" + JOB.name() + PlanStore.epochPath(epoch);
     }
 
     @Test

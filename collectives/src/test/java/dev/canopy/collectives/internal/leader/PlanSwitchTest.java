@@ -53,10 +53,10 @@ class PlanSwitchTest {
             CuratorFramework client = CuratorFrameworkFactory.newClient(zooKeeper.getConnectString(), new RetryOneTime(100));
             client.start();
             clients.add(client);
-            caches.add(new PlanCache(member.context(), client, JOB, new PlanStore(member.context(), client, JOB), 4));
+            caches.add(new PlanCache(member.context(), client, JOB, new PlanStore(member.context(), client, JOB, grid.secret()), 4));
         }
         caches.subList(1, SIZE).forEach(PlanCache::start); // rank 0 never hears of a new epoch by itself
-        PlanStore publisher = new PlanStore(world.get(0).context(), clients.get(0), JOB);
+        PlanStore publisher = new PlanStore(world.get(0).context(), clients.get(0), JOB, grid.secret());
         Await.result(publisher.ensureCreated());
         PlanStore.namespaced(clients.get(0), JOB).create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(FENCE);
         Await.result(publisher.publish(new PublishedPlan(1, snapshot(names, 10), 20, "first"), FENCE));

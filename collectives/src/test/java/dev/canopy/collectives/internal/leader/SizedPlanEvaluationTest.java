@@ -59,13 +59,19 @@ class SizedPlanEvaluationTest {
 
         List<PlanEvaluator.SizedPrediction> predictions = evaluator.predict(current, latencies, thinAc);
 
-        assertThat(predictions).extracting(PlanEvaluator.SizedPrediction::messageBytes).containsExactly(0L, MIB);
+        assertThat(predictions).extracting(PlanEvaluator.SizedPrediction::messageBytes)
+                .containsExactly(0L, 64L << 10, MIB, 16 * MIB);
         PlanEvaluator.SizedPrediction small = predictions.get(0);
         assertThat(small.candidateMs()).as("0 bytes: the same latency trees").isEqualTo(small.currentMs());
-        PlanEvaluator.SizedPrediction large = predictions.get(1);
+        PlanEvaluator.SizedPrediction large = predictions.get(2);
         assertThat(large.currentMs()).as("1 MiB over 4 Mbit/s takes 2.1 s").isGreaterThan(2_000);
         assertThat(large.candidateMs()).as("relayed over 100 Mbit/s links").isLessThan(large.currentMs() / 5);
         assertThat(large.relativeGain()).isGreaterThan(small.relativeGain());
+        assertThat(PlanEvaluator.distinctClasses(predictions).lowerBounds())
+                .as("the classes whose trees differ: latency trees, then the relay from where it pays")
+                .containsExactly(0L, 64L << 10);
+        assertThat(PlanEvaluator.distinctClasses(evaluator.predict(current, latencies, SitePairBandwidths.NONE))
+                .lowerBounds()).as("nothing thin: one set of trees for every size").containsExactly(0L);
     }
 
     @Test

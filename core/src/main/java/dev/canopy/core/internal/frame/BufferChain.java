@@ -10,9 +10,12 @@ import java.util.List;
 
 /**
  * One {@link Buffer} over several others, without copying their bytes: Netty's composite buffer
- * behind Vert.x's {@link Buffer} API. A frame written as its header and payload, a batch of frames,
- * or a payload assembled from many socket reads is then copied only where the socket needs it (Netty
- * copies heap memory into its direct buffers once, on write), not once more to join the parts.
+ * behind Vert.x's {@link Buffer} API: a payload assembled from many socket reads is handed up without
+ * joining the reads into one array.
+ *
+ * <p>Read it with {@code getBytes} (into an array or another buffer), which walks the parts. Asking its
+ * {@code ByteBuf} for one NIO buffer, as Netty's pooled buffers do when a chain is written into them
+ * with {@code writeBytes}, merges all parts into a new array first.
  *
  * <p>The result shares memory with the parts: they must not change afterwards. Vert.x's heap buffers
  * are not reference counted (release does nothing), so the parts stay valid as long as it is used.
