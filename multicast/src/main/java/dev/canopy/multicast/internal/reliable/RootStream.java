@@ -22,7 +22,7 @@ final class RootStream {
 
     private final Substrate substrate;
     private final LeafWindow window;
-    private final CreditLedger credits;
+    private final DatagramCredits credits;
     private final int[] forwardChildren;
     private final Bundler bundler;
     private final ArrayDeque<PendingBroadcast> pending = new ArrayDeque<>();
@@ -38,7 +38,7 @@ final class RootStream {
         this.window = new LeafWindow(substrate.options.window(), substrate.fabric.mtu(), leaves,
                 new RetransmitTimeout(substrate.retransmitNanos));
         int[] reporting = IntStream.concat(IntStream.of(leaves), IntStream.of(layout.coRoots())).toArray();
-        this.credits = new CreditLedger(reporting, substrate.options.creditsPerRoot());
+        this.credits = new DatagramCredits(reporting, substrate.options.creditsPerRoot());
         this.forwardChildren = layout.forwardChildrenOf(substrate.rank);
         this.bundler = new Bundler(substrate.fabric.mtu(), substrate.communicator, substrate.rank);
     }
@@ -148,11 +148,11 @@ final class RootStream {
         }
     }
 
-    /** Sends what credits allow, as few datagrams as the MTU allows; returns the datagrams sent. */
+    /** Sends what credits allow (one per datagram), as few datagrams as the MTU allows; returns the datagrams sent. */
     private int sendWithinCredits() {
-        long limit = Math.min(credits.limit(), window.tail());
+        long limit = window.tail();
         int datagrams = 0;
-        while (window.sent() < limit) {
+        while (window.sent() < limit && credits.available()) {
             int count = bundler.fitting(window, limit);
             ByteBuffer datagram = bundler.datagram(window, count);
             SendOutcome outcome = substrate.fabric.send(substrate.group, datagram.duplicate());
@@ -165,6 +165,7 @@ final class RootStream {
                 substrate.sendReliably(child, datagram);
                 substrate.counters.forwards += count;
             }
+            credits.spend(window.sent() + count);
             long now = substrate.loop.nanoTime();
             for (int i = 0; i < count; i++) {
                 window.markSent(now);
