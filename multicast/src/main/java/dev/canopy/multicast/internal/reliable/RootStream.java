@@ -113,10 +113,11 @@ final class RootStream {
             PendingBroadcast broadcast = pending.peek();
             int length = broadcast.message.length();
             int fragment = Math.min(substrate.fragmentCapacity, length - broadcast.offset);
-            byte[] slot = window.claim();
-            PacketCodec.writeData(ByteBuffer.wrap(slot), substrate.communicator, substrate.rank, window.tail(), length,
+            ByteBuffer slot = window.claim();
+            PacketCodec.writeData(slot, substrate.communicator, substrate.rank, window.tail(), length,
                     broadcast.offset);
-            broadcast.message.getBytes(broadcast.offset, broadcast.offset + fragment, slot, PacketCodec.HEADER_BYTES);
+            broadcast.message.getBytes(broadcast.offset, broadcast.offset + fragment, slot.array(),
+                    slot.arrayOffset() + PacketCodec.HEADER_BYTES);
             window.commit(PacketCodec.HEADER_BYTES + fragment);
             broadcast.offset += fragment;
             if (broadcast.offset >= length) {

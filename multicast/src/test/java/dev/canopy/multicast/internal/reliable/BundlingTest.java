@@ -59,8 +59,7 @@ class BundlingTest {
         LeafWindow window = new LeafWindow(8, mtu, new int[] {1}, new RetransmitTimeout(1_000));
         int[] fragments = {10, 60, 100, 5, 200, 0};
         for (int i = 0; i < fragments.length; i++) {
-            byte[] slot = window.claim();
-            PacketCodec.writeData(ByteBuffer.wrap(slot), NINE, 2, i, fragments[i], 0);
+            PacketCodec.writeData(window.claim(), NINE, 2, i, fragments[i], 0);
             window.commit(PacketCodec.HEADER_BYTES + fragments[i]);
         }
         Bundler bundler = new Bundler(mtu, NINE, 2);
