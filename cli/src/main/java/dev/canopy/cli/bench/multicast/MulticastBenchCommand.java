@@ -105,7 +105,8 @@ public final class MulticastBenchCommand implements Callable<Integer> {
     private int subGroupSize;
 
     @Option(names = "--window", defaultValue = "64",
-            description = "Multicast window in packets, at the root and each co-root (default ${DEFAULT-VALUE}).")
+            description = "Multicast window in MTU buffers (small packets share them), at the root and each co-root"
+                    + " (default ${DEFAULT-VALUE}).")
     private int window;
 
     @Option(names = "--credits", defaultValue = "32",

@@ -6,7 +6,8 @@ import java.nio.ByteBuffer;
  * Packs a root's next sendable packets into one datagram of at most the fabric's MTU, the way JGroups' transfer-queue
  * bundler packs the messages that queued while it was sending: a lone packet goes as it is (no added bytes, no added
  * delay); two or more consecutive ones go as one BATCH, each whole with its own header and sequence number, so the
- * window, ACKs, NAKs and retransmission still count packets; the datagram takes one credit ({@link DatagramCredits}). One pre-allocated datagram buffer, reused.
+ * window, ACKs, NAKs and retransmission still count packets; the datagram takes one credit
+ * ({@link DatagramCredits}). One pre-allocated datagram buffer, reused.
  * Owner loop only.
  */
 final class Bundler {

@@ -7,7 +7,8 @@ import java.util.Objects;
 /**
  * The substrate's parameters, checked once here.
  *
- * @param window            pre-allocated packet buffers of a root's sliding window (and of each co-root's);
+ * @param window            pre-allocated MTU buffers of a root's sliding window (and of each co-root's), used as
+ *                          one ring of bytes;
  *                          below {@code creditsPerRoot + ackEvery} a co-root often runs out and retransmits early
  * @param creditsPerRoot    receive buffers each member keeps posted per root that may send to it: the
  *                          datagrams (a DATA or a whole BATCH each) a root may have in flight beyond what a
