@@ -32,12 +32,13 @@ final class DistributedRuns {
 
     /** What every member runs; travels as JSON on the members' command lines. */
     record Parameters(List<Integer> sizes, int iterations, int warmup, int backToBack, long skewMicros, long seed,
-                      int subGroupSize, int window, int credits) {
+                      int subGroupSize, int window, int credits, int udpMtu) {
 
         JsonObject toJson() {
             return new JsonObject().put("sizes", new JsonArray(new ArrayList<>(sizes))).put("iterations", iterations)
                     .put("warmup", warmup).put("back_to_back", backToBack).put("skew_us", skewMicros).put("seed", seed)
-                    .put("sub_group", subGroupSize).put("window", window).put("credits", credits);
+                    .put("sub_group", subGroupSize).put("window", window).put("credits", credits)
+                    .put("udp_mtu", udpMtu);
         }
 
         static Parameters fromJson(JsonObject json) {
@@ -45,7 +46,8 @@ final class DistributedRuns {
             json.getJsonArray("sizes").forEach(size -> sizes.add(((Number) size).intValue()));
             return new Parameters(sizes, json.getInteger("iterations"), json.getInteger("warmup"),
                     json.getInteger("back_to_back"), json.getLong("skew_us"), json.getLong("seed"),
-                    json.getInteger("sub_group"), json.getInteger("window"), json.getInteger("credits"));
+                    json.getInteger("sub_group"), json.getInteger("window"), json.getInteger("credits"),
+                    json.getInteger("udp_mtu"));
         }
 
         MulticastOptions multicastOptions() {

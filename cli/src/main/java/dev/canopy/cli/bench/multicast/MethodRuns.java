@@ -12,13 +12,16 @@ import java.util.Optional;
  * For each size: every method's warm-up, then the timed single bcasts with the methods taking turns, then
  * rounds of back-to-back runs, the methods taking turns in each round; one JSON row per method and size,
  * with the median round's rate (one run of a few hundred bcasts lasts tens of milliseconds, so one scheduler
- * stall on a shared machine could halve it). Retransmissions and the root's ACKs count over a method's timed
- * and back-to-back bcasts of that size.
+ * stall on a shared machine could halve it); with skew, then each method's run of the seed's skew test
+ * ({@link BroadcastTimer#skewedLoop}). Retransmissions and the root's ACKs count over a method's timed
+ * and back-to-back bcasts of that size (and the skew test's).
  */
 final class MethodRuns {
 
     /** Back-to-back runs carry at most this many bytes per method and size. */
     private static final long BACK_TO_BACK_BYTES = 16L << 20;
+    /** Bcasts per member in the seed's skew test (with --skew-us): at 400 us, about 40 ms of skew per member. */
+    static final int SKEWED_LOOP_BCASTS = 200;
 
     private final BroadcastTimer timer;
     private final int iterations;
@@ -63,11 +66,16 @@ final class MethodRuns {
                     rates[m][round] = count / timer.backToBack(methods.get(m), message, count);
                 }
             }
+            double[][] inCall = new double[methods.size()][];
+            for (int m = 0; m < methods.size() && timer.skewed(); m++) {
+                inCall[m] = timer.skewedLoop(methods.get(m), message, SKEWED_LOOP_BCASTS);
+            }
             for (int m = 0; m < methods.size(); m++) {
                 BenchMethod method = methods.get(m);
                 Arrays.sort(rates[m]);
-                rows.add(row(method, bytes, millis.get(m), rounds * count, ResultRow.percentile(rates[m], 0.5),
-                        before.get(m), method.counters(0)));
+                JsonObject row = row(method, bytes, millis.get(m), rounds * count, ResultRow.percentile(rates[m], 0.5),
+                        before.get(m), method.counters(0));
+                rows.add(ResultRow.withSkewedLoop(row, Optional.ofNullable(inCall[m])));
             }
         }
         return rows;

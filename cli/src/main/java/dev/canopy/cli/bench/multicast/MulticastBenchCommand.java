@@ -21,6 +21,7 @@ import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.multicast.internal.fabric.emulated.EmulatedUdOptions;
 import dev.canopy.multicast.internal.fabric.emulated.EmulatedUdSwitch;
+import dev.canopy.multicast.internal.fabric.udp.UdpFabricOptions;
 import dev.canopy.multicast.internal.reliable.MulticastOptions;
 import dev.canopy.topology.internal.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.internal.tree.TreeAlgorithm;
@@ -104,12 +105,18 @@ public final class MulticastBenchCommand implements Callable<Integer> {
     private int subGroupSize;
 
     @Option(names = "--window", defaultValue = "64",
-            description = "Multicast window in packets, at the root and each co-root (default ${DEFAULT-VALUE}).")
+            description = "Multicast window in MTU buffers (small packets share them), at the root and each co-root"
+                    + " (default ${DEFAULT-VALUE}).")
     private int window;
 
     @Option(names = "--credits", defaultValue = "32",
             description = "Receive buffers each member posts per root (default ${DEFAULT-VALUE}).")
     private int credits;
+
+    @Option(names = "--mtu", defaultValue = "" + UdpFabricOptions.DEFAULT_MTU,
+            description = "udp: the largest datagram, up to 65507 bytes (default ${DEFAULT-VALUE}: one Ethernet frame);"
+                    + " larger lets back-to-back bcasts share datagrams, which the kernel fragments.")
+    private int udpMtu;
 
     @Override
     public Integer call() throws Exception {
@@ -128,6 +135,7 @@ public final class MulticastBenchCommand implements Callable<Integer> {
         report.put("loss", loss).put("skew_us", skewMicros).put("iterations", iterations)
                 .put("back_to_back_rounds", "udp".equals(report.getString("fabric")) ? 1 : rounds)
                 .put("window", window).put("credits", credits).put("sub_group", subGroupSize)
+                .put("udp_mtu", "udp".equals(report.getString("fabric")) ? udpMtu : null)
                 .put("date", java.time.Instant.now().toString()).put("results", results)
                 .put("model", ModelRun.of(report.getInteger("members"), results,
                         !report.getString("layer", "").startsWith("point-to-point")));
@@ -142,7 +150,7 @@ public final class MulticastBenchCommand implements Callable<Integer> {
     /** Every member a JVM in a network namespace of its own, multicast over real IP multicast. */
     private JsonObject inNamespaces() throws InterruptedException {
         DistributedRuns.Parameters parameters = new DistributedRuns.Parameters(sizes, iterations, warmup, backToBack,
-                skewMicros, seed, subGroupSize, window, credits);
+                skewMicros, seed, subGroupSize, window, credits, udpMtu);
         NamespaceBench.Outcome outcome;
         try {
             outcome = new NamespaceBench(members, parameters, spec.commandLine().getErr()).run(udpLevelFile(),
@@ -261,6 +269,9 @@ public final class MulticastBenchCommand implements Callable<Integer> {
         if (window < 1 || window > 1 << 16 || credits < MulticastOptions.DEFAULTS.ackEvery() || credits > 1 << 16) {
             return Optional.of("--window must be 1 to 65536 and --credits " + MulticastOptions.DEFAULTS.ackEvery()
                     + " to 65536");
+        }
+        if (udpMtu < 64 || udpMtu > UdpFabricOptions.MAX_MTU) {
+            return Optional.of("--mtu must be 64 to " + UdpFabricOptions.MAX_MTU + " bytes, got " + udpMtu);
         }
         if (iterations < 1 || warmup < 0 || backToBack < 1 || rounds < 1) {
             return Optional.of("--iterations, --back-to-back and --rounds must be at least 1 and --warmup 0 or more");

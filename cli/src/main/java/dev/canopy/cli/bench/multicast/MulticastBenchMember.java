@@ -74,7 +74,7 @@ public final class MulticastBenchMember {
             DistributedRuns.Parameters parameters, GroupAllocator leases) {
         for (int attempt = 1; ; attempt++) {
             BroadcastLayer layer = Blocking.await(BroadcastLayers.open(world, binomial, options.grid().levels(),
-                    MulticastFabrics.ipOnly(leases), parameters.multicastOptions()));
+                    MulticastFabrics.ipOnly(leases).withUdpMtu(parameters.udpMtu()), parameters.multicastOptions()));
             if (layer.fallback().isEmpty() || attempt == PROBE_ATTEMPTS) {
                 return layer;
             }

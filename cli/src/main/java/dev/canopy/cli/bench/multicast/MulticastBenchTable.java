@@ -3,7 +3,9 @@ package dev.canopy.cli.bench.multicast;
 import dev.canopy.cli.table.Column;
 import dev.canopy.cli.table.TextTable;
 import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /** The bench's report as a text table (the JSON's fields, one line per method and size). */
 final class MulticastBenchTable {
@@ -31,6 +33,7 @@ final class MulticastBenchTable {
                     row.getDouble("acks_at_root_per_bcast"));
         }
         text.append(table.render());
+        text.append(skewedLoops(report));
         JsonObject model = report.getJsonObject("model");
         if (model != null) {
             text.append(String.format(Locale.ROOT, "model, %d members: %s (published InfiniBand parameters)%n",
@@ -42,6 +45,24 @@ final class MulticastBenchTable {
                         measured.getDouble("t_mc_us")));
             }
         }
+        return text.toString();
+    }
+
+    /** The seed's skew test, one line per size where it ran: each method's median time inside a bcast call. */
+    private static String skewedLoops(JsonObject report) {
+        StringBuilder text = new StringBuilder();
+        Map<Integer, StringBuilder> bySize = new LinkedHashMap<>();
+        for (Object entry : report.getJsonArray("results")) {
+            JsonObject row = (JsonObject) entry;
+            if (row.getValue("skewed_call_median_ms") != null) {
+                bySize.computeIfAbsent(row.getInteger("bytes"), bytes -> new StringBuilder()).append(String.format(
+                        Locale.ROOT, ", %s %.3f ms (mean %.3f)", row.getString("method"),
+                        row.getDouble("skewed_call_median_ms"), row.getDouble("skewed_call_mean_ms")));
+            }
+        }
+        bySize.forEach((bytes, methods) -> text.append(String.format(Locale.ROOT, "skew test, %d B (every member"
+                + " waits 0-%d us before each of %d bcasts; median time inside a bcast call)%s%n", bytes,
+                report.getLong("skew_us"), MethodRuns.SKEWED_LOOP_BCASTS, methods)));
         return text.toString();
     }
 

@@ -15,7 +15,7 @@ import java.util.Optional;
  * network namespace of its own ({@link NamespaceJob}: veth pairs on a Linux bridge, unshaped; the machine's
  * interfaces and routes are never touched). Member 0 also hosts the job's ZooKeeper on its address. Each member
  * runs its side of {@link DistributedRuns} and prints its times; this process merges them ({@link MemberTimes}).
- * Namespaces are named {@value NetworkNamespaces#PREFIX}...; the job removes those of killed runs and its own on
+ * Namespaces are named {@link NetworkNamespaces#PREFIX}...; the job removes those of killed runs and its own on
  * exit, also on Ctrl-C.
  */
 final class NamespaceBench {

@@ -40,6 +40,19 @@ final class ResultRow {
         return row;
     }
 
+    /**
+     * {@code row} with the seed's skew test ({@link BroadcastTimer#skewedLoop}): the median and mean time spent inside
+     * a bcast call, in ms; null where it did not run (no skew, or members in processes of their own).
+     */
+    static JsonObject withSkewedLoop(JsonObject row, Optional<double[]> sortedInCall) {
+        if (sortedInCall.isEmpty()) {
+            return row.putNull("skewed_call_median_ms").putNull("skewed_call_mean_ms");
+        }
+        double[] millis = sortedInCall.get();
+        return row.put("skewed_call_median_ms", round(percentile(millis, 0.5)))
+                .put("skewed_call_mean_ms", round(Arrays.stream(millis).average().orElse(0)));
+    }
+
     /** The nearest-rank percentile of sorted values. */
     static double percentile(double[] sorted, double fraction) {
         int index = (int) Math.ceil(fraction * sorted.length) - 1;

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class MemberTimesTest {
 
     private static final DistributedRuns.Parameters PARAMETERS = new DistributedRuns.Parameters(List.of(8), 2, 0, 4, 0,
-            1, 0, 64, 32);
+            1, 0, 64, 32, 1472);
 
     @Test
     void completionIsTheLastDeliveryMinusTheRootsStartAndCountersAreDifferences() {

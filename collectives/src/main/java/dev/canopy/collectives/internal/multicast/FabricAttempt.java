@@ -35,6 +35,7 @@ final class FabricAttempt {
     private final LeafGroups groups;
     private final LevelChoices.MulticastLevel level;
     private final Optional<EmulatedUdSwitch> emulated;
+    private final int udpMtu;
     private final OwnerLoop loop;
     private final int group;
     private final int[] ranks;
@@ -46,6 +47,7 @@ final class FabricAttempt {
         this.groups = groups;
         this.level = level;
         this.emulated = fabrics.emulatedFor(level.fabric());
+        this.udpMtu = fabrics.udpMtu();
         this.loop = new VertxOwnerLoop(communicator.context().owner(), communicator.context());
         this.group = groups.groupOf(communicator.rank());
         this.ranks = groups.ranks(group);
@@ -127,7 +129,8 @@ final class FabricAttempt {
             return Future.succeededFuture(emulated.get().attach("rank-" + communicator.rank(), loop));
         }
         return communicator.context().owner().executeBlocking(() -> UdpMulticastFabric.open(
-                UdpFabricOptions.on(InetAddress.getByName(communicator.member(communicator.rank()).address().host())),
+                UdpFabricOptions.on(InetAddress.getByName(communicator.member(communicator.rank()).address().host()))
+                        .withMtu(udpMtu),
                 loop));
     }
 

@@ -2,6 +2,7 @@ package dev.canopy.collectives.internal.multicast;
 
 import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.multicast.internal.fabric.emulated.EmulatedUdSwitch;
+import dev.canopy.multicast.internal.fabric.udp.UdpFabricOptions;
 import dev.canopy.multicast.internal.groups.GroupAllocator;
 import java.util.Optional;
 
@@ -17,18 +18,26 @@ import java.util.Optional;
  * @param ip      a switch standing in for IP multicast; empty: real IP multicast ({@code udp})
  * @param leases  where the leaf groups' addresses are leased ({@link LeafGroupAddress}); empty: unleased numbers
  *                (in-process switches only: real IP multicast of a job should always lease)
+ * @param udpMtu  the largest datagram of the {@code udp} fabric ({@link UdpFabricOptions#mtu}): the default keeps
+ *                packets within one Ethernet frame; more lets small bcasts share larger datagrams, which the kernel
+ *                fragments (IP fragmentation)
  */
 public record MulticastFabrics(Optional<EmulatedUdSwitch> cluster, Optional<EmulatedUdSwitch> ip,
-                               Optional<GroupAllocator> leases) {
+                               Optional<GroupAllocator> leases, int udpMtu) {
+
+    public MulticastFabrics {
+        UdpFabricOptions.checkMtu(udpMtu);
+    }
 
     /** A process of a real job: IP multicast only, every group's address and port leased through {@code leases}. */
     public static MulticastFabrics ipOnly(GroupAllocator leases) {
-        return new MulticastFabrics(Optional.empty(), Optional.empty(), Optional.of(leases));
+        return new MulticastFabrics(Optional.empty(), Optional.empty(), Optional.of(leases), UdpFabricOptions.DEFAULT_MTU);
     }
 
     /** Members in this JVM sharing {@code emulatedSwitch} as their cluster fabric; IP multicast stays real. */
     public static MulticastFabrics inProcess(EmulatedUdSwitch emulatedSwitch) {
-        return new MulticastFabrics(Optional.of(emulatedSwitch), Optional.empty(), Optional.empty());
+        return new MulticastFabrics(Optional.of(emulatedSwitch), Optional.empty(), Optional.empty(),
+                UdpFabricOptions.DEFAULT_MTU);
     }
 
     /**
@@ -36,7 +45,13 @@ public record MulticastFabrics(Optional<EmulatedUdSwitch> cluster, Optional<Emul
      * stands in for IP multicast at the LAN level, which cannot leave loopback here.
      */
     public static MulticastFabrics emulated(EmulatedUdSwitch emulatedSwitch) {
-        return new MulticastFabrics(Optional.of(emulatedSwitch), Optional.of(emulatedSwitch), Optional.empty());
+        return new MulticastFabrics(Optional.of(emulatedSwitch), Optional.of(emulatedSwitch), Optional.empty(),
+                UdpFabricOptions.DEFAULT_MTU);
+    }
+
+    /** The same fabrics with {@code mtu}-byte datagrams on {@code udp}. */
+    public MulticastFabrics withUdpMtu(int mtu) {
+        return new MulticastFabrics(cluster, ip, leases, mtu);
     }
 
     /** The in-process switch for {@code kind}, if one serves it. */

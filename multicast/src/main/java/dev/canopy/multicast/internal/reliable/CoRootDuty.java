@@ -42,7 +42,7 @@ final class CoRootDuty {
         if (failed) {
             return;
         }
-        if (window.isFull()) {
+        while (window.isFull()) { // the oldest packets may be smaller than this one: free until it fits
             int sent = window.retransmitHead(substrate::sendReliably);
             substrate.counters.retransmissions += sent;
             substrate.counters.forcedRetransmissions += sent;

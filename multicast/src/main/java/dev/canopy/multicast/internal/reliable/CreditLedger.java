@@ -1,8 +1,8 @@
 package dev.canopy.multicast.internal.reliable;
 
 /**
- * Credit-based flow control: for each member it hears from, the sequence number below which it may be
- * sent packets. A receiver's limit is the packets it has seen plus its posted buffers for this root,
+ * The credit reports a root or co-root hears, per member: the packets a receiver has seen plus its posted
+ * buffers for this root ({@link DatagramCredits} turns the lowest into datagrams a root may send),
  * reported with its ACKs (a co-root reports the lowest of its sub-group's). Limits only grow, so
  * reordered reports do no harm; a packet lost on the fabric never holds a credit, because the limit
  * counts from the packets the receiver has seen. Owner loop only.

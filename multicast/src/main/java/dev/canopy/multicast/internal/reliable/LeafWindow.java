@@ -3,8 +3,11 @@ package dev.canopy.multicast.internal.reliable;
 import java.nio.ByteBuffer;
 
 /**
- * The packets a root or co-root must still get to its leaves: a ring of pre-allocated packet buffers
- * in sequence order, packets {@code [head, tail)}. Packets {@code [head, sent)} have been sent and carry
+ * The packets a root or co-root must still get to its leaves, in sequence order, packets {@code [head, tail)}:
+ * {@code capacity} pre-allocated buffers of {@code slotBytes} (the MTU), used as one ring of bytes in which each
+ * packet takes only its own length, so that small packets (bundled into BATCH datagrams) do not take a whole
+ * MTU of buffer each: the window holds as many bytes as {@code capacity} full packets, and a packet is added only
+ * while a full one would still fit. Packets {@code [head, sent)} have been sent and carry
  * a retransmission deadline. A leaf is covered up to {@code c} when every packet below {@code c} is
  * acknowledged by it or was retransmitted to it over the reliable link; the head packet is freed once
  * every leaf is covered beyond it. A packet's deadline is its send time plus the {@link RetransmitTimeout},
@@ -19,7 +22,9 @@ final class LeafWindow {
         void send(int leaf, ByteBuffer packet);
     }
 
-    private final byte[][] slots;
+    private final byte[] arena;
+    private final int slotBytes;
+    private final int[] offsets;
     private final int[] lengths;
     private final long[] deadlines;
     private final long[] sentAt;
@@ -31,25 +36,25 @@ final class LeafWindow {
     private long sent;
 
     LeafWindow(int capacity, int slotBytes, int[] leaves, RetransmitTimeout timeout) {
-        this.slots = new byte[capacity][slotBytes];
-        this.lengths = new int[capacity];
-        this.deadlines = new long[capacity];
-        this.sentAt = new long[capacity];
+        this.arena = new byte[Math.multiplyExact(capacity, slotBytes)];
+        this.slotBytes = slotBytes;
+        int packets = arena.length / Math.min(slotBytes, PacketCodec.HEADER_BYTES); // most that can be held at once
+        this.offsets = new int[packets];
+        this.lengths = new int[packets];
+        this.deadlines = new long[packets];
+        this.sentAt = new long[packets];
         this.timeout = timeout;
         this.leaves = leaves.clone();
         this.covered = new long[leaves.length];
-    }
-
-    int capacity() {
-        return slots.length;
     }
 
     int inUse() {
         return (int) (tail - head);
     }
 
+    /** No room for one more packet of up to {@code slotBytes}. */
     boolean isFull() {
-        return inUse() == slots.length;
+        return inUse() == offsets.length || nextOffset() < 0;
     }
 
     long tail() {
@@ -60,48 +65,62 @@ final class LeafWindow {
         return sent;
     }
 
-    /** The buffer of the next packet ({@code tail}), to write it in place; {@link #commit} then adds it. */
-    byte[] claim() {
-        if (isFull()) {
-            throw new IllegalStateException("claimed a slot of a full window (" + slots.length + " packets)");
+    /**
+     * The buffer of the next packet ({@code tail}), {@code slotBytes} long from position 0 and backed by the window's
+     * array, to write it in place; {@link #commit} then adds it.
+     */
+    ByteBuffer claim() {
+        int offset = nextOffset();
+        if (inUse() == offsets.length || offset < 0) {
+            throw new IllegalStateException("claimed a slot of a full window (" + arena.length + " bytes, " + inUse()
+                    + " packets)");
         }
-        return slots[index(tail)];
+        offsets[index(tail)] = offset;
+        return ByteBuffer.wrap(arena, offset, slotBytes).slice();
     }
 
+    /** Adds the packet written into the last {@link #claim}'s buffer, {@code length} bytes. */
     void commit(int length) {
+        if (length < 0 || length > slotBytes) {
+            throw new IllegalArgumentException("a packet of " + length + " bytes: slots hold 0 to " + slotBytes);
+        }
         lengths[index(tail)] = length;
         tail++;
     }
 
-    /** The buffer of the newest packet while it is unsent (so it may still grow, see {@link #regrowLast}), or null. */
-    byte[] unsentLast() {
-        return sent < tail ? slots[index(tail - 1)] : null;
-    }
-
-    int lastLength() {
-        return lengths[index(tail - 1)];
-    }
-
-    /** The unsent newest packet now has {@code length} bytes (more messages were bundled into it). */
-    void regrowLast(int length) {
-        if (sent >= tail) {
-            throw new IllegalStateException("regrew packet " + (tail - 1) + " after it was sent");
+    /**
+     * Where a packet of up to {@code slotBytes} would go in the ring of bytes: after the tail packet, or at the start
+     * when the end has no room; -1 when the held packets leave no such room.
+     */
+    private int nextOffset() {
+        if (inUse() == 0) {
+            return 0;
         }
-        lengths[index(tail - 1)] = length;
+        int start = offsets[index(head)];
+        int end = offsets[index(tail - 1)] + lengths[index(tail - 1)];
+        if (end > start) { // held bytes do not wrap: room after them, else before them
+            return end + slotBytes <= arena.length ? end : slotBytes <= start ? 0 : -1;
+        }
+        return end + slotBytes <= start ? end : -1;
+    }
+
+    /** The length of held packet {@code sequence}. */
+    int length(long sequence) {
+        return lengths[index(sequence)];
     }
 
     /** Copies {@code packet} in as the next packet. */
     void add(ByteBuffer packet) {
-        byte[] slot = claim();
+        ByteBuffer slot = claim();
         int length = packet.remaining();
-        packet.get(packet.position(), slot, 0, length);
+        slot.put(0, packet, packet.position(), length);
         commit(length);
     }
 
     /** A read-only view of a held packet. */
     ByteBuffer packet(long sequence) {
         int index = index(sequence);
-        return ByteBuffer.wrap(slots[index], 0, lengths[index]).asReadOnlyBuffer();
+        return ByteBuffer.wrap(arena, offsets[index], lengths[index]).slice().asReadOnlyBuffer();
     }
 
     /** The next unsent packet was sent at {@code now}; retransmit it after the timeout unless every leaf acknowledges. */
@@ -211,6 +230,6 @@ final class LeafWindow {
     }
 
     private int index(long sequence) {
-        return (int) (sequence % slots.length);
+        return (int) (sequence % offsets.length);
     }
 }

@@ -7,10 +7,12 @@ import java.util.Objects;
 /**
  * The substrate's parameters, checked once here.
  *
- * @param window            pre-allocated packet buffers of a root's sliding window (and of each co-root's);
+ * @param window            pre-allocated MTU buffers of a root's sliding window (and of each co-root's), used as
+ *                          one ring of bytes;
  *                          below {@code creditsPerRoot + ackEvery} a co-root often runs out and retransmits early
  * @param creditsPerRoot    receive buffers each member keeps posted per root that may send to it: the
- *                          packets a root may have in flight beyond what a receiver has seen
+ *                          datagrams (a DATA or a whole BATCH each) a root may have in flight beyond what a
+ *                          receiver has seen; the same on every member
  * @param ackEvery          M: a receiver acknowledges packet B when B mod M == its rank mod M (skewed ACK)
  * @param ackDelay          an explicit ACK (with credits) follows this long after unreported progress
  * @param retransmitTimeout after this long without an ACK, a root or co-root sends the packet again over

@@ -4,7 +4,7 @@ package dev.canopy.multicast.internal.reliable;
  * A member's counters, for tests and benchmarks.
  *
  * @param packetsMulticast     packets this member multicast as root
- * @param packetsFromFabric    DATA and BUNDLE packets received from the multicast fabric (duplicates included)
+ * @param packetsFromFabric    DATA packets received from the multicast fabric, alone or in a BATCH (duplicates included)
  * @param forwards             packets sent reliably to co-roots (binomial tree of sub-group heads)
  * @param retransmissions      packets sent again over the reliable link to a leaf whose ACK was missing
  * @param forcedRetransmissions of those, sent early because a co-root's window ran out of buffers

@@ -1,8 +1,8 @@
 package dev.canopy.multicast.internal.reliable;
 
-import io.vertx.core.buffer.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 
 /**
  * The substrate's packets, on the fabric and on the reliable link. Big-endian, one offset per field;
@@ -22,16 +22,16 @@ import java.nio.charset.StandardCharsets;
  * +---------------------------------------------------------------+
  * |                 Sender: rank that wrote the packet            | 20
  * +---------------------------------------------------------------+
- * |  DATA, BUNDLE: sequence (64)   FEEDBACK, NAK: acked up to (64)| 24
+ * |  DATA, BATCH: sequence (64)    FEEDBACK, NAK: acked up to (64)| 24
  * |  ABORT: failed rank (32), node id length (16), node id, reason |
  * +---------------------------------------------------------------+
- * |  DATA: message length  BUNDLE: message count                  | 32
+ * |  DATA: message length  BATCH: packet count                    | 32
  * |  FEEDBACK, NAK: credit limit (64)                             |
  * +---------------------------------------------------------------+
- * |  DATA: fragment offset  BUNDLE: 0                             | 36
+ * |  DATA: fragment offset  BATCH: 0                              | 36
  * +---------------------------------------------------------------+
  * |  DATA: fragment bytes ...                                     | 40
- * |  BUNDLE: count x (message length (32), message bytes)         |
+ * |  BATCH: count x (packet length (32), DATA packet)             |
  * |  NAK: missing up to (64)                                      |
  * </pre>
  *
@@ -42,9 +42,10 @@ import java.nio.charset.StandardCharsets;
  * packets from "acked up to" to "missing up to" (exclusive) at once: the receiver saw a later packet
  * first. ABORT names a failed rank.
  *
- * <p>BUNDLE carries several whole small messages under one sequence number (sender-side bundling): to
- * the window, credits, ACKs and retransmission it is one packet like any other, and the receiver
- * delivers its messages in the order they are packed. Its entries must fill the packet exactly.
+ * <p>BATCH is a datagram, not a packet (sender-side bundling, JGroups' bundler and message batch): several
+ * DATA packets of one root with consecutive sequence numbers, each whole with its own header, so each stays
+ * its own unit of the window, credits, ACKs, NAKs and retransmission; its sequence is the first packet's.
+ * Receivers take its packets in order as if they had come one by one. Its entries must fill it exactly.
  */
 final class PacketCodec {
 
@@ -53,8 +54,8 @@ final class PacketCodec {
     static final byte DATA = 1;
     static final byte FEEDBACK = 2;
     static final byte ABORT = 3;
-    static final byte BUNDLE = 4;
     static final byte NAK = 5;
+    static final byte BATCH = 6;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 2;
@@ -75,7 +76,7 @@ final class PacketCodec {
     static final int FAILED_RANK_OFFSET = 24;
     static final int NODE_LENGTH_OFFSET = 28;
     static final int NODE_OFFSET = 30;
-    static final int BUNDLE_COUNT_OFFSET = 32;
+    static final int BATCH_COUNT_OFFSET = 32;
     static final int ENTRY_LENGTH_BYTES = 4;
 
     private PacketCodec() {
@@ -96,41 +97,36 @@ final class PacketCodec {
     }
 
     /**
-     * Packs {@code message} behind the messages already in {@code slot}, a DATA packet holding one whole
-     * message or a BUNDLE, of {@code length} bytes; a DATA packet becomes a BUNDLE of one first. Returns
-     * the packet's new length, or -1 (slot untouched) when the message does not fit in {@code mtu} bytes.
+     * Writes a BATCH header into {@code out} for {@code count} packets of {@code root} from {@code firstSequence}
+     * on; the entries follow at {@link #HEADER_BYTES}, each a packet length and a DATA packet.
      */
-    static int appendToBundle(byte[] slot, int length, Buffer message, int mtu) {
-        ByteBuffer packet = ByteBuffer.wrap(slot);
-        boolean single = packet.get(TYPE_OFFSET) == DATA;
-        if (single && (packet.getInt(FRAGMENT_OFFSET_OFFSET) != 0
-                || packet.getInt(MESSAGE_LENGTH_OFFSET) != length - HEADER_BYTES)) {
-            return -1; // a fragment of a larger message
-        }
-        int grown = length + (single ? ENTRY_LENGTH_BYTES : 0) + ENTRY_LENGTH_BYTES + message.length();
-        if (grown > mtu) {
-            return -1;
-        }
-        int end = length;
-        if (single) {
-            System.arraycopy(slot, HEADER_BYTES, slot, HEADER_BYTES + ENTRY_LENGTH_BYTES, length - HEADER_BYTES);
-            packet.putInt(HEADER_BYTES, length - HEADER_BYTES).put(TYPE_OFFSET, BUNDLE)
-                    .putInt(BUNDLE_COUNT_OFFSET, 1).putInt(FRAGMENT_OFFSET_OFFSET, 0);
-            end += ENTRY_LENGTH_BYTES;
-        }
-        packet.putInt(end, message.length()).putInt(BUNDLE_COUNT_OFFSET, packet.getInt(BUNDLE_COUNT_OFFSET) + 1);
-        message.getBytes(0, message.length(), slot, end + ENTRY_LENGTH_BYTES);
-        return grown;
+    static void writeBatchHeader(ByteBuffer out, CommunicatorId communicator, int root, long firstSequence, int count) {
+        writeHeader(out, BATCH, communicator, root, root);
+        out.putLong(SEQUENCE_OFFSET, firstSequence).putInt(BATCH_COUNT_OFFSET, count).putInt(FRAGMENT_OFFSET_OFFSET, 0);
     }
 
-    /** Whether the packet carries message bytes (DATA or BUNDLE) rather than control. */
+    /** Whether the packet carries message bytes (DATA, or a BATCH of DATA packets) rather than control. */
     static boolean carriesData(ByteBuffer packet) {
         byte type = type(packet);
-        return type == DATA || type == BUNDLE;
+        return type == DATA || type == BATCH;
     }
 
-    static int bundleCount(ByteBuffer packet) {
-        return packet.getInt(BUNDLE_COUNT_OFFSET);
+    static int batchCount(ByteBuffer packet) {
+        return packet.getInt(BATCH_COUNT_OFFSET);
+    }
+
+    /**
+     * Hands each DATA packet of a validated BATCH to {@code each}, in order, as a view of the batch's bytes (read it
+     * before the batch's buffer is reused).
+     */
+    static void forEachInBatch(ByteBuffer batch, Consumer<ByteBuffer> each) {
+        int position = HEADER_BYTES;
+        for (int i = batchCount(batch); i > 0; i--) {
+            int length = batch.getInt(position);
+            position += ENTRY_LENGTH_BYTES;
+            each.accept(batch.slice(position, length).order(batch.order()));
+            position += length;
+        }
     }
 
     static byte[] feedback(CommunicatorId communicator, int root, int sender, long ackedUpTo, long creditLimit) {
@@ -237,7 +233,7 @@ final class PacketCodec {
         }
         return switch (type(packet)) {
             case DATA -> validateData(packet, fragmentCapacity, maxMessageBytes);
-            case BUNDLE -> validateBundle(packet, maxMessageBytes);
+            case BATCH -> validateBatch(packet, communicator, size, fragmentCapacity, maxMessageBytes);
             case FEEDBACK -> length != FEEDBACK_BYTES || ackedUpTo(packet) < 0 || creditLimit(packet) < 0
                     ? "FEEDBACK of " + length + " bytes with acked " + ackedUpTo(packet) + ", credit "
                             + creditLimit(packet)
@@ -272,30 +268,43 @@ final class PacketCodec {
         return null;
     }
 
-    /** Every entry's length read and checked against the bytes left before the next one is touched. */
-    private static String validateBundle(ByteBuffer packet, int maxMessageBytes) {
-        long sequence = sequence(packet);
-        int count = bundleCount(packet);
-        int length = packet.limit();
-        if (sequence < 0 || packet.getInt(FRAGMENT_OFFSET_OFFSET) != 0 || count < 1
-                || count > (length - HEADER_BYTES) / ENTRY_LENGTH_BYTES) {
-            return "BUNDLE sequence " + sequence + " of " + count + " messages in " + length + " bytes out of range";
+    /**
+     * Every entry's length is read and checked against the bytes left before the entry is touched; each entry must be
+     * a valid DATA packet of the batch's root with the next sequence number, and the entries must fill the batch.
+     */
+    private static String validateBatch(ByteBuffer batch, CommunicatorId communicator, int size, int fragmentCapacity,
+                                        int maxMessageBytes) {
+        long first = sequence(batch);
+        int count = batchCount(batch);
+        int length = batch.limit();
+        int smallestEntry = ENTRY_LENGTH_BYTES + HEADER_BYTES;
+        if (first < 0 || batch.getInt(FRAGMENT_OFFSET_OFFSET) != 0 || count < 2
+                || count > (length - HEADER_BYTES) / smallestEntry) {
+            return "BATCH from sequence " + first + " of " + count + " packets in " + length + " bytes out of range";
         }
         int position = HEADER_BYTES;
         for (int i = 0; i < count; i++) {
             if (length - position < ENTRY_LENGTH_BYTES) {
-                return "BUNDLE message " + i + " of " + count + " starts past the packet's " + length + " bytes";
+                return "BATCH packet " + i + " of " + count + " starts past the datagram's " + length + " bytes";
             }
-            int messageLength = packet.getInt(position);
+            int entry = batch.getInt(position);
             position += ENTRY_LENGTH_BYTES;
-            if (messageLength < 0 || messageLength > maxMessageBytes || messageLength > length - position) {
-                return "BUNDLE message " + i + " of " + messageLength + " bytes at byte " + position + " of "
-                        + length + " (at most " + maxMessageBytes + ")";
+            if (entry < HEADER_BYTES || entry > length - position) {
+                return "BATCH packet " + i + " of " + count + " claims " + entry + " bytes at byte " + position
+                        + " of " + length + " (at least " + HEADER_BYTES + ")";
             }
-            position += messageLength;
+            ByteBuffer packet = batch.slice(position, entry);
+            String problem = type(packet) != DATA ? "type " + type(packet) + " where DATA is due"
+                    : root(packet) != root(batch) ? "root " + root(packet) + " in a batch of root " + root(batch)
+                    : sequence(packet) != first + i ? "sequence " + sequence(packet) + " where " + (first + i) + " is due"
+                    : validate(packet, communicator, size, fragmentCapacity, maxMessageBytes);
+            if (problem != null) {
+                return "BATCH packet " + i + " of " + count + ": " + problem;
+            }
+            position += entry;
         }
         if (position != length) {
-            return "BUNDLE of " + count + " messages ends at byte " + position + " of a " + length + "-byte packet";
+            return "BATCH of " + count + " packets ends at byte " + position + " of a " + length + "-byte datagram";
         }
         return null;
     }

@@ -55,7 +55,7 @@ final class ReceiveStream implements FeedbackSender.Progress {
         return promise.future();
     }
 
-    /** A validated DATA or BUNDLE packet of this root; read before returning (the caller re-posts its buffer). */
+    /** A validated DATA packet of this root (alone or out of a BATCH); read before returning (the caller re-posts its buffer). */
     void accept(ByteBuffer packet) {
         if (failure != null) {
             return;
@@ -160,7 +160,10 @@ final class ReceiveStream implements FeedbackSender.Progress {
             coRoot.hold(packet);
         }
         try {
-            reassembly.accept(packet, root, this::deliver);
+            Buffer complete = reassembly.add(packet, root);
+            if (complete != null) {
+                deliver(complete);
+            }
         } catch (IllegalStateException broken) {
             substrate.fail(broken);
             return false;

@@ -175,8 +175,9 @@ public final class ReliableMulticast implements MemberFailureListener {
         try {
             if (group.equals(substrate.group) && isValid(datagram, "the fabric")
                     && PacketCodec.carriesData(datagram) && PacketCodec.root(datagram) != substrate.rank) {
-                substrate.counters.packetsFromFabric++;
-                streams[PacketCodec.root(datagram)].accept(datagram);
+                substrate.counters.packetsFromFabric += PacketCodec.type(datagram) == PacketCodec.BATCH
+                        ? PacketCodec.batchCount(datagram) : 1;
+                acceptData(datagram);
             }
         } finally {
             substrate.fabric.postReceive(datagram);
@@ -199,9 +200,9 @@ public final class ReliableMulticast implements MemberFailureListener {
         }
         int root = PacketCodec.root(packet);
         switch (PacketCodec.type(packet)) {
-            case PacketCodec.DATA, PacketCodec.BUNDLE -> {
+            case PacketCodec.DATA, PacketCodec.BATCH -> {
                 if (root != substrate.rank) {
-                    streams[root].accept(packet);
+                    acceptData(packet);
                 }
             }
             case PacketCodec.FEEDBACK -> {
@@ -222,6 +223,16 @@ public final class ReliableMulticast implements MemberFailureListener {
                 unknownReporter(known, source, "NAK", root);
             }
             default -> abortReported(source, packet);
+        }
+    }
+
+    /** A validated DATA packet, or each packet of a BATCH in order, to its root's stream. */
+    private void acceptData(ByteBuffer datagram) {
+        ReceiveStream stream = streams[PacketCodec.root(datagram)];
+        if (PacketCodec.type(datagram) == PacketCodec.BATCH) {
+            PacketCodec.forEachInBatch(datagram, stream::accept);
+        } else {
+            stream.accept(datagram);
         }
     }
 

@@ -13,7 +13,8 @@ import java.util.stream.IntStream;
  * This member's own stream, as its root. A broadcast is copied, fragment by fragment, into the sliding
  * window of pre-allocated buffers and its future completes as soon as the last fragment is in: the
  * caller may reuse its buffer at once. Packets leave as credits allow: multicast to everyone, and sent
- * reliably to the co-root children of the root. The root collects ACKs from its own leaves only,
+ * reliably to the co-root children of the root; those that queued while the root was busy leave bundled
+ * ({@link Bundler}), several to a datagram. The root collects ACKs from its own leaves only,
  * retransmits to exactly those whose ACK is missing when a packet's timeout passes, and frees buffers
  * then. Owner loop only.
  */
@@ -21,11 +22,13 @@ final class RootStream {
 
     private final Substrate substrate;
     private final LeafWindow window;
-    private final CreditLedger credits;
+    private final DatagramCredits credits;
     private final int[] forwardChildren;
+    private final Bundler bundler;
     private final ArrayDeque<PendingBroadcast> pending = new ArrayDeque<>();
     private OwnerLoop.Timer retransmitTimer;
     private boolean stalled;
+    private boolean flushDue;
     private Throwable failure;
 
     RootStream(Substrate substrate) {
@@ -35,8 +38,9 @@ final class RootStream {
         this.window = new LeafWindow(substrate.options.window(), substrate.fabric.mtu(), leaves,
                 new RetransmitTimeout(substrate.retransmitNanos));
         int[] reporting = IntStream.concat(IntStream.of(leaves), IntStream.of(layout.coRoots())).toArray();
-        this.credits = new CreditLedger(reporting, substrate.options.creditsPerRoot());
+        this.credits = new DatagramCredits(reporting, substrate.options.creditsPerRoot());
         this.forwardChildren = layout.forwardChildrenOf(substrate.rank);
+        this.bundler = new Bundler(substrate.fabric.mtu(), substrate.communicator, substrate.rank);
     }
 
     Future<Void> broadcast(Buffer message) {
@@ -95,7 +99,7 @@ final class RootStream {
     private void pump() {
         while (failure == null) {
             copyIntoWindow();
-            sendWithinCredits();
+            sendOrBundleLater();
             // Freed buffers (a root with no leaves frees at once) let more of a waiting broadcast in.
             if (window.releaseCovered() == 0 || pending.isEmpty()) {
                 break;
@@ -104,28 +108,16 @@ final class RootStream {
         armTimer();
     }
 
-    /**
-     * Bundling, the way JGroups' transfer-queue bundler does it but without its thread: a broadcast whose packet
-     * can leave at once goes alone, with no delay; while packets wait (for credits, or for a free buffer) a whole
-     * small message is packed into the newest unsent packet as long as it fits the MTU. The bundle keeps that
-     * packet's one sequence number, so the window, credits, ACKs and retransmission count packets exactly as
-     * before and never see a message boundary; only the receiver's reassembly unpacks.
-     */
     private void copyIntoWindow() {
-        while (!pending.isEmpty()) {
+        while (!pending.isEmpty() && !window.isFull()) {
             PendingBroadcast broadcast = pending.peek();
-            if (broadcast.offset == 0 && bundled(broadcast)) {
-                continue;
-            }
-            if (window.isFull()) {
-                return;
-            }
             int length = broadcast.message.length();
             int fragment = Math.min(substrate.fragmentCapacity, length - broadcast.offset);
-            byte[] slot = window.claim();
-            PacketCodec.writeData(ByteBuffer.wrap(slot), substrate.communicator, substrate.rank, window.tail(), length,
+            ByteBuffer slot = window.claim();
+            PacketCodec.writeData(slot, substrate.communicator, substrate.rank, window.tail(), length,
                     broadcast.offset);
-            broadcast.message.getBytes(broadcast.offset, broadcast.offset + fragment, slot, PacketCodec.HEADER_BYTES);
+            broadcast.message.getBytes(broadcast.offset, broadcast.offset + fragment, slot.array(),
+                    slot.arrayOffset() + PacketCodec.HEADER_BYTES);
             window.commit(PacketCodec.HEADER_BYTES + fragment);
             broadcast.offset += fragment;
             if (broadcast.offset >= length) {
@@ -135,43 +127,59 @@ final class RootStream {
         }
     }
 
-    private boolean bundled(PendingBroadcast broadcast) {
-        byte[] last = window.unsentLast();
-        if (last == null) {
-            return false;
+    /**
+     * Bundling, as JGroups' transfer-queue bundler does it but on the owner loop instead of a thread of its own: an
+     * idle root sends at once, then counts itself busy until the loop comes back to a flush it queues behind the
+     * tasks already waiting (the bcasts, ACKs and packets that queued while it sent). Packets that become sendable
+     * meanwhile wait in the window and leave together at that flush, bundled up to the MTU; a flush that sent
+     * something queues the next one, a flush that found nothing leaves the root idle. So a lone bcast leaves with no
+     * added delay, and back-to-back bcasts share datagrams.
+     */
+    private void sendOrBundleLater() {
+        if (!flushDue && sendWithinCredits() > 0) {
+            flushDue = true;
+            substrate.loop.execute(this::flush);
         }
-        int grown = PacketCodec.appendToBundle(last, window.lastLength(), broadcast.message, substrate.fabric.mtu());
-        if (grown < 0) {
-            return false;
-        }
-        window.regrowLast(grown);
-        pending.poll();
-        broadcast.promise.tryComplete();
-        return true;
     }
 
-    private void sendWithinCredits() {
-        long limit = credits.limit();
-        while (window.sent() < window.tail() && window.sent() < limit) {
-            ByteBuffer packet = window.packet(window.sent());
-            SendOutcome outcome = substrate.fabric.send(substrate.group, packet.duplicate());
+    private void flush() {
+        flushDue = false;
+        if (failure == null) {
+            pump();
+        }
+    }
+
+    /** Sends what credits allow (one per datagram), as few datagrams as the MTU allows; returns the datagrams sent. */
+    private int sendWithinCredits() {
+        long limit = window.tail();
+        int datagrams = 0;
+        while (window.sent() < limit && credits.available()) {
+            int count = bundler.fitting(window, limit);
+            ByteBuffer datagram = bundler.datagram(window, count);
+            SendOutcome outcome = substrate.fabric.send(substrate.group, datagram.duplicate());
             if (outcome != SendOutcome.SENT) {
                 substrate.fail(new IllegalStateException("rank " + substrate.rank + ": the " + substrate.fabric.kind()
-                        + " fabric refused a " + packet.remaining() + "-byte packet: " + outcome));
-                return;
+                        + " fabric refused a " + datagram.remaining() + "-byte datagram: " + outcome));
+                return datagrams;
             }
             for (int child : forwardChildren) {
-                substrate.sendReliably(child, packet);
-                substrate.counters.forwards++;
+                substrate.sendReliably(child, datagram);
+                substrate.counters.forwards += count;
             }
-            window.markSent(substrate.loop.nanoTime());
-            substrate.counters.packetsMulticast++;
+            credits.spend(window.sent() + count);
+            long now = substrate.loop.nanoTime();
+            for (int i = 0; i < count; i++) {
+                window.markSent(now);
+            }
+            substrate.counters.packetsMulticast += count;
+            datagrams++;
         }
         boolean nowStalled = window.sent() < window.tail();
         if (nowStalled && !stalled) {
             substrate.counters.creditStalls++;
         }
         stalled = nowStalled;
+        return datagrams;
     }
 
     private void armTimer() {

@@ -73,13 +73,33 @@ class LeafWindowTest {
     @Test
     void aFullWindowIsFreedByRetransmittingItsOldestPacket() {
         for (int i = 0; i < 4; i++) {
-            addSent(i, 1_000);
+            window.add(packet(i, 64)); // four full slots of 64 bytes
+            window.markSent(900);
         }
         assertThat(window.isFull()).isTrue();
         window.acknowledged(3, 1, 0);
         assertThat(window.retransmitHead(this::record)).isEqualTo(2);
         assertThat(retransmitted).containsExactly("5<-0", "7<-0");
         assertThat(window.isFull()).isFalse();
+    }
+
+    /** The window holds bytes, 4 x 64 here: small packets take only their length, and the ring wraps around. */
+    @Test
+    void smallPacketsShareTheWindowsBytesAndTheRingWraps() {
+        for (int i = 0; i < 5; i++) {
+            addSent(i, 1_000); // 40 bytes each: 200 of 256
+        }
+        assertThat(window.isFull()).isTrue(); // no room left for a packet of 64
+        window.acknowledged(3, 2, 0);
+        window.acknowledged(5, 2, 0);
+        window.acknowledged(7, 2, 0);
+        assertThat(window.releaseCovered()).isEqualTo(2); // bytes 0 to 80 free again: the next goes at 0
+        assertThat(window.isFull()).isFalse();
+        addSent(5, 1_000);
+        assertThat(window.isFull()).isTrue(); // 40 to 80 is too small for 64
+        for (long sequence = 2; sequence < 6; sequence++) {
+            assertThat(PacketCodec.sequence(window.packet(sequence))).isEqualTo(sequence);
+        }
     }
 
     @Test
@@ -92,23 +112,6 @@ class LeafWindowTest {
         assertThat(window.nextDeadline()).isEqualTo(Long.MAX_VALUE);
         window.markSent(0);
         assertThat(window.releaseCovered()).isEqualTo(1);
-    }
-
-    @Test
-    void onlyTheNewestPacketMayGrowAndOnlyUntilItIsSent() {
-        assertThat(window.unsentLast()).isNull();
-        window.add(packet(0));
-        window.add(packet(1));
-        assertThat(PacketCodec.sequence(ByteBuffer.wrap(window.unsentLast()))).isEqualTo(1);
-        window.regrowLast(50);
-        assertThat(window.lastLength()).isEqualTo(50);
-        window.markSent(0);
-        assertThat(window.unsentLast()).isNotNull(); // packet 1 is still unsent
-        window.markSent(0);
-        assertThat(window.unsentLast()).isNull();
-        assertThat(window.packet(1).remaining()).isEqualTo(50);
-        assertThatThrownBy(() -> window.regrowLast(60)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("after it was sent");
     }
 
     @Test
@@ -135,7 +138,11 @@ class LeafWindowTest {
     }
 
     private static ByteBuffer packet(long sequence) {
-        ByteBuffer packet = ByteBuffer.allocate(PacketCodec.HEADER_BYTES);
+        return packet(sequence, PacketCodec.HEADER_BYTES);
+    }
+
+    private static ByteBuffer packet(long sequence, int length) {
+        ByteBuffer packet = ByteBuffer.allocate(length);
         PacketCodec.writeData(packet, new CommunicatorId(1, 1), 0, sequence, 0, 0);
         return packet;
     }

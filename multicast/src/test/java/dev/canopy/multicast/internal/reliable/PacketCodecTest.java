@@ -2,7 +2,6 @@ package dev.canopy.multicast.internal.reliable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vertx.core.buffer.Buffer;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -83,7 +82,7 @@ class PacketCodecTest {
                 bytes[0] = 0x43;
                 bytes[1] = 0x4D;
                 bytes[2] = 1;
-                bytes[3] = (byte) (1 + random.nextInt(5));
+                bytes[3] = (byte) (1 + random.nextInt(6));
             }
             ByteBuffer packet = ByteBuffer.wrap(bytes);
             String problem = PacketCodec.validate(packet, new CommunicatorId(0, 0), 4, CAPACITY, 1_000);
@@ -91,41 +90,41 @@ class PacketCodecTest {
                 PacketCodec.failedNode(packet);
                 PacketCodec.abortReason(packet);
             }
-            if (problem == null && PacketCodec.type(packet) == PacketCodec.BUNDLE) {
-                new Reassembly().accept(packet, 0, message -> { });
+            if (problem == null && PacketCodec.type(packet) == PacketCodec.BATCH) {
+                PacketCodec.forEachInBatch(packet, PacketCodec::sequence);
             }
         }
     }
 
-    /** Valid bundles with random bytes changed or cut off: rejected with a reason, or unpacked within the packet. */
+    /**
+     * Valid batches with random bytes changed or cut off: rejected with a reason, or split into valid DATA packets
+     * that fill the datagram exactly; never an exception.
+     */
     @Test
-    void mutatedBundlesAreRejectedOrUnpackedNeverAnException() {
+    void mutatedBatchesAreRejectedOrSplitNeverAnException() {
         long seed = Long.getLong("canopy.seed", System.nanoTime());
-        System.out.println("PacketCodecTest bundle fuzz seed: " + seed + " (replay with -Dcanopy.seed=" + seed + ")");
+        System.out.println("PacketCodecTest batch fuzz seed: " + seed + " (replay with -Dcanopy.seed=" + seed + ")");
         SplittableRandom random = new SplittableRandom(seed);
-        int mtu = PacketCodec.HEADER_BYTES + CAPACITY;
         for (int i = 0; i < 50_000; i++) {
-            byte[] slot = new byte[mtu];
-            PacketCodec.writeData(ByteBuffer.wrap(slot), NINE, 2, i, 0, 0);
-            int length = PacketCodec.HEADER_BYTES;
-            int grown;
-            Buffer message = Buffer.buffer(new byte[random.nextInt(12)]);
-            while ((grown = PacketCodec.appendToBundle(slot, length, message, mtu)) > 0 && random.nextInt(6) > 0) {
-                length = grown;
-                message = Buffer.buffer(new byte[random.nextInt(12)]);
-            }
+            ByteBuffer batch = BundlingTest.batch(NINE, 2, i, 2 + random.nextInt(4), random.nextInt(CAPACITY + 1),
+                    CAPACITY);
+            byte[] bytes = batch.array();
+            int length = batch.limit();
             for (int flips = random.nextInt(3); flips > 0; flips--) {
                 int at = PacketCodec.SEQUENCE_OFFSET + random.nextInt(length - PacketCodec.SEQUENCE_OFFSET);
-                slot[at] = random.nextInt(4) == 0 ? (byte) 0xFF : (byte) random.nextInt(256);
+                bytes[at] = random.nextInt(4) == 0 ? (byte) 0xFF : (byte) random.nextInt(256);
             }
-            ByteBuffer packet = ByteBuffer.wrap(slot, 0, random.nextInt(5) == 0 ? random.nextInt(length + 1) : length);
-            String problem = PacketCodec.validate(packet, NINE, 4, CAPACITY, 1_000);
-            if (problem == null && PacketCodec.type(packet) == PacketCodec.BUNDLE) {
-                int[] bytes = {0};
-                new Reassembly().accept(packet, 2, unpacked -> bytes[0] += unpacked.length());
-                int entryBytes = PacketCodec.ENTRY_LENGTH_BYTES * PacketCodec.bundleCount(packet);
-                assertThat(bytes[0]).as("seed %d, packet %d", seed, i)
-                        .isEqualTo(packet.limit() - PacketCodec.HEADER_BYTES - entryBytes);
+            ByteBuffer datagram = ByteBuffer.wrap(bytes, 0, random.nextInt(5) == 0 ? random.nextInt(length + 1) : length);
+            String problem = PacketCodec.validate(datagram, NINE, 4, CAPACITY, 1_000);
+            if (problem == null && PacketCodec.type(datagram) == PacketCodec.BATCH) {
+                int[] packetBytes = {0};
+                PacketCodec.forEachInBatch(datagram, packet -> {
+                    assertThat(PacketCodec.validate(packet, NINE, 4, CAPACITY, 1_000)).as("seed %d", seed).isNull();
+                    packetBytes[0] += packet.remaining();
+                });
+                int entryBytes = PacketCodec.ENTRY_LENGTH_BYTES * PacketCodec.batchCount(datagram);
+                assertThat(packetBytes[0]).as("seed %d, batch %d", seed, i)
+                        .isEqualTo(datagram.limit() - PacketCodec.HEADER_BYTES - entryBytes);
             }
         }
     }

@@ -91,6 +91,8 @@ class ReliableMulticastSimulationTest {
         }
         MulticastStats stats = group.totalStats();
         assertThat(stats.malformedDropped()).isZero();
+        // Bundled or not, every message is its own packets, each multicast once by its root.
+        assertThat(stats.packetsMulticast()).as("packets multicast (%s)", settings).isEqualTo(group.packetsOfMessages());
         if (settings.faults() == 0 && settings.latePosters() == 0) {
             // Credits keep a root from overrunning posted buffers: nothing is lost, so nothing is retransmitted
             // because of the fabric (only ACKs delayed by skew can cause retransmissions).

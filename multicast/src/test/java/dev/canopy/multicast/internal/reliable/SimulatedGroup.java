@@ -166,8 +166,8 @@ final class SimulatedGroup {
         return members.stream().map(ReliableMulticast::stats).reduce(MulticastStats::plus).orElseThrow();
     }
 
-    /** The packets the roots would multicast if every message went in packets of its own (no bundling). */
-    long unbundledPackets() {
+    /** The packets the messages take, a message's fragments in packets of their own (bundling shares datagrams). */
+    long packetsOfMessages() {
         int fragment = EmulatedUdOptions.DEFAULT_WIRE_MTU - EmulatedUdOptions.DEFAULT_HEADER_OVERHEAD
                 - PacketCodec.HEADER_BYTES;
         long packets = 0;

@@ -24,12 +24,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Names are {@code <prefix><pid>-<n>-br} and {@code ...-h<i>}, with the creating process's id, so that
  * {@link #removeStale(String)} can delete what a process killed before its cleanup left behind. Each user has a
- * prefix of its own ({@value #PREFIX} for multicast runs), so that one never sweeps another's.
+ * prefix of its own ({@link #PREFIX} for multicast runs), so that one never sweeps another's.
  */
 public final class NetworkNamespaces implements AutoCloseable {
 
-    /** The prefix of the multicast runs' namespaces ({@link #create(int)}). */
-    public static final String PREFIX = "canopy-mc-";
+    /**
+     * The prefix of the multicast runs' namespaces ({@link #create(int)}): {@code canopy-mc-}, or the system property
+     * {@code canopy.netns.prefix}, so that several users of one machine each clean up only their own.
+     */
+    public static final String PREFIX = System.getProperty("canopy.netns.prefix", "canopy-mc-");
 
     private static final Logger LOG = LoggerFactory.getLogger(NetworkNamespaces.class);
     private static final AtomicInteger CREATED = new AtomicInteger();
@@ -63,7 +66,7 @@ public final class NetworkNamespaces implements AutoCloseable {
         return Optional.empty();
     }
 
-    /** {@code hosts} namespaces named {@value #PREFIX}..., links unshaped ({@link #create(String, int, Optional)}). */
+    /** {@code hosts} namespaces named {@link #PREFIX}..., links unshaped ({@link #create(String, int, Optional)}). */
     public static NetworkNamespaces create(int hosts) throws IOException {
         return create(PREFIX, hosts, Optional.empty());
     }
@@ -122,7 +125,7 @@ public final class NetworkNamespaces implements AutoCloseable {
         }
     }
 
-    /** {@link #removeStale(String)} for the multicast runs' prefix, {@value #PREFIX}. */
+    /** {@link #removeStale(String)} for the multicast runs' prefix, {@link #PREFIX}. */
     public static List<String> removeStale() throws IOException {
         return removeStale(PREFIX);
     }

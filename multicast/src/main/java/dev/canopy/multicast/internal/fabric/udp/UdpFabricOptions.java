@@ -23,6 +23,8 @@ public record UdpFabricOptions(InetAddress interfaceAddress, int port, int ttl, 
 
     public static final int DEFAULT_PORT = 45_700;
     public static final int DEFAULT_MTU = 1472;
+    /** The largest UDP payload over IPv4. */
+    public static final int MAX_MTU = 65_507;
 
     public UdpFabricOptions {
         Objects.requireNonNull(interfaceAddress, "interfaceAddress");
@@ -35,9 +37,22 @@ public record UdpFabricOptions(InetAddress interfaceAddress, int port, int ttl, 
             throw new IllegalArgumentException("udp fabric group base " + groupBase.getHostAddress()
                     + " must be an IPv4 address in 239.0.0.0/8 (administratively scoped)");
         }
-        if (port < 1 || port > 65_535 || ttl < 1 || ttl > 255 || mtu < 64 || mtu > 65_507) {
+        if (port < 1 || port > 65_535 || ttl < 1 || ttl > 255 || mtu < 64 || mtu > MAX_MTU) {
             throw new IllegalArgumentException("udp fabric port " + port + " (1-65535), ttl " + ttl + " (1-255), mtu "
                     + mtu + " (64-65507) out of range");
+        }
+    }
+
+    /** These options with {@code newMtu}-byte datagrams. */
+    public UdpFabricOptions withMtu(int newMtu) {
+        return new UdpFabricOptions(interfaceAddress, port, ttl, newMtu, groupBase);
+    }
+
+    /** Throws, naming the range, unless {@code mtu} is a datagram size the fabric takes (64 to 65,507 bytes). */
+    public static void checkMtu(int mtu) {
+        if (mtu < 64 || mtu > MAX_MTU) {
+            throw new IllegalArgumentException("udp fabric mtu " + mtu + " out of range: 64 to " + MAX_MTU
+                    + " bytes (the largest UDP payload)");
         }
     }
 

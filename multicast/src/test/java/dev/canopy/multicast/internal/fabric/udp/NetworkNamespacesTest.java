@@ -16,10 +16,10 @@ class NetworkNamespacesTest {
 
     @Test
     void theOwnerIsReadFromNamesOfThisClassOnly() {
-        assertThat(NetworkNamespaces.ownerOf("canopy-mc-4242-1-h3")).isEqualTo(OptionalLong.of(4242));
-        assertThat(NetworkNamespaces.ownerOf("canopy-mc-4242-2-br")).isEqualTo(OptionalLong.of(4242));
+        assertThat(NetworkNamespaces.ownerOf(NetworkNamespaces.PREFIX + "4242-1-h3")).isEqualTo(OptionalLong.of(4242));
+        assertThat(NetworkNamespaces.ownerOf(NetworkNamespaces.PREFIX + "4242-2-br")).isEqualTo(OptionalLong.of(4242));
         assertThat(NetworkNamespaces.ownerOf("cmc1a2b-h0")).isEmpty();
-        assertThat(NetworkNamespaces.ownerOf("canopy-mc-x-1-br")).isEmpty();
+        assertThat(NetworkNamespaces.ownerOf(NetworkNamespaces.PREFIX + "x-1-br")).isEmpty();
         assertThat(NetworkNamespaces.ownerOf("someone-elses")).isEmpty();
     }
 
