@@ -168,6 +168,7 @@ public final class MulticastBenchCommand implements Callable<Integer> {
                 .put("fallback", outcome.fallback() == null ? null : "the multicast rows ran on the point-to-point"
                         + " trees: " + outcome.fallback())
                 .put("layer", outcome.layer())
+                .put("failed_attempts", outcome.failedAttempts())
                 .put("hosts", members + " network namespaces on one Linux bridge, one member JVM each")
                 .put("results", outcome.results());
     }

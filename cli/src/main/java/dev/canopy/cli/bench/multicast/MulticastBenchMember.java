@@ -6,16 +6,17 @@ import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.internal.multicast.BroadcastLayer;
-import dev.canopy.collectives.internal.multicast.BroadcastLayers;
 import dev.canopy.collectives.internal.multicast.MulticastBroadcast;
 import dev.canopy.collectives.internal.multicast.MulticastFabrics;
 import dev.canopy.collectives.internal.segmentation.PipelineSegmenter;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.run.JoinOptions;
+import dev.canopy.gridconfig.model.GridModel;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.multicast.internal.groups.GroupAllocator;
 import dev.canopy.topology.internal.hierarchy.LevelAlgorithms;
 import dev.canopy.topology.internal.tree.TreeAlgorithm;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Optional;
@@ -32,6 +33,7 @@ import java.util.Optional;
  */
 public final class MulticastBenchMember {
 
+    /** Attempts at the multicast layer ({@link LayerAttempts}). */
     static final int PROBE_ATTEMPTS = 3;
     static final String LAYER_LINE = "LAYER ";
 
@@ -43,14 +45,18 @@ public final class MulticastBenchMember {
             DistributedRuns.Parameters parameters = DistributedRuns.Parameters.fromJson(new JsonObject(member.arguments().get(0)));
             JoinOptions options = member.options();
             Communicator world = Blocking.await(member.node().join());
-            Collectives binomial = new Collectives(world, ConfiguredPlans.of(world.members(), options.grid(),
-                    LevelAlgorithms.everywhere(TreeAlgorithm.BINOMIAL)),
-                    CollectiveSettings.defaults().withPipeline(PipelineSegmenter.wholeMessages()));
-            BroadcastLayer layer = openLayer(world, binomial, options, parameters, new GroupAllocator(
-                    member.node().zooKeeperSession(), member.node().job(), options.grid().multicast(), world.context(), System.nanoTime()));
+            Collectives binomial = binomialOver(world, options.grid());
+            GroupAllocator leases = new GroupAllocator(member.node().zooKeeperSession(), member.node().job(),
+                    options.grid().multicast(), world.context(), System.nanoTime());
+            LayerAttempts.Opened opened = Blocking.await(new LayerAttempts(world,
+                    communicator -> binomialOver(communicator, options.grid()), options.grid().levels(),
+                    MulticastFabrics.ipOnly(leases).withUdpMtu(parameters.udpMtu()), parameters.multicastOptions())
+                    .open(PROBE_ATTEMPTS));
+            BroadcastLayer layer = opened.layer();
             if (world.rank() == 0) {
                 NamespaceMember.print(LAYER_LINE + new JsonObject().put("description", layer.description())
-                        .put("fallback", layer.fallback().orElse(null)).encode());
+                        .put("fallback", layer.fallback().orElse(null))
+                        .put("failed_attempts", new JsonArray(opened.failedAttempts())).encode());
             }
             Collectives pipelined = binomial.withSettings(CollectiveSettings.defaults());
             List<DistributedRuns.Method> methods = List.of(
@@ -65,21 +71,11 @@ public final class MulticastBenchMember {
         }
     }
 
-    /**
-     * The multicast layer, its probe tried up to {@value #PROBE_ATTEMPTS} times: the probe lasts 600 ms, and on a
-     * loaded machine a member starved for longer misses it although multicast works. Every member sees the same
-     * outcome (the members agree on it), so they retry together.
-     */
-    private static BroadcastLayer openLayer(Communicator world, Collectives binomial, JoinOptions options,
-            DistributedRuns.Parameters parameters, GroupAllocator leases) {
-        for (int attempt = 1; ; attempt++) {
-            BroadcastLayer layer = Blocking.await(BroadcastLayers.open(world, binomial, options.grid().levels(),
-                    MulticastFabrics.ipOnly(leases).withUdpMtu(parameters.udpMtu()), parameters.multicastOptions()));
-            if (layer.fallback().isEmpty() || attempt == PROBE_ATTEMPTS) {
-                return layer;
-            }
-            layer.close();
-        }
+    /** The trees' bcast over {@code communicator}: binomial everywhere, whole messages (no pipelining). */
+    static Collectives binomialOver(Communicator communicator, GridModel grid) {
+        return new Collectives(communicator, ConfiguredPlans.of(communicator.members(), grid,
+                LevelAlgorithms.everywhere(TreeAlgorithm.BINOMIAL)),
+                CollectiveSettings.defaults().withPipeline(PipelineSegmenter.wholeMessages()));
     }
 
     private static Optional<JsonObject> statsOf(BroadcastLayer layer) {

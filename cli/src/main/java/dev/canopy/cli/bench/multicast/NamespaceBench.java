@@ -20,8 +20,11 @@ import java.util.Optional;
  */
 final class NamespaceBench {
 
-    /** The result: rows, what the multicast layer was (description) and why it was not multicast, if so. */
-    record Outcome(JsonArray results, String layer, String fallback) {
+    /**
+     * The result: rows, what the multicast layer was (description), why it was not multicast, if so, and why the
+     * attempts before the last one failed (their probes are retried, {@link LayerAttempts}).
+     */
+    record Outcome(JsonArray results, String layer, String fallback, JsonArray failedAttempts) {
     }
 
     private final int members;
@@ -50,6 +53,7 @@ final class NamespaceBench {
         }
         JsonObject described = new JsonObject(layer);
         return new Outcome(MemberTimes.rows(new ArrayList<>(outcome.results().values()), parameters),
-                described.getString("description"), described.getString("fallback"));
+                described.getString("description"), described.getString("fallback"),
+                described.getJsonArray("failed_attempts", new JsonArray()));
     }
 }
