@@ -9,7 +9,10 @@ import dev.canopy.multicast.internal.loop.OwnerLoop;
  * credits grew by half of its buffers since the last report, at the end of the batch of packets being
  * handled ({@link Substrate#flushFeedback}: packets that arrived together, or one link message), so that
  * several ACK points passed in one batch make one report; otherwise after the ACK delay, one explicit
- * message acknowledging everything since. A leaf that sees a later packet before the one it
+ * message acknowledging everything since. The delay's timer is not cancelled by the reports that beat it: armed
+ * once, it finds on firing whether progress is still unreported and since when, and sends or waits the rest of
+ * the delay (one timer per delay while a stream flows, instead of one scheduled and cancelled per ACK point:
+ * on Vert.x each is a scheduled task on the event loop). A leaf that sees a later packet before the one it
  * expects reports at once with a NAK asking for the missing ones (fast repair, instead of waiting for
  * the parent's retransmission timeout), once per hole. Owner loop only.
  */
@@ -33,6 +36,7 @@ final class FeedbackSender {
     private long creditSent;
     private long nakSent = -1;
     private boolean due; // a report is owed at the end of the current batch
+    private long unreportedSince = -1; // loop time of the first progress not reported yet; -1: none
     private OwnerLoop.Timer timer;
 
     FeedbackSender(Substrate substrate, int root, int parent, Progress progress) {
@@ -57,7 +61,12 @@ final class FeedbackSender {
         if (ackPoint || creditLimit - creditSent >= Math.max(1, substrate.options.creditsPerRoot() / 2)) {
             due = true;
             substrate.feedbackDue(this);
-        } else if (timer == null) {
+            return;
+        }
+        if (unreportedSince < 0) {
+            unreportedSince = substrate.loop.nanoTime();
+        }
+        if (timer == null) {
             timer = substrate.loop.schedule(substrate.ackDelayNanos, this::onDelay);
         }
     }
@@ -78,7 +87,7 @@ final class FeedbackSender {
             return;
         }
         nakSent = ackedUpTo;
-        cancel();
+        reported();
         ackedSent = Math.max(ackedSent, ackedUpTo);
         creditSent = Math.max(creditSent, creditLimit);
         substrate.sendReliably(parent,
@@ -86,25 +95,38 @@ final class FeedbackSender {
         substrate.counters.feedbackSent++;
     }
 
+    /** Nothing more is reported (the member failed). */
     void cancel() {
-        due = false;
+        reported();
         if (timer != null) {
             timer.cancel();
             timer = null;
         }
     }
 
+    private void reported() {
+        due = false;
+        unreportedSince = -1;
+    }
+
     private void onDelay() {
         timer = null;
         long acked = progress.ackedUpTo();
         long credit = progress.creditLimit();
-        if (acked > ackedSent || credit > creditSent) {
+        if (unreportedSince < 0 || (acked <= ackedSent && credit <= creditSent)) {
+            unreportedSince = -1;
+            return;
+        }
+        long waited = substrate.loop.nanoTime() - unreportedSince;
+        if (waited < substrate.ackDelayNanos) {
+            timer = substrate.loop.schedule(substrate.ackDelayNanos - waited, this::onDelay);
+        } else {
             send(acked, credit);
         }
     }
 
     private void send(long ackedUpTo, long creditLimit) {
-        cancel();
+        reported();
         ackedSent = Math.max(ackedSent, ackedUpTo);
         creditSent = Math.max(creditSent, creditLimit);
         substrate.sendReliably(parent,

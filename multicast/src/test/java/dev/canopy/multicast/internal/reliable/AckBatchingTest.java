@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.canopy.multicast.internal.fabric.emulated.EmulatedUdOptions;
 import dev.canopy.multicast.internal.fabric.emulated.EmulatedUdSwitch;
 import dev.canopy.multicast.internal.link.InProcessLinks;
+import dev.canopy.multicast.internal.loop.OwnerLoop;
 import dev.canopy.multicast.internal.simulation.SimulatedLoop;
 import dev.canopy.multicast.internal.simulation.Simulation;
 import io.vertx.core.buffer.Buffer;
@@ -37,8 +38,26 @@ class AckBatchingTest {
         assertThat(feedbackFromReceiver(false)).isEqualTo(PACKETS / OPTIONS.ackEvery());
     }
 
-    /** Root 0 multicasts 16 one-packet messages, 20 us apart, to rank 1; returns the FEEDBACK messages rank 1 sent. */
+    @Test
+    void theAckDelayTimerIsArmedOnceWhileTheStreamFlowsNotOncePerAckPoint() {
+        CountingLoop.Counts timers = new CountingLoop.Counts();
+
+        assertThat(feedbackFromReceiver(false, timers)).isEqualTo(PACKETS / OPTIONS.ackEvery());
+
+        // Before, each report cancelled the timer and the next packet armed a new one: 8 of each here.
+        assertThat(timers.scheduled).isEqualTo(1);
+        assertThat(timers.cancelled).isZero();
+    }
+
     private static long feedbackFromReceiver(boolean receiverBusy) {
+        return feedbackFromReceiver(receiverBusy, new CountingLoop.Counts());
+    }
+
+    /**
+     * Root 0 multicasts 16 one-packet messages, 20 us apart, to rank 1; returns the FEEDBACK messages rank 1 sent.
+     * {@code receiverTimers} counts the timers rank 1's substrate schedules and cancels.
+     */
+    private static long feedbackFromReceiver(boolean receiverBusy, CountingLoop.Counts receiverTimers) {
         Simulation simulation = new Simulation();
         EmulatedUdSwitch fabric = new EmulatedUdSwitch(EmulatedUdOptions.perfect(), simulation, simulation.wire());
         List<SimulatedLoop> loops = List.of(simulation.newLoop("root"), simulation.newLoop("receiver"));
@@ -46,7 +65,8 @@ class AckBatchingTest {
         List<ReliableMulticast> members = new ArrayList<>();
         for (int rank = 0; rank < 2; rank++) {
             members.add(ReliableMulticast.create(SimulatedGroup.COMMUNICATOR, SimulatedGroup.GROUP,
-                    fabric.attach("member-" + rank, loops.get(rank)), links.link(rank), loops.get(rank), OPTIONS));
+                    fabric.attach("member-" + rank, loops.get(rank)), links.link(rank),
+                    rank == 1 ? new CountingLoop(loops.get(rank), receiverTimers) : loops.get(rank), OPTIONS));
             members.get(rank).start();
         }
         ReliableMulticast root = members.get(0);
@@ -71,5 +91,34 @@ class AckBatchingTest {
                 .as("all delivered and acknowledged").isTrue();
         assertThat(root.stats().packetsMulticast()).isEqualTo(PACKETS);
         return receiver.stats().feedbackSent();
+    }
+
+    /** An owner loop that counts the timers scheduled and cancelled through it. */
+    private record CountingLoop(OwnerLoop loop, Counts counts) implements OwnerLoop {
+
+        static final class Counts {
+            int scheduled;
+            int cancelled;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            loop.execute(task);
+        }
+
+        @Override
+        public Timer schedule(long delayNanos, Runnable task) {
+            counts.scheduled++;
+            Timer timer = loop.schedule(delayNanos, task);
+            return () -> {
+                counts.cancelled++;
+                timer.cancel();
+            };
+        }
+
+        @Override
+        public long nanoTime() {
+            return loop.nanoTime();
+        }
     }
 }

@@ -197,8 +197,9 @@ public final class UdpMulticastFabric implements Fabric {
     }
 
     private void readLoop(MulticastGroup group, DatagramChannel channel) {
-        // One byte more than the MTU shows an oversized datagram, which the socket would otherwise truncate.
-        ByteBuffer scratch = ByteBuffer.allocate(mtu() + 1);
+        // One byte more than the MTU shows an oversized datagram, which the socket would otherwise truncate. Direct:
+        // the kernel writes it there itself (into a heap buffer the JDK receives into a direct one and copies).
+        ByteBuffer scratch = ByteBuffer.allocateDirect(mtu() + 1);
         try {
             while (channel.isOpen()) {
                 SocketAddress from = channel.receive(scratch.clear());
