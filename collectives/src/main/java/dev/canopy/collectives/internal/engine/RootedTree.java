@@ -145,6 +145,17 @@ public final class RootedTree {
         return deepest;
     }
 
+    /** Equal trees have the same root and give every rank the same children in the same send order. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof RootedTree tree && tree.root == root && Arrays.deepEquals(tree.children, children);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * root + Arrays.deepHashCode(children);
+    }
+
     @Override
     public String toString() {
         StringBuilder text = new StringBuilder("tree(root " + root + ":");
