@@ -69,7 +69,7 @@ public final class Canopy {
                 .compose(node -> calibratedSettings(vertx, node, options)
                         .compose(settings -> calibratedLogGp(vertx, node, options).compose(loggp -> node.join().compose(world -> {
                             LevelAlgorithms algorithms = LevelChoices.of(options.grid().levels());
-                            // The file's trees per size class: planning them takes every root, so off the loop.
+                            // The file's trees per size class: finding the classes plans a root per site, off the loop.
                             return world.context().executeBlocking(() -> ConfiguredSizedPlan.of(world.members(),
                                             options.grid(), algorithms, loggp), false)
                                     .compose(plan -> session(vertx, owner, node, world, options, algorithms, loggp,

@@ -145,15 +145,12 @@ public final class RootedTree {
         return deepest;
     }
 
-    /** Equal trees have the same root and give every rank the same children in the same send order. */
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof RootedTree tree && tree.root == root && Arrays.deepEquals(tree.children, children);
-    }
-
-    @Override
-    public int hashCode() {
-        return 31 * root + Arrays.deepHashCode(children);
+    /**
+     * Whether {@code other} has the same root and gives every rank the same children in the same send order (trees
+     * otherwise compare by identity: caches keyed by tree stay O(1)).
+     */
+    public boolean sameAs(RootedTree other) {
+        return other.root == root && Arrays.deepEquals(other.children, children);
     }
 
     @Override

@@ -78,7 +78,7 @@ public final class SizeClassCheck {
      * another's, so that members of different classes would wait on different edges.
      */
     public static boolean needed(List<RootedTree> classTrees) {
-        return classTrees.stream().distinct().count() > 1;
+        return classTrees.stream().anyMatch(tree -> !tree.sameAs(classTrees.get(0)));
     }
 
     private static void agree(Exchange exchange, int source, Exchange.OnPlan check, long bytes) {

@@ -260,6 +260,8 @@ public final class FailureMonitor {
             vertx.cancelTimer(checkTimer);
             checkTimer = -1;
         }
+        windowTimers.values().forEach(vertx::cancelTimer);
+        windowTimers.clear();
     }
 
     private void sendHeartbeats() {
