@@ -66,9 +66,13 @@ class SizedCollectivesTest {
     }
 
     private static SizedPlan sizedPlan(Communicator world) {
-        return new SizedPlan(BASE_ID, CLASSES, k -> new TopologyPlan(world.members(),
-                new HierarchicalPlanner(LevelAlgorithms.everywhere(CLASS_TREES.get(k)), ConfiguredPlans.COST),
-                new SyntheticLatencies(world.members()), SizedPlan.classId(BASE_ID, k)));
+        return sizedPlan(world, BASE_ID, CLASSES, CLASS_TREES);
+    }
+
+    private static SizedPlan sizedPlan(Communicator world, long id, SizeClasses classes, List<TreeAlgorithm> trees) {
+        return new SizedPlan(id, classes, k -> new TopologyPlan(world.members(),
+                new HierarchicalPlanner(LevelAlgorithms.everywhere(trees.get(k)), ConfiguredPlans.COST),
+                new SyntheticLatencies(world.members()), SizedPlan.classId(id, k)));
     }
 
     /** Records the class plan of each collective a member ran, by its rank and the collective's sequence number. */
@@ -173,6 +177,39 @@ class SizedCollectivesTest {
                 "pass messages of one size class"));
         // The communicator stays usable.
         members.stream().map(Collectives::barrier).toList().forEach(LocalGrid::await);
+    }
+
+    /**
+     * Classes whose trees from rank 0 are the same (binomial for both) need no size check: each allreduce is exact on
+     * its own class, and members of different classes still fail, at the first data frame whose class id differs.
+     */
+    @Test
+    void classesWithTheSameTreesFromTheRootStillTellMixedSizesApart() {
+        long sameTreesId = 9;
+        List<Collectives> sameTrees = members.stream().map(member -> member.withPlan(sizedPlan(
+                grid.world().get(member.rank()), sameTreesId, new SizeClasses(List.of(0L, 1L << 10)),
+                List.of(TreeAlgorithm.BINOMIAL, TreeAlgorithm.BINOMIAL)))).toList();
+        for (long bytes : new long[] {8, 2 << 10}) {
+            int sequence = sequenceNow();
+            List<Future<Buffer>> sums = sameTrees.stream()
+                    .map(member -> member.allreduce(longs((int) bytes, member.rank(), 0), ElementType.LONG, BuiltInOp.SUM))
+                    .toList();
+            assertThat(sums).allSatisfy(sum -> assertThat(LocalGrid.await(sum)).isEqualTo(sum((int) bytes, 0)));
+            for (int rank = 0; rank < SIZE; rank++) {
+                assertThat(ranOn.get(rank + "/" + sequence)).as("rank %d's allreduce of %d bytes", rank, bytes)
+                        .isEqualTo(SizedPlan.classId(sameTreesId, bytes < 1024 ? 0 : 1));
+            }
+        }
+        List<Future<Buffer>> mixed = sameTrees.stream().map(member -> member.allreduce(
+                Buffer.buffer(new byte[member.rank() == 5 ? 2048 : 32]), ElementType.LONG, BuiltInOp.SUM)).toList();
+        for (Future<Buffer> allreduce : mixed) {
+            Future<Buffer> outcome = LocalGrid.awaitOutcome(allreduce);
+            assertThat(outcome.failed()).as("every member's allreduce fails").isTrue();
+            assertThat(outcome.cause()).isInstanceOf(CollectiveFailedException.class);
+        }
+        assertThat(mixed).anySatisfy(allreduce -> assertThat(allreduce.cause()).hasRootCauseInstanceOf(
+                CollectiveMismatchException.class));
+        sameTrees.stream().map(Collectives::barrier).toList().forEach(LocalGrid::await);
     }
 
     private Future<?> start(Collectives member, int kind, int root, int length, int i) {

@@ -8,6 +8,7 @@ import dev.canopy.gridconfig.model.LinkSpec;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,19 +19,24 @@ import java.util.Optional;
  * parents'), the table comes from those links and nothing is measured: the accepting rank 0 sends it to the
  * connecting rank 0, which acknowledges it. Otherwise the accepting rank 0 first tells the connecting one to measure,
  * each accepting representative measures the round trip to each connecting one (the first exchange, with every peer
- * at once, opens the connections and is not counted; the next is kept), the accepting group shares the rows, and
- * the table goes over as before. Each rank 0 broadcasts what it has in its group. So creation completes on a member
- * only once both groups reach each other, and every member builds the same {@link Leaders}.
+ * at once, opens the connections and is not counted; of the next {@value #TIMED_ROUNDS} the fastest is kept), the
+ * accepting group shares the rows, and the table goes over as before. Each rank 0 broadcasts what it has in its
+ * group. So creation completes on a member only once both groups reach each other, and every member builds the same
+ * {@link Leaders}.
  */
 final class LeaderSetup {
 
     static final int SETUP_TAG = 0;
-    /**
-     * Untimed exchanges with each peer before the one timed exchange: the first opens the connection. One timed
-     * exchange: each costs a round trip of the slowest pair on the way to every inter-communicator (a spawn's critical
-     * path), and sites' round trips differ by far more than one sample's noise once every connection is open.
-     */
+    /** Untimed exchanges with each peer before the timed ones: the first opens the connection. */
     private static final int UNTIMED_ROUNDS = 1;
+    /**
+     * Timed exchanges with each peer, one round after another; a pair's round trip is the fastest. One sample is not
+     * enough: a representative whose process is starved or paused while a near peer's answer arrives (a loaded
+     * machine, a GC) measures that pair as slow as the far ones or slower, and the crossing goes between far sites.
+     * Each round costs a round trip of the slowest pair on the way to every inter-communicator (a spawn's critical
+     * path), so only a few.
+     */
+    private static final int TIMED_ROUNDS = 3;
     /** What the accepting rank 0 tells the connecting one first: the table follows at once, or after measuring. */
     private static final byte TABLE = 0;
     private static final byte MEASURE = 1;
@@ -151,18 +157,32 @@ final class LeaderSetup {
      */
     private Future<Buffer> measureRow(List<Integer> connectReps) {
         List<Integer> peers = connectReps.stream().map(rep -> table.unionRank(Side.CONNECT, rep)).toList();
-        return rounds(peers, 0).compose(opened -> {
-            List<Future<Double>> rtts = new ArrayList<>();
-            for (int peer : peers) {
-                long start = System.nanoTime();
-                rtts.add(ping(peer).map(pong -> (System.nanoTime() - start) / 1e6));
+        double[] fastest = new double[peers.size()];
+        Arrays.fill(fastest, Double.POSITIVE_INFINITY);
+        return rounds(peers, 0).compose(opened -> timedRounds(peers, fastest, 0)).map(timed -> {
+            Buffer row = Buffer.buffer(fastest.length * Double.BYTES);
+            for (double rtt : fastest) {
+                row.appendDouble(rtt);
             }
-            return Future.all(rtts).map(all -> {
-                Buffer row = Buffer.buffer(rtts.size() * Double.BYTES);
-                rtts.forEach(rtt -> row.appendDouble(rtt.result()));
-                return row;
-            });
+            return row;
         });
+    }
+
+    /** The timed rounds from {@code round} on, with every peer at once; {@code fastest} keeps each peer's best. */
+    private Future<Void> timedRounds(List<Integer> peers, double[] fastest, int round) {
+        if (round >= TIMED_ROUNDS) {
+            return Future.succeededFuture();
+        }
+        List<Future<Void>> pings = new ArrayList<>();
+        for (int i = 0; i < peers.size(); i++) {
+            int index = i;
+            long start = System.nanoTime();
+            pings.add(ping(peers.get(i)).map(pong -> {
+                fastest[index] = Math.min(fastest[index], (System.nanoTime() - start) / 1e6);
+                return null;
+            }));
+        }
+        return Future.all(pings).compose(done -> timedRounds(peers, fastest, round + 1));
     }
 
     /** The untimed rounds from {@code round} on, with every peer at once, each round once the one before is done. */
@@ -187,7 +207,7 @@ final class LeaderSetup {
     }
 
     private Future<Void> echo(int peer, int round) {
-        if (round > UNTIMED_ROUNDS) {
+        if (round >= UNTIMED_ROUNDS + TIMED_ROUNDS) {
             return Future.succeededFuture();
         }
         return channel.receive(peer, SETUP_TAG).compose(ping -> channel.send(peer, SETUP_TAG, Buffer.buffer()))

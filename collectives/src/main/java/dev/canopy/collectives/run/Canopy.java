@@ -5,12 +5,12 @@ import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
 import dev.canopy.collectives.internal.calibration.LogGpStore;
 import dev.canopy.collectives.internal.calibration.SegmentationStore;
+import dev.canopy.collectives.internal.leader.ConfiguredSizedPlan;
 import dev.canopy.collectives.internal.multicast.BroadcastLayers;
 import dev.canopy.collectives.internal.multicast.MulticastFabrics;
 import dev.canopy.collectives.internal.timing.OperationTimings;
 import dev.canopy.collectives.internal.timing.TimingsPublisher;
 import dev.canopy.collectives.internal.timing.TimingsZnode;
-import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.CanopyNode;
@@ -69,24 +69,30 @@ public final class Canopy {
                 .compose(node -> calibratedSettings(vertx, node, options)
                         .compose(settings -> calibratedLogGp(vertx, node, options).compose(loggp -> node.join().compose(world -> {
                             LevelAlgorithms algorithms = LevelChoices.of(options.grid().levels());
-                            // Every member notes its collectives' timings, published for the job's dashboards.
-                            OperationTimings timings = new OperationTimings();
-                            Collectives configured = new Collectives(world,
-                                    ConfiguredPlans.of(world.members(), options.grid(), algorithms, 0, loggp), settings)
-                                    .withObserver(timings);
-                            // bcast multicasts where the level file asks for it and every member can (collective),
-                            // in groups leased through this node's ZooKeeper session from the grid's range.
-                            GroupAllocator leases = new GroupAllocator(node.zooKeeperSession(), node.job(),
-                                    options.grid().multicast(), world.context(), System.nanoTime());
-                            return BroadcastLayers.plugInto(configured, options.grid().levels(),
-                                            MulticastFabrics.ipOnly(leases), MulticastOptions.DEFAULTS)
-                                    .compose(collectives -> livePlans(vertx, node, world, algorithms, loggp, options)
-                                            .map(live -> new CanopySession(vertx, owner, node, world, options.grid(),
-                                                    collectives, live, leases, TimingsPublisher.start(vertx, node.zooKeeper(),
-                                                            node.job(), node.id().value(), world.rank(), timings,
-                                                            new TimingsZnode(options.secret()), TimingsPublisher.INTERVAL))));
+                            // The file's trees per size class: finding the classes plans a root per site, off the loop.
+                            return world.context().executeBlocking(() -> ConfiguredSizedPlan.of(world.members(),
+                                            options.grid(), algorithms, loggp), false)
+                                    .compose(plan -> session(vertx, owner, node, world, options, algorithms, loggp,
+                                            new Collectives(world, plan, settings)));
                         })))
                         .onFailure(e -> node.close()));
+    }
+
+    private static Future<CanopySession> session(Vertx vertx, VertxOwner owner, CanopyNode node, Communicator world,
+            JoinOptions options, LevelAlgorithms algorithms, LogGpParameters loggp, Collectives configured) {
+        // Every member notes its collectives' timings, published for the job's dashboards.
+        OperationTimings timings = new OperationTimings();
+        // bcast multicasts where the level file asks for it and every member can (collective),
+        // in groups leased through this node's ZooKeeper session from the grid's range.
+        GroupAllocator leases = new GroupAllocator(node.zooKeeperSession(), node.job(),
+                options.grid().multicast(), world.context(), System.nanoTime());
+        return BroadcastLayers.plugInto(configured.withObserver(timings), options.grid().levels(),
+                        MulticastFabrics.ipOnly(leases), MulticastOptions.DEFAULTS)
+                .compose(collectives -> livePlans(vertx, node, world, algorithms, loggp, options)
+                        .map(live -> new CanopySession(vertx, owner, node, world, options.grid(), collectives, live,
+                                leases, TimingsPublisher.start(vertx, node.zooKeeper(), node.job(), node.id().value(),
+                                        world.rank(), timings, new TimingsZnode(options.secret()),
+                                        TimingsPublisher.INTERVAL))));
     }
 
     private static Future<Optional<LivePlans>> livePlans(Vertx vertx, CanopyNode node, Communicator world,

@@ -145,6 +145,14 @@ public final class RootedTree {
         return deepest;
     }
 
+    /**
+     * Whether {@code other} has the same root and gives every rank the same children in the same send order (trees
+     * otherwise compare by identity: caches keyed by tree stay O(1)).
+     */
+    public boolean sameAs(RootedTree other) {
+        return other.root == root && Arrays.deepEquals(other.children, children);
+    }
+
     @Override
     public String toString() {
         StringBuilder text = new StringBuilder("tree(root " + root + ":");

@@ -21,6 +21,12 @@ import java.util.Set;
  *
  * <p>The checks are posted before the collective's own receives and a sender sends its check first, so each
  * (sender, tag) stream delivers the check to its check receive, in FIFO order, before any data.
+ *
+ * <p>When every class has the same tree from the collective's root (one class, or classes whose trees differ only
+ * from other roots), there are no checks ({@link #needed}): every member then runs that one tree, every edge of it
+ * carries a data frame from child to parent, and a receiver compares the plan id of every frame with its own, so
+ * members of different classes fail the collective at that frame instead, with a {@link CollectiveMismatchException}
+ * naming both plan ids. Every member decides alike, from the same plan's trees.
  */
 public final class SizeClassCheck {
 
@@ -39,6 +45,9 @@ public final class SizeClassCheck {
      * @param bytes this member's message size, which picked the plan {@code exchange} runs on
      */
     public static Future<Void> run(Exchange exchange, List<RootedTree> classTrees, long bytes) {
+        if (!needed(classTrees)) {
+            return Future.succeededFuture();
+        }
         int me = exchange.rank();
         Set<Integer> parents = new LinkedHashSet<>();
         Set<Integer> children = new LinkedHashSet<>();
@@ -62,6 +71,14 @@ public final class SizeClassCheck {
             checks.add(exchange.send(parent, STEP, body));
         }
         return Future.all(checks).mapEmpty();
+    }
+
+    /**
+     * Whether the checks can find what the collective's own frames cannot: only when some class's tree differs from
+     * another's, so that members of different classes would wait on different edges.
+     */
+    public static boolean needed(List<RootedTree> classTrees) {
+        return classTrees.stream().anyMatch(tree -> !tree.sameAs(classTrees.get(0)));
     }
 
     private static void agree(Exchange exchange, int source, Exchange.OnPlan check, long bytes) {

@@ -150,6 +150,24 @@ public final class PlanEvaluator {
         return kept.get(0) == 0 ? new SizeClasses(kept) : SizeClasses.LATENCY_ONLY;
     }
 
+    /**
+     * The size classes of trees computed on {@code latencies} and {@code bandwidths} ({@link #distinctClasses}): those a
+     * leader would state for an epoch of these inputs. Plans every reference root once per size: call it off the event
+     * loop.
+     */
+    public SizeClasses sizeClasses(LatencySource latencies, SitePairBandwidths bandwidths) {
+        List<SizedPrediction> trees = new ArrayList<>(messageSizes.size());
+        for (long size : messageSizes) {
+            HierarchicalPlanner planner = planners.plannerFor(size, bandwidths);
+            long digest = 1;
+            for (String root : referenceRoots) {
+                digest = digest(planner.plan(hierarchy, latencies, root, 0).orElseThrow(), digest);
+            }
+            trees.add(new SizedPrediction(size, Double.NaN, Double.NaN, digest));
+        }
+        return distinctClasses(trees);
+    }
+
     /** Worst predicted completion at size 0 of the plans computed on {@code latencies}; infinite if one cannot reach everyone. */
     public double completionMs(LatencySnapshot latencies) {
         return candidates(planners.plannerFor(0, SitePairBandwidths.NONE), latencies).worstMs();
@@ -176,11 +194,17 @@ public final class PlanEvaluator {
             HierarchicalPlan planned = plan.orElseThrow();
             worst = Math.max(worst, planner.cost().messageBytes() == 0 ? planned.predictedCompletionMs()
                     : replayedCompletionMs(planned, latencies, planner.cost()));
-            for (String member : hierarchy.members()) {
-                digest = 31 * digest + planned.sends(member).hashCode();
-            }
+            digest = digest(planned, digest);
         }
         return new Candidates(worst, digest);
+    }
+
+    /** {@code digest} extended by the shape of {@code plan}'s trees: every member's sends. */
+    private long digest(HierarchicalPlan plan, long digest) {
+        for (String member : hierarchy.members()) {
+            digest = 31 * digest + plan.sends(member).hashCode();
+        }
+        return digest;
     }
 
     /**

@@ -40,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * address) between one heartbeat period and {@link #ZNODE_CONFIRMATION_PERIODS} periods after; if it is, it
  * stays a member (someone with rights over the job's znodes, a ZooKeeper administrator say, deleted the znode
  * of a live member, which re-creates it). A member whose own session ended stops its heartbeats, so the
- * suspicion is confirmed by its silence.
+ * suspicion is confirmed by its silence, but only silence while this node hears other members counts
+ * ({@link ZnodeSuspicions}): a starved or paused node may fire its window timer before it reads heartbeats that
+ * wait in its sockets.
  * The first evidence decides; later evidence about the same member changes nothing. A member that says
  * goodbye before it closes has left, not failed, and the members its goodbye lists as failed (why it left)
  * are failures here too: so the failure this node reports is the one that happened first.
@@ -94,7 +96,9 @@ public final class FailureMonitor {
     /** Members that told this node they consider it failed: their closing connections say nothing of them. */
     private final Set<NodeId> excludedBy = new HashSet<>();
     /** Members whose znode was deleted, not yet confirmed failed or alive. */
-    private final Map<NodeId, Suspicion> znodeDeleted = new HashMap<>();
+    private final ZnodeSuspicions znodeDeleted;
+    /** The window timer of each suspect in {@link #znodeDeleted}. */
+    private final Map<NodeId, Long> windowTimers = new HashMap<>();
     private Handler<Departure> departureHandler = d -> { };
     private RevocationHandler revocationHandler = (c, r, by) -> { };
     private long heartbeatTimer = -1;
@@ -118,6 +122,7 @@ public final class FailureMonitor {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.detector = new HeartbeatDetector(settings, clock, new SplittableRandom(self.toString().hashCode()));
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.znodeDeleted = new ZnodeSuspicions(settings, clock);
         this.log = new NodeLogger(LoggerFactory.getLogger(FailureMonitor.class), label);
         world.ranked().forEach(member -> byAddress.put(member.address(), member.id()));
         world.departed().forEach(id -> departures.put(id, Departure.left(id, "it had left before this node joined")));
@@ -148,33 +153,43 @@ public final class FailureMonitor {
         }
     }
 
-    private record Suspicion(long sinceNanos, long timer) {
-    }
-
     private void suspect(NodeId id) {
         if (stopped || id.equals(self.id()) || departures.containsKey(id) || !world.contains(id)
-                || saidGoodbye.contains(id) || znodeDeleted.containsKey(id)) {
+                || saidGoodbye.contains(id) || !znodeDeleted.suspect(id)) {
             return;
         }
         long window = settings.period().toMillis() * ZNODE_CONFIRMATION_PERIODS;
-        long timer = vertx.setTimer(window, t -> {
-            if (znodeDeleted.remove(id) != null) {
-                failed(id, Evidence.MEMBER_ZNODE_DELETED, "and nothing came from it over the transport for " + window + " ms");
-            }
-        });
-        znodeDeleted.put(id, new Suspicion(clock.nanoTime(), timer));
+        windowTimers.put(id, vertx.setTimer(window, t -> windowEnded(id, window)));
         log.info("{}'s member znode was deleted; it counts as failed unless it is heard from within {} ms", id, window);
+    }
+
+    private void windowEnded(NodeId id, long window) {
+        windowTimers.remove(id);
+        switch (znodeDeleted.windowEnded(id)) {
+            case FAILED -> failed(id, Evidence.MEMBER_ZNODE_DELETED, "and nothing came from it over the transport for "
+                    + window + " ms");
+            case UNDECIDED -> {
+                log.debug("{}'s znode window ended, but this node heard no other member lately: waiting on", id);
+                windowTimers.put(id, vertx.setTimer(settings.period().toMillis(), t -> windowEnded(id, window)));
+            }
+            case NOT_SUSPECTED -> { }
+        }
     }
 
     /** An authenticated heartbeat (or other liveness frame) from {@code id}. */
     private void heard(NodeId id) {
         detector.heard(id);
-        Suspicion suspicion = znodeDeleted.get(id);
-        if (suspicion != null && clock.nanoTime() - suspicion.sinceNanos() >= settings.period().toNanos()) {
-            znodeDeleted.remove(id);
-            vertx.cancelTimer(suspicion.timer());
+        if (znodeDeleted.heard(id)) {
+            cancelWindow(id);
             log.warn("{}'s member znode was deleted, but it still answers over the authenticated transport: it stays a"
                     + " member (someone with rights over the job's znodes deleted it; the member re-creates it)", id);
+        }
+    }
+
+    private void cancelWindow(NodeId id) {
+        Long timer = windowTimers.remove(id);
+        if (timer != null) {
+            vertx.cancelTimer(timer);
         }
     }
 
@@ -245,6 +260,8 @@ public final class FailureMonitor {
             vertx.cancelTimer(checkTimer);
             checkTimer = -1;
         }
+        windowTimers.values().forEach(vertx::cancelTimer);
+        windowTimers.clear();
     }
 
     private void sendHeartbeats() {
@@ -384,10 +401,8 @@ public final class FailureMonitor {
         if (departures.putIfAbsent(departure.member(), departure) != null) {
             return;
         }
-        Suspicion suspicion = znodeDeleted.remove(departure.member());
-        if (suspicion != null) {
-            vertx.cancelTimer(suspicion.timer());
-        }
+        znodeDeleted.forget(departure.member());
+        cancelWindow(departure.member());
         detector.forget(departure.member());
         log.info("{} {}: {}", departure.member(), departure.kind() == Departure.Kind.FAILED ? "failed" : "left",
                 departure.reason());
