@@ -44,10 +44,15 @@ public final class NamespaceMember implements AutoCloseable {
 
     /** Starts the member from {@code main}'s arguments: {@code ADDRESS HOST_ZOOKEEPER(true|false) REST...}. */
     public static NamespaceMember start(String[] args) {
+        return start(args, System.getenv());
+    }
+
+    /** As {@link #start(String[])}, the job's settings from {@code launcherEnvironment} instead of this process's. */
+    static NamespaceMember start(String[] args, Map<String, String> launcherEnvironment) {
         String address = args[0];
         boolean hostZooKeeper = Boolean.parseBoolean(args[1]);
         EmbeddedZooKeeper zooKeeper = hostZooKeeper ? EmbeddedZooKeeper.start(address) : null;
-        Map<String, String> environment = new HashMap<>(System.getenv());
+        Map<String, String> environment = new HashMap<>(launcherEnvironment);
         if (zooKeeper != null) {
             environment.put(JoinOptions.ENV_ZOOKEEPER, zooKeeper.connectString());
             print(NamespaceJob.ZOOKEEPER_LINE + zooKeeper.connectString());
@@ -86,11 +91,20 @@ public final class NamespaceMember implements AutoCloseable {
         System.out.flush();
     }
 
-    /** Closes the node and Vert.x, then the ZooKeeper this member hosts. */
+    /**
+     * Closes the node and Vert.x, then the ZooKeeper this member hosts. Vert.x is closed from this thread, not
+     * chained on the node's close: that completes on an event loop, and {@code Vertx.close()} called there hands
+     * its own completion to that loop after terminating it (Vert.x logs "event executor terminated"), so the
+     * future never completed and the member hung here.
+     */
     @Override
     public void close() {
         try {
-            Blocking.await(node.close().eventually(vertx::close));
+            try {
+                Blocking.await(node.close());
+            } finally {
+                Blocking.await(vertx.close());
+            }
         } finally {
             if (zooKeeper != null) {
                 zooKeeper.close();
