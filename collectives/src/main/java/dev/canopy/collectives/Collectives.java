@@ -12,15 +12,16 @@ import dev.canopy.collectives.internal.engine.RootedTree;
 import dev.canopy.collectives.internal.engine.SiteExchange;
 import dev.canopy.collectives.internal.engine.SiteRoutes;
 import dev.canopy.collectives.internal.engine.Sites;
-import dev.canopy.collectives.internal.engine.SplitGather;
 import dev.canopy.collectives.internal.engine.SplitScatter;
 import dev.canopy.collectives.internal.engine.TreeBarrier;
 import dev.canopy.collectives.internal.engine.TreeBroadcast;
 import dev.canopy.collectives.internal.engine.TreeGather;
 import dev.canopy.collectives.internal.engine.TreeReduce;
 import dev.canopy.collectives.internal.engine.TreeScatter;
+import dev.canopy.collectives.internal.engine.WindowedGather;
 import dev.canopy.collectives.internal.multicast.MulticastScatter;
 import dev.canopy.collectives.internal.multicast.PersistentRequest;
+import dev.canopy.collectives.internal.segmentation.GatherSplit;
 import dev.canopy.collectives.plan.CollectivePlan;
 import dev.canopy.collectives.reduce.ReduceOp;
 import dev.canopy.core.comm.Communicator;
@@ -220,13 +221,23 @@ public final class Collectives {
 
     /**
      * The root gets every rank's {@code data} (all of one length) concatenated in rank order; others get
-     * empty. In the calibrated escalation range [M1, M2] it runs as barrier-separated smaller gathers.
+     * empty. In the calibrated escalation range [M1, M2] every receiver pulls the blocks in pieces, a window of
+     * them at a time, so that the senders never overflow its port ({@link WindowedGather}).
      */
     public Future<Optional<Buffer>> gather(Buffer data, int root) {
-        int parts = settings.splitPlanner().gather(data.length()).parts();
+        GatherSplit split = settings.splitPlanner().gather(data.length(), size() - 1);
         return start(Operation.GATHER, root, data.length(), SizeChoice.EVERY_MEMBER, (exchange, tree) -> upward(exchange, tree,
-                new SplitGather(exchange, tree, parts).run(data)
+                gathered(exchange, tree, split, data)
                         .map(blocks -> blocks.map(all -> concatenate(all, data.length(), Operation.GATHER)))));
+    }
+
+    /** The native tree gather, or the windowed one in pieces; every rank's block in rank order at the root. */
+    private Future<Optional<List<Buffer>>> gathered(Exchange exchange, RootedTree tree, GatherSplit split, Buffer data) {
+        if (split.isWhole()) {
+            return new TreeGather(exchange, tree, 0).run(data).map(blocks -> exchange.rank() == tree.root()
+                    ? Optional.of(blocks.inRankOrder(exchange.size())) : Optional.empty());
+        }
+        return new WindowedGather(exchange, tree, split.parts(), split.window()).run(data);
     }
 
     /** The root gets every rank's {@code data} (any lengths), indexed by rank; others get empty. */

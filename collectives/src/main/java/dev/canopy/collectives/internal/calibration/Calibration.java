@@ -27,6 +27,12 @@ public final class Calibration {
 
     /** The measured curves and what was detected in them. */
     public record Result(SizeTimeCurve scatter, SizeTimeCurve gather, SegmentationThresholds thresholds) {
+
+        /** This result, its escalation range marked as observed with {@code senders} processes sending to the root. */
+        public Result observedWith(int senders) {
+            return new Result(scatter, gather, new SegmentationThresholds(thresholds.scatterLeapBytes(),
+                    thresholds.gatherEscalation().map(range -> range.observedWith(senders))));
+        }
     }
 
     private static final LeapDetector LEAP = new LeapDetector(1.8);
@@ -50,7 +56,7 @@ public final class Calibration {
                 gather.add(new TimingSample(bytes, time(members, root, (member, isRoot) -> member.gather(mine, root))));
             }
         }
-        return detect(scatter, gather);
+        return detect(scatter, gather).observedWith(n - 1);
     }
 
     /** The curves of native scatter and gather samples and the thresholds detected in them ({@link #ESCALATION}). */

@@ -48,7 +48,8 @@ public final class MemberCalibration {
                 gather.add(new TimingSample(bytes, timeOnRoot(member, () -> gather(member, bytes, root))));
             }
         }
-        return member.rank() == root ? Optional.of(Calibration.detect(scatter, gather, escalation)) : Optional.empty();
+        return member.rank() == root ? Optional.of(Calibration.detect(scatter, gather, escalation)
+                .observedWith(member.size() - 1)) : Optional.empty();
     }
 
     /** {@code bytes} to every rank from {@code root} (which passes the whole buffer, the others nothing). */

@@ -2,14 +2,19 @@ package dev.canopy.collectives.internal.segmentation;
 
 import io.vertx.core.json.JsonObject;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
  * What {@code canopy calibrate} measured on a deployment: the scatter leap S and the gather
- * escalation range [M1, M2], either of which may be absent (no leap, no escalation seen).
+ * escalation range [M1, M2] with the number of senders it was observed with, either of which may be absent (no
+ * leap, no escalation seen).
  * Stored as JSON beside the job's configuration.
  */
 public record SegmentationThresholds(OptionalLong scatterLeapBytes, Optional<EscalationRange> gatherEscalation) {
+
+    /** The JSON field of {@link EscalationRange#senders()}: how many processes sent at once when M1, M2 were found. */
+    static final String SENDERS = "M_senders";
 
     /** No thresholds: every scatter and gather runs unsplit. */
     public static final SegmentationThresholds NONE =
@@ -18,7 +23,10 @@ public record SegmentationThresholds(OptionalLong scatterLeapBytes, Optional<Esc
     public JsonObject toJson() {
         JsonObject json = new JsonObject();
         scatterLeapBytes.ifPresent(s -> json.put("S", s));
-        gatherEscalation.ifPresent(range -> json.put("M1", range.firstBytes()).put("M2", range.lastBytes()));
+        gatherEscalation.ifPresent(range -> {
+            json.put("M1", range.firstBytes()).put("M2", range.lastBytes());
+            range.senders().ifPresent(senders -> json.put(SENDERS, senders));
+        });
         return json;
     }
 
@@ -28,10 +36,25 @@ public record SegmentationThresholds(OptionalLong scatterLeapBytes, Optional<Esc
         if (json.containsKey("M1") != json.containsKey("M2")) {
             throw new IllegalArgumentException("segmentation thresholds need both M1 and M2 or neither: " + json);
         }
+        if (json.containsKey(SENDERS) && !json.containsKey("M1")) {
+            throw new IllegalArgumentException("segmentation threshold " + SENDERS + " belongs to M1 and M2: " + json);
+        }
         Optional<EscalationRange> range = json.containsKey("M1")
-                ? Optional.of(new EscalationRange(positive(json, "M1"), positive(json, "M2")))
+                ? Optional.of(new EscalationRange(positive(json, "M1"), positive(json, "M2"), senders(json)))
                 : Optional.empty();
         return new SegmentationThresholds(leap, range);
+    }
+
+    private static OptionalInt senders(JsonObject json) {
+        if (!json.containsKey(SENDERS)) {
+            return OptionalInt.empty();
+        }
+        Object value = json.getValue(SENDERS);
+        if (!(value instanceof Integer count) || count < 1) {
+            throw new IllegalArgumentException("segmentation threshold " + SENDERS + " must be a positive process count,"
+                    + " got " + value);
+        }
+        return OptionalInt.of(count);
     }
 
     private static long positive(JsonObject json, String field) {

@@ -1,12 +1,10 @@
 package dev.canopy.collectives.internal.segmentation;
 
-/** How to run one scatter or gather: as {@code parts} sub-operations, with or without a barrier before each. */
-public record Split(int parts, Synchronisation synchronisation) {
-
-    public enum Synchronisation { NONE, BARRIER_BEFORE_EACH }
+/** How to run one scatter: as {@code parts} scatters of a slice each, one after the other. */
+public record Split(int parts) {
 
     /** Run the operation as it is. */
-    public static final Split WHOLE = new Split(1, Synchronisation.NONE);
+    public static final Split WHOLE = new Split(1);
 
     public Split {
         if (parts < 1) {

@@ -63,21 +63,17 @@ class SegmentationMathTest {
     }
 
     @Test
-    void splitsFollowThePaperRules() {
+    void scattersSplitBelowTheLeapAndGathersOutsideTheRangeRunWhole() {
         SplitPlanner planner = new SplitPlanner(new SegmentationThresholds(OptionalLong.of(64 * KB),
                 Optional.of(new EscalationRange(5 * KB, 64 * KB))));
-        assertThat(planner.gather(4 * KB)).isEqualTo(Split.WHOLE);
-        Split medium = planner.gather(20 * KB);
-        assertThat(medium.synchronisation()).isEqualTo(Split.Synchronisation.BARRIER_BEFORE_EACH);
-        assertThat(20 * KB / medium.parts()).isLessThan(5 * KB);
-        assertThat(20 * KB / (medium.parts() - 1)).isGreaterThanOrEqualTo(5 * KB);
-        assertThat(planner.gather(128 * KB)).isEqualTo(Split.WHOLE);
+        assertThat(planner.gather(4 * KB, 15)).isEqualTo(GatherSplit.WHOLE);
+        assertThat(planner.gather(128 * KB, 15)).isEqualTo(GatherSplit.WHOLE);
         assertThat(planner.scatter(32 * KB)).isEqualTo(Split.WHOLE);
         Split large = planner.scatter(200 * KB);
-        assertThat(large.synchronisation()).isEqualTo(Split.Synchronisation.NONE);
         assertThat(200 * KB / large.parts()).isLessThan(64 * KB);
         assertThat(200 * KB / (large.parts() - 1)).isGreaterThanOrEqualTo(64 * KB);
         assertThat(new SplitPlanner(SegmentationThresholds.NONE).scatter(1 << 30)).isEqualTo(Split.WHOLE);
+        assertThat(new SplitPlanner(SegmentationThresholds.NONE).gather(8 * KB, 15)).isEqualTo(GatherSplit.WHOLE);
     }
 
     @Test
@@ -85,6 +81,9 @@ class SegmentationMathTest {
         SegmentationThresholds thresholds = new SegmentationThresholds(OptionalLong.of(65536),
                 Optional.of(new EscalationRange(5120, 65536)));
         assertThat(SegmentationThresholds.fromJson(thresholds.toJson())).isEqualTo(thresholds);
+        SegmentationThresholds withSenders = new SegmentationThresholds(OptionalLong.empty(),
+                Optional.of(new EscalationRange(5120, 65536).observedWith(15)));
+        assertThat(SegmentationThresholds.fromJson(withSenders.toJson())).isEqualTo(withSenders);
         assertThat(SegmentationThresholds.fromJson(SegmentationThresholds.NONE.toJson())).isEqualTo(SegmentationThresholds.NONE);
     }
 
