@@ -1,7 +1,6 @@
 package dev.canopy.cli.collectives;
 
 import dev.canopy.core.comm.Communicator;
-import dev.canopy.core.comm.Message;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
@@ -57,27 +56,46 @@ final class WanWarmUp {
         if (bytes == 0) {
             return Future.succeededFuture(new Result(0, 0));
         }
-        String site = warming.member(warming.rank()).coordinates().site();
-        List<Future<?>> transfers = new ArrayList<>();
-        int remote = 0;
-        for (int rank = 0; rank < warming.size(); rank++) {
-            if (warming.member(rank).coordinates().site().equals(site)) {
-                continue;
-            }
-            remote++;
-            int source = rank;
-            transfers.add(warming.send(rank, TAG, Buffer.buffer(new byte[bytes])));
-            transfers.add(warming.receive(rank, TAG).map(message -> checked(message, source, bytes)));
-        }
-        int remoteProcesses = remote;
-        return Future.all(transfers).map(done -> new Result(remoteProcesses, (long) remoteProcesses * bytes));
+        return step(warming, bytes, 1, 0, new ArrayList<>());
     }
 
-    private static Message checked(Message message, int source, int bytes) {
-        if (message.payload().length() != bytes) {
-            throw new IllegalStateException("WAN warm-up: rank " + source + " sent " + message.payload().length()
-                    + " bytes where " + bytes + " were agreed; give every process the same --warm-wan");
+    /**
+     * Step {@code k} of a ring: send to {@code rank + k}, take from {@code rank - k} (each skipped when at this
+     * process's site). So each process has one warm-up flight out and one in at a time: sending all of them at
+     * once (56 MiB through gridbed's delay router with one host per site) made every node lose its ZooKeeper
+     * session on the loaded 2-core machine, three runs out of three.
+     * A flight of the wrong size is noted and the ring goes on (stopping would leave later steps' peers waiting);
+     * the warm-up fails at its end.
+     */
+    private static Future<Result> step(Communicator warming, int bytes, int k, int remoteSoFar, List<String> wrongSizes) {
+        int size = warming.size();
+        if (k >= size) {
+            if (!wrongSizes.isEmpty()) {
+                return Future.failedFuture(new IllegalStateException("WAN warm-up: " + String.join(", ", wrongSizes)
+                        + " where " + bytes + " were agreed; give every process the same --warm-wan"));
+            }
+            return Future.succeededFuture(new Result(remoteSoFar, (long) remoteSoFar * bytes));
         }
-        return message;
+        int me = warming.rank();
+        int to = (me + k) % size;
+        int from = (me - k + size) % size;
+        List<Future<?>> transfers = new ArrayList<>(2);
+        if (atAnotherSite(warming, to)) {
+            transfers.add(warming.send(to, TAG, Buffer.buffer(new byte[bytes])));
+        }
+        if (atAnotherSite(warming, from)) {
+            transfers.add(warming.receive(from, TAG).map(message -> {
+                if (message.payload().length() != bytes) {
+                    wrongSizes.add("rank " + from + " sent " + message.payload().length() + " bytes");
+                }
+                return message;
+            }));
+        }
+        int remote = remoteSoFar + (atAnotherSite(warming, to) ? 1 : 0);
+        return Future.all(transfers).compose(done -> step(warming, bytes, k + 1, remote, wrongSizes));
+    }
+
+    private static boolean atAnotherSite(Communicator warming, int rank) {
+        return !warming.member(rank).coordinates().site().equals(warming.member(warming.rank()).coordinates().site());
     }
 }
