@@ -61,9 +61,9 @@ final class WanWarmUp {
 
     /**
      * Step {@code k} of a ring: send to {@code rank + k}, take from {@code rank - k} (each skipped when at this
-     * process's site). So each process has one warm-up flight out and one in at a time: sending all of them at
-     * once (56 MiB through gridbed's delay router with one host per site) made every node lose its ZooKeeper
-     * session on the loaded 2-core machine, three runs out of three.
+     * process's site). So each process has one warm-up flight out and one in at a time: runs that sent all of
+     * them at once (56 MiB through gridbed's delay router with one host per site) lost ZooKeeper sessions on the
+     * loaded 2-core machine (docs/transport.md).
      * A flight of the wrong size is noted and the ring goes on (stopping would leave later steps' peers waiting);
      * the warm-up fails at its end.
      */
