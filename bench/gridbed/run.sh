@@ -4,11 +4,11 @@
 # 20 iterations, root at the first host of the first site. Prints the comparison table.
 #
 #   bench/gridbed/run.sh [--gridbed DIR] [--spec grid8] [--hosts N] [--algorithm auto] [--sizes 2,1024,65536,1048576]
-#                        [--iterations 20] [--out DIR] [--only canopy|mpi|COLUMNS]
+#                        [--iterations 20] [--warm-wan 1048576] [--out DIR] [--only canopy|mpi|COLUMNS]
 #
-# --only runs some columns (canopy-idle, canopy-warm, mpi-default, mpi-binomial, comma-separated);
-# the table is printed from everything in --out, so a column can be rerun into an earlier run's --out
-# (--only none just prints it again).
+# --only runs some columns (canopy-idle, canopy-warmed, canopy-warm, mpi-default, mpi-binomial,
+# comma-separated; without it all but canopy-warm); the table is printed from everything in --out, so a
+# column can be rerun into an earlier run's --out (--only none just prints it again).
 #
 # --hosts N runs N hosts per site instead of the spec's (its copy goes to --out): each host is a JVM
 # for Canopy, and 16 of them did not survive the start on a machine loaded by other work.
@@ -16,10 +16,15 @@
 # Needs root and a copy of gridbed with `./gridbed build` done (cp -r ../shared/gridbed /tmp/gridbed;
 # its README lists the Debian packages). Columns:
 #   lower bound      shortest-path-tree latency of the spec's matrix (gridbed's models.py), no transfer time
-#   Canopy idle TCP  one `canopy node` per host (this worktree's cli/target/canopy.jar, built by ./canopy
+#   Canopy fresh     one `canopy node` per host (this worktree's cli/target/canopy.jar, built by ./canopy
 #                    when stale), ZooKeeper in the router namespace, heavy-WAN tree `auto`; the spec as
-#                    given, so Linux restarts TCP slow start on every connection idle for the 1 s guard
-#   Canopy warm TCP  the same with tcp_slow_start_after_idle=0 in every host (gridbed's *-warm spec)
+#                    given: fresh connections, opened by the job, that have carried nothing but its messages
+#   Canopy warmed    the spec as given, every node started with `canopy node --warm-wan BYTES` (--warm-wan,
+#                    default 1 MiB): before the program, each WAN connection carries one bulk flight, so
+#                    BBR (the hosts' congestion control here) paces later messages fast (docs/transport.md)
+#   Canopy warm TCP  (only with --only canopy-warm) the same as idle with tcp_slow_start_after_idle=0 in
+#                    every host (gridbed's *-warm spec): keeps CUBIC's window over idle periods; BBR
+#                    ignores the sysctl
 #   Open MPI default / forced binomial   gridbed's mpibench via gbmpirun
 # Every run brings gridbed up for itself and takes it down afterwards (also on failure or Ctrl-C).
 set -euo pipefail
@@ -34,6 +39,7 @@ only=""
 spec_name=grid8
 hosts=""
 algorithm=auto   # Canopy's heavy-WAN tree (the level file's heavy_wan), planned per message size
+warm_wan=1048576 # bytes each node sends to every node at another site before the program (canopy-warmed)
 
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -45,6 +51,7 @@ while [[ $# -gt 0 ]]; do
     --spec) spec_name=$2; shift 2 ;;
     --hosts) hosts=$2; shift 2 ;;
     --algorithm) algorithm=$2; shift 2 ;;
+    --warm-wan) warm_wan=$2; shift 2 ;;
     *) echo "run.sh: unknown argument '$1' (see the comment at the top of $0)" >&2; exit 2 ;;
   esac
 done
@@ -56,6 +63,7 @@ done
 [[ $sizes =~ ^[0-9]+(,[0-9]+)*$ ]] || { echo "run.sh: --sizes '$sizes' must be byte counts separated by commas" >&2; exit 2; }
 [[ $iterations =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --iterations '$iterations' must be a positive number" >&2; exit 2; }
 [[ $algorithm =~ ^[a-z_]+$ ]] || { echo "run.sh: --algorithm '$algorithm' is not a tree name (auto, spt, hlot, binomial, ...)" >&2; exit 2; }
+[[ $warm_wan =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --warm-wan '$warm_wan' must be a positive byte count" >&2; exit 2; }
 [[ -z $hosts || $hosts =~ ^[1-9][0-9]?$ ]] || { echo "run.sh: --hosts '$hosts' must be 1 to 99" >&2; exit 2; }
 out=${out:-$(mktemp -d /tmp/canopy-gridbed.XXXXXX)}
 mkdir -p "$out"
@@ -127,9 +135,13 @@ start_zookeeper() {
 }
 
 # One canopy node per emulated host; prints the root's RESULT lines.
-run_canopy() { # label spec
+run_canopy() { # label spec [canopy node options]
   local label=$1 spec=$2 name ns address site index process=0
+  shift 2
   up "$spec"
+  # the congestion control the hosts' TCP uses (namespaces inherit the machine's default)
+  ip netns exec "$(awk '!/^#/ { print $2; exit }' "$gridbed/run/hosts")" sysctl -n net.ipv4.tcp_congestion_control \
+    >"$out/tcp-congestion-control" 2>/dev/null || true
   start_zookeeper "$label"
   local rsl=$out/$label.rsl key=$out/$label.key
   "$here/grid-rsl.sh" "$gridbed/run" "$algorithm" >"$rsl"
@@ -140,7 +152,7 @@ run_canopy() { # label spec
     (cd "$gridbed" && exec nice -n "$nice" ./gridbed exec "$name" java $java_opts -Dcanopy.bcast.sizes="$sizes" \
       -Dcanopy.bcast.iterations="$iterations" -Dcanopy.bcast.guard-ms=1000 -jar "$jar" node --config "$rsl" \
       --process "$process" --zk 10.250.0.1:2181 --job "gridbed-$label-$$" --secret-file "$key" --host "$address" \
-      --class dev.canopy.cli.bench.SynchronisedBcast) >"$out/$label-$process.log" 2>&1 &
+      "$@" --class dev.canopy.cli.bench.SynchronisedBcast) >"$out/$label-$process.log" 2>&1 &
     pids+=($!); nodes+=($!)
     process=$((process + 1))
     sleep "$stagger"
@@ -162,8 +174,10 @@ run_mpi() { # label spec [mca args]
 }
 
 echo "run.sh: raw outputs in $out" >&2
-wanted() { [[ -z $only || ,$only, == *,$1,* || ($only == canopy && $1 == canopy-*) || ($only == mpi && $1 == mpi-*) ]]; }
+wanted() { [[ ,$only, == *,$1,* || ($1 != canopy-warm && (-z $only || ($only == canopy && $1 == canopy-*)
+              || ($only == mpi && $1 == mpi-*))) ]]; }
 wanted canopy-idle && run_canopy canopy-idle "$(spec_path idle)"
+wanted canopy-warmed && run_canopy canopy-warmed "$(spec_path idle)" --warm-wan "$warm_wan"
 wanted canopy-warm && run_canopy canopy-warm "$(spec_path warm)"
 wanted mpi-default && run_mpi mpi-default "$(spec_path idle)"
 # Open MPI 4.1 coll/tuned bcast algorithm 6 = binomial tree
@@ -182,12 +196,14 @@ mpi_ms() { # label size -> median (min-max)
 }
 
 echo "bcast on gridbed $spec_name (${hosts:-as in the spec} hosts per site), root ${lower:+at the first host; lower bound }${lower:-?} ms; sync median (min-max) of $iterations iterations in ms"
-echo "table printed $(date -u +%Y-%m-%dT%H:%MZ) (raw outputs in $out), niceness $nice, $(nproc) CPUs ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "table printed $(date -u +%Y-%m-%dT%H:%MZ) (raw outputs in $out), TCP congestion control $(cat "$out/tcp-congestion-control" 2>/dev/null || echo '?'), niceness $nice, $(nproc) CPUs ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| size (B) | lower bound | Canopy $algorithm, idle TCP | Canopy $algorithm, warm TCP | Open MPI default | Open MPI binomial |"
-echo "| ---: | ---: | ---: | ---: | ---: | ---: |"
+warm_tcp=""; [[ -r $out/canopy-warm.results ]] && warm_tcp=" Canopy $algorithm, warm TCP |"
+echo "| size (B) | lower bound | Canopy $algorithm, fresh | Canopy $algorithm, WAN warmed at start |$warm_tcp Open MPI default | Open MPI binomial |"
+echo "| ---: | ---: | ---: | ---: |${warm_tcp:+ ---: |} ---: | ---: |"
 for size in ${sizes//,/ }; do
   bound=$lower
   ((size > 1024)) && bound="$lower + transfer"
-  echo "| $size | $bound | $(canopy_ms canopy-idle "$size") | $(canopy_ms canopy-warm "$size") | $(mpi_ms mpi-default "$size") | $(mpi_ms mpi-binomial "$size") |"
+  warm_cell=""; [[ -n $warm_tcp ]] && warm_cell=" $(canopy_ms canopy-warm "$size") |"
+  echo "| $size | $bound | $(canopy_ms canopy-idle "$size") | $(canopy_ms canopy-warmed "$size") |$warm_cell $(mpi_ms mpi-default "$size") | $(mpi_ms mpi-binomial "$size") |"
 done

@@ -8,6 +8,7 @@ import dev.canopy.cli.launch.ProgramArgumentsFile;
 import dev.canopy.cli.probe.HumanDuration;
 import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.dashboard.failure.FailureVerdicts;
+import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.run.FatalErrors;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LauncherEnvironment;
@@ -15,6 +16,7 @@ import dev.canopy.collectives.run.LauncherWatch;
 import dev.canopy.collectives.run.LeaveOnShutdown;
 import dev.canopy.collectives.run.LivePlanSettings;
 import dev.canopy.collectives.run.ProgramMain;
+import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeLogger;
 import dev.canopy.core.node.TransportStack;
@@ -105,6 +107,12 @@ public final class NodeCommand implements Callable<Integer> {
             + " (the same on every process); default: plans from the level file only.")
     private boolean livePlans;
 
+    @Option(names = "--warm-wan", paramLabel = "BYTES", defaultValue = "0", description = "Before the program runs,"
+            + " send BYTES to every process at another site and take theirs (the same on every process), so that"
+            + " WAN connections have carried bulk data before the first large message (docs/transport.md; e.g."
+            + " 1048576; default: ${DEFAULT-VALUE}, none).")
+    private int warmWanBytes;
+
     @Mixin
     private TlsOptionsMixin tls;
 
@@ -146,6 +154,12 @@ public final class NodeCommand implements Callable<Integer> {
                 return 2;
             }
         }
+        try {
+            WanWarmUp.requireValid(warmWanBytes);
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("canopy node: " + e.getMessage());
+            return 2;
+        }
         NodeAddresses.Checked addresses = NodeAddresses.ofThisMachine().check(host, Optional.ofNullable(advertise));
         if (addresses instanceof NodeAddresses.Refused refused) {
             spec.commandLine().getErr().println("canopy node: " + refused.message());
@@ -183,6 +197,13 @@ public final class NodeCommand implements Callable<Integer> {
         }
     }
 
+    private void warmWan(Communicator world) {
+        long started = System.nanoTime();
+        WanWarmUp.Result warmed = Blocking.await(WanWarmUp.run(world, warmWanBytes));
+        LOG.info("warmed the WAN connections to {} processes at other sites with {} bytes each in {} ms",
+                warmed.remoteProcesses(), warmWanBytes, (System.nanoTime() - started) / 1_000_000);
+    }
+
     /** Joins through {@code connectString} and runs the program; returns its exit status. */
     private int run(GridModel grid, int index, TransportOptions transport, JobSecret secret,
             Optional<DashboardOptions> dashboardOptions, String connectString) throws Exception {
@@ -195,8 +216,12 @@ public final class NodeCommand implements Callable<Integer> {
                 zooKeeperTls.tls(), JobId.of(job), Optional.of(secret), grid, Optional.empty(), spec.commandLine().getOut()));
         try (URLClassLoader loader = new URLClassLoader(urls(), NodeCommand.class.getClassLoader())) {
             // The node's failure detector tells a crash from a leave: its verdicts make members failed on the dashboard.
-            return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options,
-                    session -> served.ifPresent(shown -> FailureVerdicts.follow(session.node(), shown.dashboard().state())));
+            return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options, session -> {
+                served.ifPresent(shown -> FailureVerdicts.follow(session.node(), shown.dashboard().state()));
+                if (warmWanBytes > 0) {
+                    warmWan(session.world());
+                }
+            });
         } finally {
             served.ifPresent(CommandDashboard::close);
         }

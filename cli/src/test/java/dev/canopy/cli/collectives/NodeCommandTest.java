@@ -44,6 +44,20 @@ class NodeCommandTest {
     }
 
     @Test
+    void processesThatWarmTheirWanConnectionsFirstFormTheJobAndRunTheProgram() throws Exception {
+        runEveryProcess("node-warm-test", process -> List.of("--warm-wan", "65536"));
+    }
+
+    @Test
+    void aWarmUpSizeOutsideItsRangeIsBadInputNamingTheOption() throws Exception {
+        StringWriter err = new StringWriter();
+
+        assertThat(runProcessZero(err, "--warm-wan", "-1")).isEqualTo(2);
+        assertThat(err.toString()).startsWith("canopy node: --warm-wan -1: give 0 (no warm-up) to 67108864 bytes")
+                .doesNotContain("\tat ");
+    }
+
+    @Test
     void anAddressThatIsNotThisMachinesIsBadInputNamingTheOptionAndTheFix() throws Exception {
         String elsewhere = anAddressOfNoInterface();
         StringWriter err = new StringWriter();
