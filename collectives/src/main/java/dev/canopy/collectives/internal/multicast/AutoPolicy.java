@@ -64,11 +64,14 @@ final class AutoPolicy {
     /** Per policy, per size class, the ratios observed / calibrated; under this. */
     private final Map<GroupPolicy, Map<Integer, TimeSeries>> ratios = new EnumMap<>(GroupPolicy.class);
     private final List<Observation> observed = new ArrayList<>(); // this member's, not yet reported; under this
-    private final Map<GroupPolicy, Long> choices = new EnumMap<>(GroupPolicy.class); // auto's, at this member
+    private final long[] choices = new long[GroupPolicy.values().length]; // auto's, by ordinal, at this member; under this
     private long tickets; // under this
     private Future<PolicyCostModel> model; // the model of the current period; under this
     private Future<PolicyCostModel> refreshing; // the refresh started at the last refresh point; under this
     private PolicyCostModel latest; // the newest refreshed (or calibrated) model; under this
+    private PolicyCostModel lastModel; // the last decision's model, shape and policy; under this
+    private CallShape lastCall;
+    private GroupPolicy lastChoice;
 
     AutoPolicy(PolicyCostModel calibrated, NanoClock clock) {
         this.calibrated = calibrated;
@@ -106,14 +109,38 @@ final class AutoPolicy {
         observed.add(new Observation(ticket, policy, call, (clock.nanoTime() - startNanos) / 1e3));
     }
 
-    /** {@code auto} resolved a call to {@code policy} at this member. */
-    synchronized void chose(GroupPolicy policy) {
-        choices.merge(policy, 1L, Long::sum);
+    /**
+     * {@code auto}'s policy for {@code call} by {@code model} (the ticket's), counted. The decision of the last call
+     * is remembered with its model and shape, since a program repeats its calls and the model changes only at refresh
+     * points: in one JVM every member of a communicator decides on one event loop, so a decision that costs
+     * microseconds before the JIT has compiled it (the cost model's lines and corrections) costs that many times the
+     * member count per call (29 members: a tenth of a millisecond, a third of a one-to-five tree scatter).
+     */
+    synchronized GroupPolicy choose(PolicyCostModel model, CallShape call) {
+        if (model != lastModel || !sameShape(call, lastCall)) {
+            lastChoice = model.choose(call);
+            lastModel = model;
+            lastCall = call;
+        }
+        choices[lastChoice.ordinal()]++;
+        return lastChoice;
+    }
+
+    /** {@code call} and {@code last} field by field (a record's {@code equals} is slow until the JIT compiled it). */
+    private static boolean sameShape(CallShape call, CallShape last) {
+        return last != null && call.targets() == last.targets() && call.bytesPerTarget() == last.bytesPerTarget()
+                && call.shared() == last.shared();
     }
 
     /** How often {@code auto} chose each policy at this member so far. */
     synchronized Map<GroupPolicy, Long> choices() {
-        return Map.copyOf(choices);
+        Map<GroupPolicy, Long> counted = new EnumMap<>(GroupPolicy.class);
+        for (GroupPolicy policy : GroupPolicy.values()) {
+            if (choices[policy.ordinal()] > 0) {
+                counted.put(policy, choices[policy.ordinal()]);
+            }
+        }
+        return Map.copyOf(counted);
     }
 
     /** The model of the newest refresh that completed (or the calibration). */

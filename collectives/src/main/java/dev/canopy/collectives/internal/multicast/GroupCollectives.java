@@ -324,8 +324,7 @@ public final class GroupCollectives implements AutoCloseable {
         return ticket.model().compose(model -> {
             GroupPolicy chosen = asked;
             if (asked == GroupPolicy.AUTO) {
-                chosen = model.choose(call);
-                auto.chose(chosen);
+                chosen = auto.choose(model, call);
                 if (communicator.rank() == 0 && LOG.isDebugEnabled()) {
                     LOG.debug("auto call {}: {} -> {}; predicted us static {} dynamic {} tree {}", ticket.index(), call,
                             chosen.configName(), Math.round(model.micros(GroupPolicy.STATIC, call)),

@@ -85,12 +85,14 @@ public record PolicyCostModel(int fewTargets, int manyTargets, Map<GroupPolicy, 
 
     /**
      * The class of {@code call} for {@code policy}'s corrections: {@code 64 x} (0 for the nearer calibrated target
-     * count on a log scale being few, 1 for many) {@code +} the bit length of the bytes the policy sends.
+     * count on a log scale being few, 1 for many) {@code +} the bit length of the bytes the policy sends. Nearer on a
+     * log scale is {@code targets^2 <= few x many}, in integers: no logarithm, so members on different machines agree
+     * exactly, and nothing costs more than a multiplication (every member asks for every {@code auto} call).
      */
     int sizeClass(GroupPolicy policy, CallShape call) {
-        double logTargets = Math.log(call.targets());
-        int which = Math.abs(logTargets - Math.log(Math.max(1, fewTargets)))
-                <= Math.abs(logTargets - Math.log(Math.max(1, manyTargets))) ? 0 : 1;
+        long targets = call.targets();
+        int which = fewTargets == manyTargets
+                || targets * targets <= (long) Math.max(1, fewTargets) * Math.max(1, manyTargets) ? 0 : 1;
         return 64 * which + (64 - Long.numberOfLeadingZeros(call.bytes(policy)));
     }
 
@@ -118,17 +120,28 @@ public record PolicyCostModel(int fewTargets, int manyTargets, Map<GroupPolicy, 
             return own == null ? 1 : own;
         }
         int count = sizeClass / 64;
+        Integer nearest = nearest(factors, sizeClass, count);
+        return factors.get(nearest != null ? nearest : nearest(factors, sizeClass, 1 - count));
+    }
+
+    /**
+     * The class of {@code factors} at target count {@code count} whose bytes are nearest those of {@code sizeClass}
+     * (the smaller on a tie), null if there is none. Allocates nothing: every member of a communicator asks this for
+     * every {@code auto} call, and in one JVM they share an event loop.
+     */
+    private static Integer nearest(Map<Integer, Double> factors, int sizeClass, int count) {
         Integer nearest = null;
-        for (int sameCountFirst = 0; sameCountFirst < 2 && nearest == null; sameCountFirst++) {
-            int wanted = sameCountFirst == 0 ? count : 1 - count;
-            for (int other : new TreeMap<>(factors).keySet()) {
-                if (other / 64 == wanted && (nearest == null
-                        || Math.abs(other % 64 - sizeClass % 64) < Math.abs(nearest % 64 - sizeClass % 64))) {
-                    nearest = other;
-                }
+        for (int other : factors.keySet()) {
+            if (other / 64 != count) {
+                continue;
+            }
+            int distance = Math.abs(other % 64 - sizeClass % 64);
+            int best = nearest == null ? Integer.MAX_VALUE : Math.abs(nearest % 64 - sizeClass % 64);
+            if (distance < best || distance == best && other < nearest) {
+                nearest = other;
             }
         }
-        return factors.get(nearest);
+        return nearest;
     }
 
     /** The cost of {@code call} by {@code policy} on the calibrated lines alone. */
@@ -149,9 +162,12 @@ public record PolicyCostModel(int fewTargets, int manyTargets, Map<GroupPolicy, 
     /** The cheapest of static, dynamic and tree for {@code call}. */
     public GroupPolicy choose(CallShape call) {
         GroupPolicy best = PER_CALL[0];
-        for (GroupPolicy policy : PER_CALL) {
-            if (micros(policy, call) < micros(best, call)) {
-                best = policy;
+        double cheapest = micros(best, call);
+        for (int i = 1; i < PER_CALL.length; i++) {
+            double cost = micros(PER_CALL[i], call);
+            if (cost < cheapest) {
+                best = PER_CALL[i];
+                cheapest = cost;
             }
         }
         return best;

@@ -64,6 +64,21 @@ class AutoPolicyTest {
     }
 
     @Test
+    void aRememberedDecisionHoldsOnlyForItsModelAndShapeAndEveryDecisionIsCounted() {
+        AutoPolicy member = members.get(0);
+        CallShape big = CallShape.scatter(20, 16);
+        PolicyCostModel treeDear = CALIBRATED.withCorrections(Map.of(GroupPolicy.TREE, Map.of(4, 10.0, 64 + 9, 10.0)));
+        assertThat(member.choose(CALIBRATED, SMALL)).isEqualTo(GroupPolicy.TREE);
+        assertThat(member.choose(CALIBRATED, SMALL)).isEqualTo(GroupPolicy.TREE);
+        assertThat(member.choose(treeDear, SMALL)).as("a new model decides anew").isEqualTo(GroupPolicy.STATIC);
+        assertThat(member.choose(treeDear, CallShape.scatter(5, 16))).as("an equal shape").isEqualTo(GroupPolicy.STATIC);
+        // 20 targets x 16 B: tree 400 us against static 300 by the calibration, whatever was decided for 5 targets.
+        assertThat(member.choose(CALIBRATED, big)).as("another shape decides anew").isEqualTo(GroupPolicy.STATIC);
+        assertThat(member.choose(CALIBRATED, SMALL)).isEqualTo(GroupPolicy.TREE);
+        assertThat(member.choices()).isEqualTo(Map.of(GroupPolicy.TREE, 3L, GroupPolicy.STATIC, 3L));
+    }
+
+    @Test
     void aRefreshPointDoesNotWaitForItsOwnAllgather() {
         for (int call = 1; call < AutoPolicy.REFRESH_EVERY; call++) {
             members.get(0).next(this::gatherAlone);
@@ -174,8 +189,13 @@ class AutoPolicyTest {
         return tickets;
     }
 
-    private static List<GroupPolicy> chosen(List<AutoPolicy.Ticket> tickets) {
-        return tickets.stream().map(ticket -> ticket.model().result().choose(SMALL)).toList();
+    /** What each member decides for {@link #SMALL} by its ticket's model (through its remembered decision). */
+    private List<GroupPolicy> chosen(List<AutoPolicy.Ticket> tickets) {
+        List<GroupPolicy> chosen = new ArrayList<>();
+        for (int member = 0; member < tickets.size(); member++) {
+            chosen.add(members.get(member).choose(tickets.get(member).model().result(), SMALL));
+        }
+        return chosen;
     }
 
     /** The call of {@code tickets} took {@code rootMicros} at member 0 and {@code targetMicros} at member 1. */
