@@ -208,7 +208,7 @@ final class PeerConnection {
         if (previous != null) {
             previous.close();
         }
-        log.debug("using the connection {} at {} dialled", peer.id(), peer.address());
+        log.debug("adopted the connection {} at {} dialled to this node", peer.id(), peer.address());
         pump();
     }
 
@@ -391,15 +391,21 @@ final class PeerConnection {
             accepted(rest);
             return;
         }
-        // The peer's own connection to us wins the tie-break; the transport adopts it when it arrives. Until then
-        // this counts as a failed attempt, so that the frames are not stranded if that connection never comes.
+        // The peer's own dial to us wins the tie-break; the transport adopts that connection when it arrives. The
+        // peer is alive and dialling, so this is no failed attempt; only if its dial has not come within the
+        // handshake timeout (it failed) is ours tried again.
         cancelHandshakeTimer();
         NetSocket open = socket;
         socket = null;
         state = State.CONNECTING;
         open.close();
-        onConnectFailed(new IllegalStateException(peer.id() + " declined the connection: its own to this node is the"
-                + " pair's"));
+        log.debug("{} declined our connection: its own dial to this node wins; waiting for it", peer.id());
+        reconnectTimer = vertx.setTimer(security.handshakeTimeout().toMillis(), id -> {
+            reconnectTimer = -1;
+            if (state == State.CONNECTING) {
+                connect();
+            }
+        });
     }
 
     /**
