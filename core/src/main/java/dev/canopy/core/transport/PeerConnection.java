@@ -8,6 +8,8 @@ import dev.canopy.core.node.NodeLogger;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.socket.DuplexChannel;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -38,6 +40,9 @@ import java.util.concurrent.TimeUnit;
 final class PeerConnection {
 
     private enum State { IDLE, CONNECTING, HANDSHAKING, CONNECTED, CLOSED }
+
+    /** How long a connection this node shuts down waits for the peer to close its end ({@link #shutDown}). */
+    private static final long LINGER_MILLIS = 1000;
 
     /** Frames queued within one event-loop turn are written together up to this many bytes. */
     private static final int BATCH_BYTES = 64 * 1024;
@@ -76,6 +81,8 @@ final class PeerConnection {
     private NetSocket socket;
     /** Whether {@link #socket} is a connection this node dialled (else the peer dialled it). */
     private boolean dialled;
+    /** Reads the peer's frames on {@link #socket} when this node dialled it (the transport reads an adopted one). */
+    private FrameReader frames;
     /** Counts dials, so that a dial overtaken by an adopted connection is recognised when it completes. */
     private int dials;
     private int failedAttempts;
@@ -203,6 +210,7 @@ final class PeerConnection {
         NetSocket previous = socket;
         socket = adopted;
         dialled = false;
+        frames = null;
         state = State.CONNECTED;
         failedAttempts = 0;
         if (previous != null) {
@@ -263,20 +271,41 @@ final class PeerConnection {
      * and the peer would see a connection drop where it should see a goodbye.
      */
     Future<Void> closeAfterQueuedWrites(RuntimeException failure) {
-        if (state != State.CONNECTED || waiting.isEmpty()) {
+        if (state != State.CONNECTED) {
             return close(failure);
         }
-        List<Future<Void>> queued = waiting.stream().map(write -> write.promise().future()).toList();
         pumpWhileWritable();
         NetSocket open = socket;
+        socket = null;
         close(failure);
-        Promise<Void> writtenOrTimedOut = Promise.promise();
-        long timer = vertx.setTimer(Math.max(1, options.drainTimeout().toMillis()), id -> writtenOrTimedOut.tryComplete());
-        Future.join(queued).onComplete(written -> {
-            vertx.cancelTimer(timer);
-            writtenOrTimedOut.tryComplete();
+        if (frames != null) {
+            frames.stop();
+        }
+        return shutDown(open);
+    }
+
+    /**
+     * Ends a connection both sides write on without losing the last frames: after what was written, only our
+     * direction is shut (a FIN follows the last byte), and the socket closes when the peer closes its end, or after
+     * {@value #LINGER_MILLIS} ms. Closing at once would make the kernel answer with a reset when the peer's frames are
+     * still unread here, and a reset discards what is still in the send queue (a goodbye).
+     */
+    private Future<Void> shutDown(NetSocket open) {
+        Channel channel = ((NetSocketInternal) open).channelHandlerContext().channel();
+        Promise<Void> closed = Promise.promise();
+        channel.closeFuture().addListener(done -> closed.tryComplete());
+        long timer = vertx.setTimer(LINGER_MILLIS, id -> open.close());
+        closed.future().onComplete(done -> vertx.cancelTimer(timer));
+        // Read (and drop) whatever the peer still sends, so that nothing is left unread when the socket closes.
+        open.resume();
+        open.write(Buffer.buffer()).onComplete(written -> {
+            if (channel instanceof DuplexChannel duplex) {
+                duplex.shutdownOutput();
+            } else {
+                open.close();
+            }
         });
-        return writtenOrTimedOut.future().compose(v -> open.close());
+        return closed.future();
     }
 
     private void connect() {
@@ -415,11 +444,12 @@ final class PeerConnection {
     private void accepted(Buffer rest) {
         cancelHandshakeTimer();
         NetSocket connected = socket;
-        FrameReader frames = new FrameReader(connected, peer.address(), peer.id() + " at " + peer.address(), reading);
-        connected.handler(frames::feed);
+        FrameReader reader = new FrameReader(connected, peer.address(), peer.id() + " at " + peer.address(), reading);
+        frames = reader;
+        connected.handler(reader::feed);
         // Replaces onClosed: the peer's frames read on it are handed up before the close is seen.
         connected.closeHandler(v -> {
-            frames.stop();
+            reader.stop();
             boolean inUse = connected == socket;
             if (inUse) {
                 onClosed(connected);
@@ -433,7 +463,7 @@ final class PeerConnection {
         events.dialledOpened(peer.address());
         pump();
         if (rest.length() > 0) {
-            frames.feed(rest);
+            reader.feed(rest);
         }
     }
 
