@@ -137,7 +137,8 @@ final class InboundConnection {
     private void onClientHello(Hello.ClientHello clientHello) throws Hello.Refused {
         if (clientHello.job() != settings.handshake().job()) {
             throw new Hello.Refused(Rejection.HANDSHAKE_WRONG_JOB, "job key " + Long.toHexString(clientHello.job())
-                    + ", this node's job " + settings.reading().security().job() + " has " + Long.toHexString(settings.handshake().job()));
+                    + ", this node's job " + settings.reading().security().job() + " has "
+                    + Long.toHexString(settings.handshake().job()));
         }
         hello = clientHello;
         serverNonce = Handshake.nonce();
