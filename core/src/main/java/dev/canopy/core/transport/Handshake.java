@@ -15,8 +15,8 @@ import java.security.SecureRandom;
  *   HELLO(client nonce Nc, job, client identity)  -->
  *                                           <-- HELLO(server nonce Ns, job, server proof, server identity)
  *   client proof                                  -->
- *                                           <-- accept
- *   frames ...                                    -->
+ *                                           <-- accept (or decline: the server's own dial to the client wins)
+ *   frames ...                                   <-->
  * </pre>
  *
  * A proof is HMAC-SHA-256, under a key derived from the secret and the job name, of the role, the
@@ -24,6 +24,7 @@ import java.security.SecureRandom;
  * connection only (the other side's fresh nonce), one job, and the identities both sides claimed: a
  * peer's identity comes from the handshake, not from a header field. Proofs are compared in constant
  * time. The client also checks that the server is the member it dialled (its identity's address).
+ * Frames go both ways on an accepted connection (one per member pair), so both sides authenticate each other.
  * The client writes frames only after the server's accept: a connection the server closes at its
  * handshake deadline, while the proof was on its way, loses no frame (they wait for the next attempt).
  *

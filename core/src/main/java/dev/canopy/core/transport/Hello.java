@@ -6,13 +6,13 @@ import dev.canopy.core.internal.security.Rejection;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * The three handshake messages that open every TCP connection, each one {@link FrameType#HELLO} frame
+ * The handshake messages that open every TCP connection, each one {@link FrameType#HELLO} frame
  * (see {@link Handshake} for the exchange). The frame header carries the job key; its other fields are
  * 0 and its ranks unknown (-1). Payload, big-endian:
  *
  * <pre>
  * offset  size  field
- *      0     1  kind: 1 client hello, 2 server hello, 3 client proof, 4 server accept
+ *      0     1  kind: 1 client hello, 2 server hello, 3 client proof, 4 server accept, 5 server decline
  *      1     1  handshake protocol version ({@value #VERSION})
  * client hello:
  *      2     8  job key
@@ -25,14 +25,14 @@ import io.vertx.core.buffer.Buffer;
  *     74     -  server identity, to the end
  * client proof:
  *      2    32  client proof (the payload is exactly 34 bytes)
- * server accept:
+ * server accept, server decline:
  *      (nothing more: the payload is exactly 2 bytes)
  * </pre>
  */
 final class Hello {
 
     /** The handshake protocol version; a peer that speaks another is refused with a message saying so. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int NONCE_BYTES = 32;
     static final int PROOF_BYTES = 32;
     /** No handshake message is longer (header included); a longer one is refused before it is read. */
@@ -49,7 +49,7 @@ final class Hello {
     static final int CLIENT_PROOF_LENGTH = 34;
 
     enum Kind {
-        CLIENT_HELLO(1), SERVER_HELLO(2), CLIENT_PROOF(3), SERVER_ACCEPT(4);
+        CLIENT_HELLO(1), SERVER_HELLO(2), CLIENT_PROOF(3), SERVER_ACCEPT(4), SERVER_DECLINE(5);
 
         final int code;
 
@@ -59,7 +59,7 @@ final class Hello {
     }
 
     /** A decoded handshake message. */
-    sealed interface Message permits ClientHello, ServerHello, ClientProof, ServerAccept {
+    sealed interface Message permits ClientHello, ServerHello, ClientProof, ServerVerdict {
     }
 
     record ClientHello(long job, byte[] nonce, PeerIdentity identity) implements Message {
@@ -71,7 +71,8 @@ final class Hello {
     record ClientProof(byte[] proof) implements Message {
     }
 
-    record ServerAccept() implements Message {
+    /** The server's last message: whether the connection is the pair's (accept) or its own one wins (decline). */
+    record ServerVerdict(boolean accepted) implements Message {
     }
 
     /** Why bytes are not the handshake message expected; the connection is closed and this counted. */
@@ -106,7 +107,14 @@ final class Hello {
         return frame(job, start(Kind.SERVER_ACCEPT));
     }
 
-    /** Decodes a handshake message, which must be of kind {@code expected}. */
+    static Frame serverDecline(long job) {
+        return frame(job, start(Kind.SERVER_DECLINE));
+    }
+
+    /**
+     * Decodes a handshake message, which must be of kind {@code expected}; where {@link Kind#SERVER_ACCEPT} is
+     * expected, {@link Kind#SERVER_DECLINE} is too (the server's verdict).
+     */
     static Message decode(Frame frame, Kind expected) throws Refused {
         if (frame.type() != FrameType.HELLO) {
             throw new Refused(Rejection.FRAME_BEFORE_AUTHENTICATION, "a " + frame.type() + " frame before the handshake"
@@ -122,7 +130,8 @@ final class Hello {
                     + VERSION + ": run the same Canopy release on every node");
         }
         int kind = payload.getUnsignedByte(KIND_OFFSET);
-        if (kind != expected.code) {
+        boolean verdict = expected == Kind.SERVER_ACCEPT && kind == Kind.SERVER_DECLINE.code;
+        if (kind != expected.code && !verdict) {
             throw new Refused(Rejection.HANDSHAKE_MALFORMED, "handshake message of kind " + kind + ", expected "
                     + expected);
         }
@@ -140,11 +149,11 @@ final class Hello {
                     }
                     yield new ClientProof(bytes(payload, CLIENT_PROOF_OFFSET, PROOF_BYTES));
                 }
-                case SERVER_ACCEPT -> {
+                case SERVER_ACCEPT, SERVER_DECLINE -> {
                     if (payload.length() != 2) {
-                        throw new IllegalArgumentException("server accept of " + payload.length() + " bytes, expected 2");
+                        throw new IllegalArgumentException("server verdict of " + payload.length() + " bytes, expected 2");
                     }
-                    yield new ServerAccept();
+                    yield new ServerVerdict(kind == Kind.SERVER_ACCEPT.code);
                 }
             };
         } catch (IllegalArgumentException e) {

@@ -1,23 +1,21 @@
 package dev.canopy.core.transport;
 
-import dev.canopy.core.internal.frame.Frame;
 import dev.canopy.core.internal.frame.FrameCodec;
-import dev.canopy.core.internal.frame.FrameStreamDecoder;
 import dev.canopy.core.internal.security.Rejection;
 import dev.canopy.core.node.NodeAddress;
-import io.vertx.core.Context;
-import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetSocket;
-import java.util.ArrayDeque;
 import java.util.Optional;
 
 /**
  * A connection a peer opened to us. It starts with the server side of the {@link Handshake}: until
  * the peer proved it knows the job secret, nothing but the handshake is read (at most
  * {@link Hello#MAX_FRAME_BYTES} held), and a connection that has not authenticated within the
- * deadline is closed. Then it decodes the peer's frames and hands up those the {@link SourceCheck}
- * accepts. Anything refused is counted, logged at a bounded rate, and closes this connection only.
+ * deadline is closed. Then the transport decides whether it becomes the one connection of this pair of
+ * members ({@link Events#authenticated}): if so the peer is told (accept) and its frames are read by a
+ * {@link FrameReader}, while the transport writes ours on the same socket; if not (this node's own
+ * connection to the peer wins the tie-break) the peer is told (decline) and the connection closed.
+ * Anything refused is counted, logged at a bounded rate, and closes this connection only.
  *
  * <p>Owned by the transport's context.
  */
@@ -26,16 +24,21 @@ final class InboundConnection {
     /** What the transport learns about the connection. */
     interface Events {
 
-        /** The peer proved who it is. */
-        void authenticated(InboundConnection connection, NodeAddress peer);
+        /**
+         * The peer proved who it is; returns whether this connection is to become the pair's connection (else it
+         * is declined and closed).
+         */
+        boolean authenticated(InboundConnection connection, NodeAddress peer);
 
-        /** The connection closed; {@code peer} is empty when it never authenticated. */
+        /** The peer was told that this is the pair's connection: frames to it may go on it from now on. */
+        void accepted(InboundConnection connection, NodeAddress peer);
+
+        /** The connection closed; {@code peer} is empty when it never became the pair's connection. */
         void closed(InboundConnection connection, Optional<NodeAddress> peer);
     }
 
     /** What every inbound connection of one transport shares. */
-    record Settings(Context context, int maxFrameBytes, Handshake handshake, TransportSecurity security, boolean tls,
-                    Handler<Frame> upward, Events events, Rejections rejections) {
+    record Settings(FrameReader.Settings reading, Handshake handshake, boolean tls, Events events) {
     }
 
     private enum State { AWAITING_HELLO, AWAITING_PROOF, OPEN, CLOSED }
@@ -43,11 +46,9 @@ final class InboundConnection {
     private final NetSocket socket;
     private final Settings settings;
     private final String remoteHost;
-    private final FrameStreamDecoder decoder;
-    /** Frames waiting for the source check to decide (it had no rank table yet); the socket is paused meanwhile. */
-    private final ArrayDeque<Frame> undecided = new ArrayDeque<>();
     private State state = State.AWAITING_HELLO;
     private HandshakeReader reader = new HandshakeReader();
+    private FrameReader frames;
     private Hello.ClientHello hello;
     private byte[] serverNonce;
     private Optional<NodeAddress> peer = Optional.empty();
@@ -59,7 +60,6 @@ final class InboundConnection {
         this.socket = socket;
         this.settings = settings;
         this.remoteHost = socket.remoteAddress() == null ? "?" : socket.remoteAddress().hostAddress();
-        this.decoder = new FrameStreamDecoder(settings.maxFrameBytes());
         this.peerName = String.valueOf(socket.remoteAddress());
     }
 
@@ -71,13 +71,13 @@ final class InboundConnection {
             cancelDeadline();
             settings.events().closed(this, peer);
         });
-        deadline = settings.context().owner().setTimer(settings.security().handshakeTimeout().toMillis(),
-                id -> refuse(Rejection.HANDSHAKE_TIMEOUT, "no valid handshake within "
-                        + settings.security().handshakeTimeout().toMillis() + " ms"));
+        deadline = settings.reading().context().owner().setTimer(settings.reading().security().handshakeTimeout()
+                .toMillis(), id -> refuse(Rejection.HANDSHAKE_TIMEOUT, "no valid handshake within "
+                + settings.reading().security().handshakeTimeout().toMillis() + " ms"));
     }
 
-    boolean authenticated() {
-        return state == State.OPEN;
+    NetSocket socket() {
+        return socket;
     }
 
     /** Closes the connection because too many others are still in their handshake. */
@@ -86,16 +86,23 @@ final class InboundConnection {
     }
 
     void close() {
+        stopReading();
+        socket.close();
+    }
+
+    /** Hands up nothing more; the socket stays open for the frames queued to it (the transport closes it). */
+    void stopReading() {
         state = State.CLOSED;
         cancelDeadline();
-        socket.close();
+        if (frames != null) {
+            frames.stop();
+        }
     }
 
     private void onBytes(Buffer chunk) {
         switch (state) {
             case AWAITING_HELLO, AWAITING_PROOF -> onHandshakeBytes(chunk);
-            case OPEN -> decoder.feed(chunk, this::onFrame)
-                    .ifPresent(problem -> refuse(Rejection.FRAME_MALFORMED, problem.toString()));
+            case OPEN -> frames.feed(chunk);
             case CLOSED -> { }
         }
     }
@@ -130,7 +137,8 @@ final class InboundConnection {
     private void onClientHello(Hello.ClientHello clientHello) throws Hello.Refused {
         if (clientHello.job() != settings.handshake().job()) {
             throw new Hello.Refused(Rejection.HANDSHAKE_WRONG_JOB, "job key " + Long.toHexString(clientHello.job())
-                    + ", this node's job " + settings.security().job() + " has " + Long.toHexString(settings.handshake().job()));
+                    + ", this node's job " + settings.reading().security().job() + " has "
+                    + Long.toHexString(settings.handshake().job()));
         }
         hello = clientHello;
         serverNonce = Handshake.nonce();
@@ -143,85 +151,44 @@ final class InboundConnection {
     private void onClientProof(Hello.ClientProof proof) throws Hello.Refused {
         if (!settings.handshake().clientProofValid(hello, serverNonce, proof)) {
             throw new Hello.Refused(Rejection.HANDSHAKE_BAD_PROOF, "the client's proof is wrong: it does not know the"
-                    + " secret of job " + settings.security().job());
+                    + " secret of job " + settings.reading().security().job());
+        }
+        cancelDeadline();
+        NodeAddress address = hello.identity().address();
+        peerName = hello.identity() + " from " + socket.remoteAddress();
+        if (!settings.events().authenticated(this, address)) {
+            // Our own connection to the peer wins; it will adopt that one. Not a refusal: nothing is counted.
+            log().debug("declined connection from {}: this node's connection to it is the pair's", peerName);
+            state = State.CLOSED;
+            socket.write(FrameCodec.encode(Hello.serverDecline(settings.handshake().job())));
+            socket.close();
+            return;
         }
         state = State.OPEN;
-        cancelDeadline();
+        peer = Optional.of(address);
+        frames = new FrameReader(socket, address, peerName, settings.reading());
         socket.write(FrameCodec.encode(Hello.serverAccept(settings.handshake().job())));
-        peer = Optional.of(hello.identity().address());
-        peerName = hello.identity() + " from " + socket.remoteAddress();
         log().debug("authenticated connection from {}", peerName);
-        settings.events().authenticated(this, hello.identity().address());
-    }
-
-    private void onFrame(Frame frame) {
-        if (state != State.OPEN) {
-            return;
-        }
-        if (!undecided.isEmpty()) {
-            undecided.add(frame);
-            return;
-        }
-        switch (settings.security().sourceCheck().check(peer.orElseThrow(), frame)) {
-            case ACCEPT -> deliver(frame);
-            case REJECT -> refuseSource(frame);
-            case NOT_YET -> {
-                undecided.add(frame);
-                socket.pause();
-                settings.security().sourceCheck().settled()
-                        .onComplete(settled -> settings.context().runOnContext(v -> decideWaiting()));
-            }
-        }
-    }
-
-    /** The source check can decide now; a frame it still cannot place is refused. */
-    private void decideWaiting() {
-        while (state == State.OPEN && !undecided.isEmpty()) {
-            Frame frame = undecided.poll();
-            if (settings.security().sourceCheck().check(peer.orElseThrow(), frame) == SourceCheck.Verdict.ACCEPT) {
-                deliver(frame);
-            } else {
-                refuseSource(frame);
-            }
-        }
-        if (state == State.OPEN) {
-            socket.resume();
-        }
-    }
-
-    private void refuseSource(Frame frame) {
-        refuse(Rejection.FRAME_WRONG_SOURCE, frame + " claims source rank " + frame.source()
-                + ", which is not the authenticated peer " + peerName);
-    }
-
-    private void deliver(Frame frame) {
-        try {
-            settings.upward().handle(frame);
-        } catch (RuntimeException e) {
-            // A bug above the transport; the connection and the frames behind this one are fine.
-            log().error("frame handler failed on {} from {}", frame, peerName, e);
-        }
+        settings.events().accepted(this, address);
     }
 
     private void refuse(Rejection rejection, String detail) {
         if (state == State.CLOSED) {
             return;
         }
-        state = State.CLOSED;
-        undecided.clear();
-        cancelDeadline();
-        settings.rejections().reject(rejection, remoteHost, "connection " + peerName, detail);
+        stopReading();
+        settings.reading().rejections().reject(rejection, remoteHost, "connection " + peerName, detail);
         socket.close();
     }
 
     private void cancelDeadline() {
         if (deadline != -1) {
-            settings.context().owner().cancelTimer(deadline);
+            settings.reading().context().owner().cancelTimer(deadline);
             deadline = -1;
         }
     }
 
     private dev.canopy.core.node.NodeLogger log() {
-        return settings.rejections().log();
+        return settings.reading().rejections().log();
     }
 }

@@ -58,7 +58,13 @@ final class InboundPeers {
         settleEndedPeers();
     }
 
-    /** A connection from {@code peer} that had authenticated closed. */
+    /** A connection this node dialled was accepted by {@code peer}: the peer's frames come on it too. */
+    void dialledOpened(NodeAddress peer) {
+        greeted.add(peer);
+        open.merge(peer, 1, Integer::sum);
+    }
+
+    /** A connection with {@code peer} that had authenticated (either side dialled it) closed. */
     void closed(NodeAddress peer) {
         open.computeIfPresent(peer, (address, count) -> count > 1 ? count - 1 : null);
         settleEndedPeers();

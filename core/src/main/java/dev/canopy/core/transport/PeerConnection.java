@@ -8,6 +8,8 @@ import dev.canopy.core.node.NodeLogger;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.socket.DuplexChannel;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -24,9 +26,12 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The one outbound connection to one peer, with its ordered write queue. Connects on the
- * first frame, runs the client side of the {@link Handshake} (frames wait until the peer proved it
- * knows the job secret and is the member we dialled), re-connects (bounded attempts, doubling
+ * This node's side of the one connection to one peer, with the ordered write queue of the frames to it.
+ * The connection is either one this node dialled or one the peer dialled that the transport hands over
+ * ({@link #adopt}); frames go both ways on it. Dials on the first frame when there is none, runs the
+ * client side of the {@link Handshake} (frames wait until the peer proved it knows the job secret and is
+ * the member we dialled, and accepted the connection as the pair's: it declines it when its own dial wins
+ * the tie-break, and this side then waits for that one), re-connects (bounded attempts, doubling
  * back-off) after the connection drops or the handshake fails, and writes frames strictly in the
  * order they were queued.
  *
@@ -35,6 +40,9 @@ import java.util.concurrent.TimeUnit;
 final class PeerConnection {
 
     private enum State { IDLE, CONNECTING, HANDSHAKING, CONNECTED, CLOSED }
+
+    /** How long a connection this node shuts down waits for the peer to close its end ({@link #shutDown}). */
+    private static final long LINGER_MILLIS = 1000;
 
     /** Frames queued within one event-loop turn are written together up to this many bytes. */
     private static final int BATCH_BYTES = 64 * 1024;
@@ -66,8 +74,17 @@ final class PeerConnection {
     /** Producers waiting for the bytes held to drop under the write-queue limit ({@link #drained}). */
     private final List<Promise<Void>> drainWaiters = new ArrayList<>();
 
+    private final FrameReader.Settings reading;
+    private final Events events;
+
     private State state = State.IDLE;
     private NetSocket socket;
+    /** Whether {@link #socket} is a connection this node dialled (else the peer dialled it). */
+    private boolean dialled;
+    /** Reads the peer's frames on {@link #socket} when this node dialled it (the transport reads an adopted one). */
+    private FrameReader frames;
+    /** Counts dials, so that a dial overtaken by an adopted connection is recognised when it completes. */
+    private int dials;
     private int failedAttempts;
     private long waitingBytes;
     private long unflushedBytes;
@@ -84,8 +101,24 @@ final class PeerConnection {
     private boolean pumpScheduled;
 
     /** What every outbound connection of one transport shares. */
-    record Settings(NetClient client, TransportOptions options, Handshake handshake, TransportSecurity security,
-                    Rejections rejections) {
+    record Settings(NetClient client, TransportOptions options, Handshake handshake, FrameReader.Settings reading,
+                    Events events) {
+    }
+
+    /** What the transport learns about the connections this node dialled. */
+    interface Events {
+
+        /** The peer accepted a connection this node dialled as the pair's: its frames come on it from now on. */
+        void dialledOpened(NodeAddress peer);
+
+        /**
+         * A connection this node dialled that the peer had accepted closed, after every frame read from it was
+         * handed up; {@code inUse} when it was still the pair's connection (this node did not close it itself).
+         */
+        void dialledClosed(NodeAddress peer, NetSocket socket, boolean inUse);
+
+        /** Takes the connection the peer dialled and this node accepted but does not use yet, if there is one. */
+        Optional<NetSocket> accepted(NodeAddress peer);
     }
 
     PeerConnection(Member peer, Context context, Settings settings) {
@@ -95,9 +128,11 @@ final class PeerConnection {
         this.client = settings.client();
         this.options = settings.options();
         this.handshake = settings.handshake();
-        this.security = settings.security();
-        this.rejections = settings.rejections();
+        this.security = settings.reading().security();
+        this.rejections = settings.reading().rejections();
         this.log = rejections.log();
+        this.reading = settings.reading();
+        this.events = settings.events();
     }
 
     NodeAddress address() {
@@ -146,6 +181,79 @@ final class PeerConnection {
         return drained.future();
     }
 
+    /**
+     * Whether this node's own dial is the pair's connection or may become it: a dial under way (or waiting to be
+     * retried), or a dialled connection in use. The peer's dial is declined then when this node's wins the
+     * tie-break.
+     */
+    /** Whether frames go on a connection now (to be replaced only once it closes). */
+    boolean inUse() {
+        return state == State.CONNECTED;
+    }
+
+    Optional<NetSocket> socketInUse() {
+        return inUse() ? Optional.of(socket) : Optional.empty();
+    }
+
+    boolean holdsOwnDial() {
+        return state == State.CONNECTING || state == State.HANDSHAKING || (state == State.CONNECTED && dialled);
+    }
+
+    /**
+     * Takes a connection the peer dialled, authenticated and accepted as the pair's, for the frames to the peer
+     * (the transport's {@link InboundConnection} reads the peer's frames on it) while none is in use. A dial of
+     * ours under way is closed; frames queued wait for nothing more.
+     */
+    void adopt(NetSocket adopted) {
+        cancelHandshakeTimer();
+        cancelReconnectTimer();
+        NetSocket previous = socket;
+        socket = adopted;
+        dialled = false;
+        frames = null;
+        state = State.CONNECTED;
+        failedAttempts = 0;
+        if (previous != null) {
+            previous.close();
+        }
+        log.debug("adopted the connection {} at {} dialled to this node", peer.id(), peer.address());
+        pump();
+    }
+
+    /**
+     * A connection this node did not dial itself, or dialled under an earlier {@code PeerConnection}, closed (the
+     * peer's frames on it are all handed up); returns whether it was still in use, which then ends as if the peer had
+     * dropped it: frames still queued are sent on a new connection.
+     */
+    boolean socketClosed(NetSocket closed) {
+        if (closed != socket) {
+            return false;
+        }
+        onClosed(closed);
+        return true;
+    }
+
+    /**
+     * Fails everything queued with {@code failure}; the connection is not used again. A connection in use is returned,
+     * open, for the peer's last frames to be read on it (a peer that is declared gone may still have frames in
+     * flight); anything else is closed.
+     */
+    Optional<NetSocket> detach(RuntimeException failure) {
+        boolean inUse = state == State.CONNECTED;
+        NetSocket open = socket;
+        state = State.CLOSED;
+        cancelTimers();
+        failWaiting(failure);
+        socket = null;
+        if (inUse) {
+            return Optional.of(open);
+        }
+        if (open != null) {
+            open.close();
+        }
+        return Optional.empty();
+    }
+
     /** Fails everything queued with {@code failure} and closes the socket; the connection is not used again. */
     Future<Void> close(RuntimeException failure) {
         state = State.CLOSED;
@@ -163,27 +271,55 @@ final class PeerConnection {
      * and the peer would see a connection drop where it should see a goodbye.
      */
     Future<Void> closeAfterQueuedWrites(RuntimeException failure) {
-        if (state != State.CONNECTED || waiting.isEmpty()) {
+        if (state != State.CONNECTED) {
             return close(failure);
         }
-        List<Future<Void>> queued = waiting.stream().map(write -> write.promise().future()).toList();
         pumpWhileWritable();
         NetSocket open = socket;
+        socket = null;
         close(failure);
-        Promise<Void> writtenOrTimedOut = Promise.promise();
-        long timer = vertx.setTimer(Math.max(1, options.drainTimeout().toMillis()), id -> writtenOrTimedOut.tryComplete());
-        Future.join(queued).onComplete(written -> {
-            vertx.cancelTimer(timer);
-            writtenOrTimedOut.tryComplete();
+        if (frames != null) {
+            frames.stop();
+        }
+        return shutDown(open);
+    }
+
+    /**
+     * Ends a connection both sides write on without losing the last frames: after what was written, only our
+     * direction is shut (a FIN follows the last byte), and the socket closes when the peer closes its end, or after
+     * {@value #LINGER_MILLIS} ms. Closing at once would make the kernel answer with a reset when the peer's frames are
+     * still unread here, and a reset discards what is still in the send queue (a goodbye).
+     */
+    private Future<Void> shutDown(NetSocket open) {
+        Channel channel = ((NetSocketInternal) open).channelHandlerContext().channel();
+        Promise<Void> closed = Promise.promise();
+        channel.closeFuture().addListener(done -> closed.tryComplete());
+        long timer = vertx.setTimer(LINGER_MILLIS, id -> open.close());
+        closed.future().onComplete(done -> vertx.cancelTimer(timer));
+        // Read (and drop) whatever the peer still sends, so that nothing is left unread when the socket closes.
+        open.resume();
+        open.write(Buffer.buffer()).onComplete(written -> {
+            if (channel instanceof DuplexChannel duplex) {
+                duplex.shutdownOutput();
+            } else {
+                open.close();
+            }
         });
-        return writtenOrTimedOut.future().compose(v -> open.close());
+        return closed.future();
     }
 
     private void connect() {
+        Optional<NetSocket> accepted = events.accepted(peer.address());
+        if (accepted.isPresent()) {
+            adopt(accepted.get());
+            return;
+        }
         state = State.CONNECTING;
         NodeAddress address = peer.address();
+        int dial = ++dials;
         client.connect(address.tcpPort(), address.host()).onComplete(result -> {
-            if (state == State.CLOSED) {
+            if (state != State.CONNECTING || dial != dials) {
+                // Closed, or overtaken: the peer's own connection was adopted meanwhile.
                 if (result.succeeded()) {
                     result.result().close();
                 }
@@ -212,7 +348,7 @@ final class PeerConnection {
         state = State.HANDSHAKING;
         connected.closeHandler(v -> onClosed(connected));
         connected.exceptionHandler(e -> log.debug("connection to {} at {}: {}", peer.id(), peer.address(), e.toString()));
-        connected.handler(this::onBytes);
+        connected.handler(chunk -> onHandshakeBytes(connected, chunk));
         clientNonce = Handshake.nonce();
         proofSent = false;
         anyBytes = false;
@@ -230,21 +366,8 @@ final class PeerConnection {
         });
     }
 
-    private void onBytes(Buffer chunk) {
-        if (state == State.CONNECTED) {
-            // The server only reads on this connection once the handshake is done.
-            rejections.reject(Rejection.FRAME_ON_OUTBOUND, remoteHost(), "connection to " + peer.id(), chunk.length()
-                    + " bytes after the handshake");
-            NetSocket open = socket;
-            socket = null;
-            state = State.IDLE;
-            open.close();
-            if (!waiting.isEmpty()) {
-                connect();
-            }
-            return;
-        }
-        if (state != State.HANDSHAKING) {
+    private void onHandshakeBytes(NetSocket from, Buffer chunk) {
+        if (from != socket || state != State.HANDSHAKING) {
             return;
         }
         if (!anyBytes && options.tls().isEmpty() && TransportTls.isTlsRecord(chunk)) {
@@ -259,8 +382,9 @@ final class PeerConnection {
             reader = new HandshakeReader();
             try {
                 if (proofSent) {
-                    Hello.decode(message.frame(), Hello.Kind.SERVER_ACCEPT);
-                    accepted();
+                    onVerdict((Hello.ServerVerdict) Hello.decode(message.frame(), Hello.Kind.SERVER_ACCEPT),
+                            message.rest());
+                    return;
                 } else {
                     onServerHello((Hello.ServerHello) Hello.decode(message.frame(), Hello.Kind.SERVER_HELLO));
                 }
@@ -269,7 +393,7 @@ final class PeerConnection {
                 return;
             }
             if (message.rest().length() > 0) {
-                onBytes(message.rest());
+                onHandshakeBytes(from, message.rest());
             }
         }
     }
@@ -291,13 +415,56 @@ final class PeerConnection {
         proofSent = true;
     }
 
-    /** The server accepted our proof: frames may go. */
-    private void accepted() {
+    private void onVerdict(Hello.ServerVerdict verdict, Buffer rest) {
+        if (verdict.accepted()) {
+            accepted(rest);
+            return;
+        }
+        // The peer's own dial to us wins the tie-break; the transport adopts that connection when it arrives. The
+        // peer is alive and dialling, so this is no failed attempt; only if its dial has not come within the
+        // handshake timeout (it failed) is ours tried again.
         cancelHandshakeTimer();
+        NetSocket open = socket;
+        socket = null;
+        state = State.CONNECTING;
+        open.close();
+        log.debug("{} declined our connection: its own dial to this node wins; waiting for it", peer.id());
+        reconnectTimer = vertx.setTimer(security.handshakeTimeout().toMillis(), id -> {
+            reconnectTimer = -1;
+            if (state == State.CONNECTING) {
+                connect();
+            }
+        });
+    }
+
+    /**
+     * The server accepted our proof and the connection as the pair's: frames may go, and the peer's come on it
+     * ({@code rest} is what followed the accept).
+     */
+    private void accepted(Buffer rest) {
+        cancelHandshakeTimer();
+        NetSocket connected = socket;
+        FrameReader reader = new FrameReader(connected, peer.address(), peer.id() + " at " + peer.address(), reading);
+        frames = reader;
+        connected.handler(reader::feed);
+        // Replaces onClosed: the peer's frames read on it are handed up before the close is seen.
+        connected.closeHandler(v -> {
+            reader.stop();
+            boolean inUse = connected == socket;
+            if (inUse) {
+                onClosed(connected);
+            }
+            events.dialledClosed(peer.address(), connected, inUse);
+        });
         state = State.CONNECTED;
+        dialled = true;
         failedAttempts = 0;
         log.debug("connected to {} at {}", peer.id(), peer.address());
+        events.dialledOpened(peer.address());
         pump();
+        if (rest.length() > 0) {
+            reader.feed(rest);
+        }
     }
 
     /** The handshake failed: counted, the socket closed, and another attempt made after the back-off. */
@@ -541,6 +708,10 @@ final class PeerConnection {
     private void cancelTimers() {
         cancelDrainTimer();
         cancelHandshakeTimer();
+        cancelReconnectTimer();
+    }
+
+    private void cancelReconnectTimer() {
         if (reconnectTimer != -1) {
             vertx.cancelTimer(reconnectTimer);
             reconnectTimer = -1;

@@ -24,7 +24,9 @@ import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetSocket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -34,12 +36,18 @@ import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
 
 /**
- * The real transport: a TCP server for reliable frames, one outbound TCP connection per peer
- * ({@link PeerConnection}) and a UDP socket for datagrams, all owned by one Vert.x context.
+ * The real transport: a TCP server for reliable frames, one TCP connection per peer, used in both
+ * directions ({@link PeerConnection} writes on it, a {@link FrameReader} reads), and a UDP socket for
+ * datagrams, all owned by one Vert.x context.
  *
- * <p>Between two nodes there are two TCP connections, one per direction: each node writes on the
- * connection it opened and reads on the one the peer opened. That keeps FIFO per direction
- * trivially and avoids the simultaneous-open race of shared connections.
+ * <p>Between two nodes there is one TCP connection, as in MPI libraries: whichever node sends first
+ * dials, and the other adopts the connection it accepted for its own frames, so a reply carries the
+ * TCP acknowledgement of the request (with a connection per direction every message cost an extra
+ * pure-ACK packet). When both dial at once, the connection dialled by the node with the lower address
+ * ({@link #PAIR_ORDER}) wins: the higher node's acceptor adopts it, the lower node's acceptor declines the
+ * other in the handshake's last message, before any frame went on it, and the higher node then waits
+ * for the winner with its frames queued. So there is only ever one connection that carries frames, and
+ * frames keep their order.
  *
  * <p>Only the job's members get in ({@link TransportSecurity}): every connection starts with a mutual
  * challenge-response ({@link Handshake}) and carries frames only after it; each frame's source must
@@ -61,6 +69,9 @@ public final class VertxTransport implements Transport {
      * kernel buffer that holds a few of them (more than Linux's 208 KiB default).
      */
     static final int DATAGRAM_RECEIVE_BUFFER_BYTES = 256 * 1024;
+    /** Orders the members of a pair for the tie-break between simultaneous dials: both sides see the same addresses. */
+    static final Comparator<NodeAddress> PAIR_ORDER = Comparator.comparing(NodeAddress::host)
+            .thenComparingInt(NodeAddress::tcpPort).thenComparingInt(NodeAddress::udpPort);
 
     private final NetServer server;
     private final NetClient client;
@@ -72,6 +83,13 @@ public final class VertxTransport implements Transport {
     private final PeerConnection.Settings outboundSettings;
 
     private final Map<NodeId, PeerConnection> peers = new HashMap<>();
+    /**
+     * Pair connections no {@link PeerConnection} writes on, at most one per peer, the latest: accepted from a peer
+     * this node has not sent to yet (or while its connection to the peer was still in use), or kept open after
+     * {@link #peerGone} for the peer's last frames. The connection to the peer takes it over instead of dialling.
+     * One replaced here stays open for the peer's frames on it until the peer or this transport closes it.
+     */
+    private final Map<NodeAddress, NetSocket> unclaimed = new HashMap<>();
     private final Map<NodeId, String> gone = new HashMap<>();
     private final Set<InboundConnection> inbound = new LinkedHashSet<>();
     /** Accepted connections still in their handshake, oldest first. */
@@ -81,19 +99,55 @@ public final class VertxTransport implements Transport {
     private final InboundConnection.Events inboundEvents = new InboundConnection.Events() {
 
         @Override
-        public void authenticated(InboundConnection connection, NodeAddress peer) {
+        public boolean authenticated(InboundConnection connection, NodeAddress peer) {
             pending.remove(connection);
+            PeerConnection own = connectionAt(peer);
+            boolean ownDialWins = PAIR_ORDER.compare(localAddress, peer) < 0 && own != null && own.holdsOwnDial();
+            if (ownDialWins) {
+                declined++;
+            }
+            return !closed && !ownDialWins;
+        }
+
+        @Override
+        public void accepted(InboundConnection connection, NodeAddress peer) {
             inboundPeers.opened(peer);
+            if (peer.equals(localAddress)) {
+                return; // a connection to itself: the dialling end writes, this end reads
+            }
+            PeerConnection own = connectionAt(peer);
+            if (own != null && !own.inUse()) {
+                own.adopt(connection.socket());
+            } else {
+                // Taken over once the connection in use closes (a peer restarted, or its view of it broke).
+                unclaimed.put(peer, connection.socket());
+            }
         }
 
         @Override
         public void closed(InboundConnection connection, Optional<NodeAddress> peer) {
             inbound.remove(connection);
             pending.remove(connection);
-            peer.ifPresentOrElse(inboundPeers::closed, inboundPeers::closedUnidentified);
-            if (!closed) {
-                peer.ifPresent(address -> inboundClosedHandler.handle(address));
-            }
+            peer.ifPresentOrElse(address -> pairConnectionClosed(address, connection.socket(), false),
+                    inboundPeers::closedUnidentified);
+        }
+    };
+    /** Keeps {@link #inboundPeers} up to date with the connections this node dialled, on which peers' frames come too. */
+    private final PeerConnection.Events dialledEvents = new PeerConnection.Events() {
+
+        @Override
+        public void dialledOpened(NodeAddress peer) {
+            inboundPeers.dialledOpened(peer);
+        }
+
+        @Override
+        public void dialledClosed(NodeAddress peer, NetSocket socket, boolean inUse) {
+            pairConnectionClosed(peer, socket, inUse);
+        }
+
+        @Override
+        public Optional<NetSocket> accepted(NodeAddress peer) {
+            return Optional.ofNullable(unclaimed.remove(peer));
         }
     };
 
@@ -101,6 +155,8 @@ public final class VertxTransport implements Transport {
     private Handler<Datagram> datagramHandler = datagram -> { };
     private Handler<NodeAddress> inboundClosedHandler = address -> { };
     private boolean closed;
+    /** Connections declined because this node's own dial won the tie-break (tests check the race was run). */
+    private long declined;
 
     private VertxTransport(Context context, TransportOptions options, TransportSecurity security, NetServer server,
             NetClient client, DatagramSocket datagrams) {
@@ -115,10 +171,11 @@ public final class VertxTransport implements Transport {
         this.rejections = new Rejections(log);
         this.seal = new DatagramSeal(security, localAddress);
         Handshake handshake = new Handshake(security, PeerIdentity.of(localAddress, options.nodeLabel()));
-        this.inboundSettings = new InboundConnection.Settings(context, options.maxFrameBytes(), handshake, security,
-                options.tls().isPresent(),
-                frame -> frameHandler.handle(frame), inboundEvents, rejections);
-        this.outboundSettings = new PeerConnection.Settings(client, options, handshake, security, rejections);
+        FrameReader.Settings reading = new FrameReader.Settings(context, options.maxFrameBytes(), security,
+                frame -> frameHandler.handle(frame), rejections);
+        this.inboundSettings = new InboundConnection.Settings(reading, handshake, options.tls().isPresent(),
+                inboundEvents);
+        this.outboundSettings = new PeerConnection.Settings(client, options, handshake, reading, dialledEvents);
         this.inboundPeers = new InboundPeers(context.owner());
     }
 
@@ -229,7 +286,9 @@ public final class VertxTransport implements Transport {
             gone.put(peer, reason);
             PeerConnection connection = peers.remove(peer);
             if (connection != null) {
-                connection.close(new PeerUnavailableException(peer, reason));
+                // The connection stays open for frames the peer sent before it went.
+                connection.detach(new PeerUnavailableException(peer, reason))
+                        .ifPresent(socket -> unclaimed.put(connection.address(), socket));
             }
             log.info("peer {} gone: {}", peer, reason);
         });
@@ -267,10 +326,21 @@ public final class VertxTransport implements Transport {
             closed = true;
             inboundPeers.closeAll();
             List<Future<Void>> closing = new ArrayList<>();
+            Set<NetSocket> inUse = new HashSet<>();
+            peers.values().forEach(connection -> connection.socketInUse().ifPresent(inUse::add));
             peers.forEach((id, connection) -> closing.add(connection.closeAfterQueuedWrites(
                     new PeerUnavailableException(id, "the local transport is closing"))));
             peers.clear();
-            List.copyOf(inbound).forEach(InboundConnection::close);
+            unclaimed.values().forEach(NetSocket::close);
+            unclaimed.clear();
+            // Pair connections in use close when their queued frames are written (above); the rest now.
+            List.copyOf(inbound).forEach(connection -> {
+                if (inUse.contains(connection.socket())) {
+                    connection.stopReading();
+                } else {
+                    connection.close();
+                }
+            });
             inbound.clear();
             pending.clear();
             closing.add(server.close());
@@ -284,6 +354,11 @@ public final class VertxTransport implements Transport {
     /** How many connections peers have open to this transport, authenticated or not (tests check none lingers). */
     Future<Integer> inboundConnections() {
         return onContext(() -> Future.succeededFuture(inbound.size()));
+    }
+
+    /** How many connections peers dialled were declined because this node's own dial to them won the tie-break. */
+    Future<Long> declinedConnections() {
+        return onContext(() -> Future.succeededFuture(declined));
     }
 
     @Override
@@ -327,6 +402,30 @@ public final class VertxTransport implements Transport {
             peers.put(to.id(), connection);
         }
         return connection;
+    }
+
+    /** This node's connection to the member at {@code address}, if it has one. */
+    private PeerConnection connectionAt(NodeAddress address) {
+        for (PeerConnection connection : peers.values()) {
+            if (connection.address().equals(address)) {
+                return connection;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A connection that the peer at {@code address} had authenticated on closed, after every frame read from it was
+     * handed up. Failure detection hears of it when it was the pair's connection: one this node closed itself, or
+     * one that lost the tie-break, says nothing about the peer.
+     */
+    private void pairConnectionClosed(NodeAddress address, NetSocket socket, boolean inUse) {
+        inboundPeers.closed(address);
+        PeerConnection own = connectionAt(address);
+        boolean pairs = inUse || unclaimed.remove(address, socket) || (own != null && own.socketClosed(socket));
+        if (pairs && !closed) {
+            inboundClosedHandler.handle(address);
+        }
     }
 
     private Future<Void> sendDatagramNow(Member to, Frame frame) {

@@ -106,7 +106,7 @@ class PeerFailureTest {
         Await.result(a.send(toB, TestNodes.data(0, 8)));
         Await.result(first.close());
 
-        Transport second = restartOnSamePorts(toB);
+        Transport second = nodes.restartOnSamePorts(toB);
         BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
         second.frameHandler(received::add);
 
@@ -141,7 +141,7 @@ class PeerFailureTest {
         assertThat(Await.failure(a.send(toB, TestNodes.data(0, 8)), FAST)).isInstanceOf(PeerUnavailableException.class)
                 .hasMessageContaining("after 2 attempts");
 
-        Transport second = restartOnSamePorts(toB);
+        Transport second = nodes.restartOnSamePorts(toB);
         BlockingQueue<Frame> received = new LinkedBlockingQueue<>();
         second.frameHandler(received::add);
         Await.result(a.send(toB, TestNodes.data(1, 8)));
@@ -156,23 +156,6 @@ class PeerFailureTest {
                 .toCompletionStage().toCompletableFuture().join()) {
             assertThat(System.nanoTime()).as("port %d still accepts connections", port).isLessThan(deadline);
             Await.result(nodes.vertx.timer(20)); // back-off between probes
-        }
-    }
-
-    /** Binds a new transport on the peer's old ports, retrying briefly as a restarting process would. */
-    private Transport restartOnSamePorts(Member old) {
-        TransportOptions options = TransportOptions.defaults().withNodeLabel("b-again")
-                .withPorts(old.address().tcpPort(), old.address().udpPort());
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (true) {
-            try {
-                return nodes.start(options);
-            } catch (AssertionError portStillBusy) {
-                if (System.nanoTime() > deadline) {
-                    throw portStillBusy;
-                }
-                Await.result(nodes.vertx.timer(20)); // back-off between bind attempts
-            }
         }
     }
 }

@@ -51,8 +51,12 @@ public final class RawHandshake {
                 reader[0] = new HandshakeReader();
                 try {
                     if (proofSent[0]) {
-                        Hello.decode(message.frame(), Hello.Kind.SERVER_ACCEPT);
-                        done.complete();
+                        if (((Hello.ServerVerdict) Hello.decode(message.frame(), Hello.Kind.SERVER_ACCEPT)).accepted()) {
+                            done.complete();
+                        } else {
+                            done.fail(new IllegalStateException("the server declined the connection: its own to "
+                                    + claimed + " is the pair's"));
+                        }
                         return;
                     }
                     Hello.ServerHello hello = (Hello.ServerHello) Hello.decode(message.frame(), Hello.Kind.SERVER_HELLO);
@@ -70,6 +74,9 @@ public final class RawHandshake {
         socket.write(clientHello);
         // Done once the server accepted, or (a refused client) once it closed the connection.
         Await.result(Future.any(done.future(), closed.future()));
+        if (done.future().failed()) {
+            throw new AssertionError("handshake as " + claimed + ": " + done.future().cause().getMessage());
+        }
         return new Connection(socket, closed.future());
     }
 

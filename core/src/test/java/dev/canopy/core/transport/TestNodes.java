@@ -14,6 +14,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +54,23 @@ final class TestNodes implements AutoCloseable {
         Transport transport = Await.result(VertxTransport.start(vertx, options, withSecurity));
         started.add(transport);
         return transport;
+    }
+
+    /** Binds a new transport on the peer's old ports, retrying briefly as a restarting process would. */
+    Transport restartOnSamePorts(Member old) {
+        TransportOptions options = TransportOptions.defaults().withNodeLabel(old.id().value() + "-again")
+                .withPorts(old.address().tcpPort(), old.address().udpPort());
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            try {
+                return start(options);
+            } catch (AssertionError portStillBusy) {
+                if (System.nanoTime() > deadline) {
+                    throw portStillBusy;
+                }
+                Await.result(vertx.timer(20)); // back-off between bind attempts
+            }
+        }
     }
 
     /** A member at {@code transport}'s address, in the given site. */

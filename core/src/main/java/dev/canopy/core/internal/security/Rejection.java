@@ -22,8 +22,6 @@ public enum Rejection {
     FRAME_MALFORMED,
     /** An authenticated peer sent a frame claiming another member's rank. */
     FRAME_WRONG_SOURCE,
-    /** The peer wrote on a connection we opened, after the handshake (it only ever reads there). */
-    FRAME_ON_OUTBOUND,
     /** A peer without TLS connected to this node, which requires TLS ({@code TransportOptions.tls}). */
     TLS_PLAINTEXT_PEER,
     /** A peer started a TLS handshake with this node, which runs without TLS. */
