@@ -210,6 +210,9 @@ public final class LaunchAgent implements AutoCloseable {
         }
         List<StartedChild> children = new ArrayList<>();
         running.put(job.get(), new Request(children, levelFile));
+        // Every child is bound (or started) before any state is reported: each report is a ZooKeeper write, and the
+        // children of a request start side by side instead of one write after another.
+        List<ChildState> states = new ArrayList<>();
         for (SpawnRequest.Process requested : request.processes()) {
             int process = requested.index();
             ChildBinding binding = new ChildBinding(job.get(), process, levelFile, options.zooKeeper(),
@@ -218,13 +221,14 @@ public final class LaunchAgent implements AutoCloseable {
             try {
                 StartedChild child = bindOrStart(binding);
                 children.add(child);
-                report(job.get(), new ChildState(process, ChildState.State.RUNNING, child.pid(), ""));
+                states.add(new ChildState(process, ChildState.State.RUNNING, child.pid(), ""));
                 child.onExit().thenRun(() -> owner.execute(() -> ended(job.get(), process, child)));
             } catch (UncheckedIOException e) {
-                report(job.get(), new ChildState(process, ChildState.State.FAILED, 0, "agent " + options.agent()
+                states.add(new ChildState(process, ChildState.State.FAILED, 0, "agent " + options.agent()
                         + " on " + options.host() + " could not start process " + process + ": " + e.getMessage()));
             }
         }
+        states.forEach(state -> report(job.get(), state));
         publishLoad();
     }
 

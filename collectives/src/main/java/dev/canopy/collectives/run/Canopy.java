@@ -66,8 +66,15 @@ public final class Canopy {
      */
     public static Future<CanopySession> joinAsync(Vertx vertx, JoinOptions options, VertxOwner owner) {
         return CanopyNode.start(vertx, options.nodeOptions())
-                .compose(node -> calibratedSettings(vertx, node, options)
-                        .compose(settings -> calibratedLogGp(vertx, node, options).compose(loggp -> node.join().compose(world -> {
+                .compose(node -> {
+                    // Three independent ZooKeeper conversations, side by side rather than one after the other.
+                    Future<CollectiveSettings> calibrated = calibratedSettings(vertx, node, options);
+                    Future<LogGpParameters> calibratedLogGp = calibratedLogGp(vertx, node, options);
+                    Future<Communicator> joined = node.join();
+                    return Future.all(calibrated, calibratedLogGp, joined).compose(all -> {
+                            CollectiveSettings settings = calibrated.result();
+                            LogGpParameters loggp = calibratedLogGp.result();
+                            Communicator world = joined.result();
                             LevelAlgorithms algorithms = LevelChoices.of(options.grid().levels());
                             // Every member notes its collectives' timings, published for the job's dashboards.
                             OperationTimings timings = new OperationTimings();
@@ -85,8 +92,9 @@ public final class Canopy {
                                                     collectives, live, leases, TimingsPublisher.start(vertx, node.zooKeeper(),
                                                             node.job(), node.id().value(), world.rank(), timings,
                                                             new TimingsZnode(options.secret()), TimingsPublisher.INTERVAL))));
-                        })))
-                        .onFailure(e -> node.close()));
+                        })
+                        .onFailure(e -> node.close());
+                });
     }
 
     private static Future<Optional<LivePlans>> livePlans(Vertx vertx, CanopyNode node, Communicator world,

@@ -113,13 +113,24 @@ public final class CanopyNode {
         }
         MemberSourceCheck sources = new MemberSourceCheck();
         TransportSecurity security = TransportSecurity.of(options.secret(), options.job()).withSourceCheck(sources);
-        context.runOnContext(v -> VertxTransport.start(vertx, options.transport().withNodeLabel(transportLabel), security)
-                .map(options.layers()::build)
-                .compose(transport -> ZooKeeperSession.open(vertx, options.zooKeeper(), options.sessionTimeout(),
-                                ZOOKEEPER_CONNECT_TIMEOUT, Optional.of(options.zooKeeperCredentials()), options.zooKeeperTls())
-                        .map(session -> new CanopyNode(options, context, transport, session, sources))
-                        .onFailure(e -> transport.close()))
-                .onComplete(started));
+        context.runOnContext(v -> {
+            // The two are independent: binding while the ZooKeeper session connects takes one of them off every
+            // start's critical path (a spawned child's above all).
+            Future<Transport> bound = VertxTransport.start(vertx, options.transport().withNodeLabel(transportLabel), security)
+                    .map(options.layers()::build);
+            Future<ZooKeeperSession> connected = ZooKeeperSession.open(vertx, options.zooKeeper(), options.sessionTimeout(),
+                    ZOOKEEPER_CONNECT_TIMEOUT, Optional.of(options.zooKeeperCredentials()), options.zooKeeperTls());
+            Future.all(bound, connected).onComplete(both -> {
+                if (both.succeeded()) {
+                    started.complete(new CanopyNode(options, context, bound.result(), connected.result(), sources));
+                } else {
+                    // The first failure fails the start at once; whichever half succeeds, now or later, is closed.
+                    started.fail(both.cause());
+                    bound.onSuccess(Transport::close);
+                    connected.onSuccess(ZooKeeperSession::close);
+                }
+            });
+        });
         return started.future();
     }
 

@@ -1,5 +1,7 @@
 package dev.canopy.dynamic.spawn;
 
+import dev.canopy.collectives.Blocking;
+import dev.canopy.collectives.run.Canopy;
 import dev.canopy.collectives.run.CanopyProgram;
 import dev.canopy.collectives.run.FatalErrors;
 import dev.canopy.collectives.run.JoinOptions;
@@ -12,6 +14,7 @@ import dev.canopy.processes.ChildBinding;
 import dev.canopy.processes.ChildEntry;
 import dev.canopy.processes.ChildMain;
 import dev.canopy.processes.ChildStarter;
+import io.vertx.core.Vertx;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +39,12 @@ public final class SpawnedProgramEntry implements ChildEntry {
             "dev.canopy.collectives.Collectives", "dev.canopy.core.node.CanopyNode",
             "org.apache.curator.framework.CuratorFrameworkFactory", "org.apache.zookeeper.ZooKeeper");
 
+    /**
+     * The Vert.x instance the program's session runs on, made while warm (its event loops and thread pools are
+     * ready before the binding arrives); the session closes it.
+     */
+    private Vertx vertx;
+
     @Override
     public void warmUp() {
         FatalErrors.install();
@@ -47,7 +56,7 @@ public final class SpawnedProgramEntry implements ChildEntry {
             }
         }
         GridConfigs.defaultGrid();
-        CanopyVertx.create().close().toCompletionStage().toCompletableFuture().join();
+        vertx = CanopyVertx.create();
         if (Boolean.getBoolean(ChildStarter.WARM_PROPERTY)) {
             rehearse();
         }
@@ -102,7 +111,8 @@ public final class SpawnedProgramEntry implements ChildEntry {
         // Likewise ZooKeeper: the children reach the parents' ensemble as the parents do (TLS or not).
         environment.remove(JoinOptions.ENV_ZOOKEEPER_TLS);
         Parent.zooKeeperTlsDirectory().ifPresent(directory -> environment.put(JoinOptions.ENV_ZOOKEEPER_TLS, directory));
-        return ProgramMain.run(binding.program(), SpawnedProgramEntry.class.getClassLoader(),
-                binding.arguments().toArray(String[]::new), () -> JoinOptions.fromEnvironment(environment));
+        return ProgramMain.runJoining(binding.program(), SpawnedProgramEntry.class.getClassLoader(),
+                binding.arguments().toArray(String[]::new),
+                () -> Blocking.await(Canopy.joinAsync(vertx, JoinOptions.fromEnvironment(environment))));
     }
 }
