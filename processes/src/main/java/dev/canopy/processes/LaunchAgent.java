@@ -70,7 +70,7 @@ public final class LaunchAgent implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.warm = new WarmPool(options.starter(), options.warm());
+        this.warm = new WarmPool(options.starter(), options.warm(), warmProperties(options));
         this.info = new AgentInfo(options.agent(), options.host(), options.site(), 0, options.warm());
     }
 
@@ -180,6 +180,14 @@ public final class LaunchAgent implements AutoCloseable {
         } catch (Exception e) {
             LOG.warn("[{}] cannot register again in pool {}: {}", options.agent(), options.pool(), e.toString());
         }
+    }
+
+    /** What the pool's JVMs may prepare before they are bound: a connection to this agent's ensemble. */
+    private static Map<String, String> warmProperties(AgentOptions options) {
+        Map<String, String> properties = new HashMap<>(Map.of(ChildStarter.WARM_ZOOKEEPER_PROPERTY, options.zooKeeper()));
+        options.zooKeeperTls().ifPresent(tls -> properties.put(ChildStarter.WARM_ZOOKEEPER_TLS_PROPERTY,
+                tls.directory().toAbsolutePath().toString()));
+        return properties;
     }
 
     /** A request appeared: start its children. */

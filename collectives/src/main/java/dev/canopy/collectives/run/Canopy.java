@@ -13,6 +13,7 @@ import dev.canopy.collectives.internal.timing.TimingsZnode;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.multicast.internal.groups.GroupAllocator;
@@ -65,7 +66,20 @@ public final class Canopy {
      * plan leader election once WORLD exists.
      */
     public static Future<CanopySession> joinAsync(Vertx vertx, JoinOptions options, VertxOwner owner) {
-        return CanopyNode.start(vertx, options.nodeOptions())
+        return join(vertx, options, owner, CanopyNode.start(vertx, options.nodeOptions()));
+    }
+
+    /**
+     * {@link #joinAsync(Vertx, JoinOptions)} over {@code connected}: a session to the options' ensemble that this
+     * process opened {@link ZooKeeperSession#openWithoutCredentials without credentials} before it knew its job (a
+     * spawn's warm JVM). The join gives it the job's credentials and owns it; it saves the join a ZooKeeper connect.
+     */
+    public static Future<CanopySession> joinConnected(Vertx vertx, JoinOptions options, ZooKeeperSession connected) {
+        return join(vertx, options, VertxOwner.SESSION, CanopyNode.start(vertx, options.nodeOptions(), connected));
+    }
+
+    private static Future<CanopySession> join(Vertx vertx, JoinOptions options, VertxOwner owner, Future<CanopyNode> started) {
+        return started
                 .compose(node -> {
                     // Three independent ZooKeeper conversations, side by side rather than one after the other.
                     Future<CollectiveSettings> calibrated = calibratedSettings(vertx, node, options);
