@@ -61,6 +61,10 @@ public final class DynamicBenchCommand implements Callable<Integer> {
             + " inter-communicator collectives); a one-site level file is then enough.")
     private boolean spawnOnly;
 
+    @Option(names = "--merge-only", description = "Only the merge latency beside an allgather of the merged group"
+            + " (no spawn, point-to-point or inter-communicator collectives).")
+    private boolean mergeOnly;
+
     @Mixin
     private BenchOutput output;
 
@@ -81,8 +85,8 @@ public final class DynamicBenchCommand implements Callable<Integer> {
             return output.refuse("the grid needs at least " + (spawnOnly ? "1 site" : "2 sites") + " with 2 processes each"
                     + " (parents and children share every site); " + grid.name() + " has " + grid.sites().size() + " sites");
         }
-        if (spawnOnly && intercommOnly) {
-            return output.refuse("--spawn-only and --intercomm-only exclude each other: give one of them");
+        if ((spawnOnly ? 1 : 0) + (intercommOnly ? 1 : 0) + (mergeOnly ? 1 : 0) > 1) {
+            return output.refuse("--spawn-only, --intercomm-only and --merge-only exclude each other: give one of them");
         }
         Plan plan = quick ? Plan.QUICK : Plan.FULL;
         List<int[]> spawnShapes;
@@ -101,7 +105,7 @@ public final class DynamicBenchCommand implements Callable<Integer> {
         List<InterBench.Merge> merges = new ArrayList<>();
         List<InterBench.P2p> p2p = new ArrayList<>();
         List<InterBench.Collective> collectives = new ArrayList<>();
-        if (!intercommOnly) {
+        if (!intercommOnly && !mergeOnly) {
             new SpawnBench(grid, progress).run(spawnShapes, runs == null ? plan.runs() : runs, plan.rateSpawns(), spawns,
                     rates);
         }
@@ -111,10 +115,14 @@ public final class DynamicBenchCommand implements Callable<Integer> {
                 for (int perSite : plan.mergePerSite()) {
                     merges.add(inter.merge(perSite, plan.mergeIterations()));
                 }
+            }
+            if (!intercommOnly && !mergeOnly) {
                 p2p.addAll(inter.pointToPoint(plan.p2pSizes(), plan.p2pRounds()));
             }
-            collectives.addAll(inter.collectives(apart ? inter.groupsApart() : inter.groupsAt(plan.collectivePerSite()),
-                    plan.collectiveSizes(), plan.collectiveWarmUps(), plan.collectiveRepetitions()));
+            if (!mergeOnly) {
+                collectives.addAll(inter.collectives(apart ? inter.groupsApart() : inter.groupsAt(plan.collectivePerSite()),
+                        plan.collectiveSizes(), plan.collectiveWarmUps(), plan.collectiveRepetitions()));
+            }
         }
         PrintWriter out = spec.commandLine().getOut();
         if (output.json()) {
