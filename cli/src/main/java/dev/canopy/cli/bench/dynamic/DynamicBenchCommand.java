@@ -227,6 +227,9 @@ public final class DynamicBenchCommand implements Callable<Integer> {
             out.print(roundTrips.render());
             out.println();
         }
+        if (collectives.isEmpty()) { // --spawn-only and --merge-only measure none
+            return;
+        }
         TextTable inter = TextTable.of(Column.text("op"), Column.integer("bytes", null),
                 Column.decimal("topology min", "ms", 1), Column.decimal("topology avg", "ms", 1),
                 Column.decimal("topology max", "ms", 1), Column.decimal("flat min", "ms", 1),
