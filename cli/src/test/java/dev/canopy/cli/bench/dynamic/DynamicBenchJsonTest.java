@@ -51,7 +51,7 @@ class DynamicBenchJsonTest {
         for (String[] args : new String[][] {{"--shapes", "2y2"}, {"--shapes", "0x1"}, {"--shapes", "1x17"},
                 {"--runs", "0"}, {"--config", "../examples/grids/one-site-lan.rsl"},
                 {"--merge-only", "--spawn-only"}, {"--merge-only", "--intercomm-only"},
-                {"--spawn-only", "--intercomm-only"}}) {
+                {"--spawn-only", "--intercomm-only"}, {"--warm-only", "--merge-only"}, {"--warm-only", "--intercomm-only"}}) {
             StringWriter err = new StringWriter();
             String[] full = new String[args.length + 2];
             full[0] = "bench";
