@@ -24,6 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An MPI inter-communicator: this process's group (the local group) and another (the remote group), made by
@@ -43,6 +45,9 @@ public final class InterCommunicator {
     public static final int ROOT = -3;
     /** The root argument of the other members of the root's group: they take no part in the transfer. */
     public static final int PROC_NULL = -2;
+
+    /** At debug: one line per merge and member, where its time went (the split, the merged group's plan). */
+    private static final Logger MERGE_LOG = LoggerFactory.getLogger(InterCommunicator.class.getName() + ".merge");
 
     private enum State { OPEN, DISCONNECTING, CLOSED }
 
@@ -211,8 +216,15 @@ public final class InterCommunicator {
     public Future<Merged> merge(MergeOrder order) {
         int groupPosition = (order == MergeOrder.HIGH ? 2 : 0) + (table.mine() == Side.CONNECT ? 1 : 0);
         int key = groupPosition * GroupRecord.MAX_MEMBERS + table.localRank();
-        return operation("merge", () -> union.split(0, key).map(merged -> new Merged(merged,
-                new Collectives(merged, ConfiguredPlans.of(merged.members(), grid), local.settings()))));
+        StepLog steps = new StepLog();
+        return operation("merge", () -> union.split(0, key).map(merged -> {
+            steps.mark("split");
+            Merged made = new Merged(merged, new Collectives(merged, ConfiguredPlans.of(merged.members(), grid),
+                    local.settings()));
+            steps.mark("planned");
+            MERGE_LOG.debug("merge at rank {} of {}: {}", merged.rank(), merged.size(), steps);
+            return made;
+        }));
     }
 
     /**

@@ -2,9 +2,11 @@ package dev.canopy.processes;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -23,6 +25,13 @@ public record ChildStarter(String label, String classpath, String entryClass, Ma
 
     /** The system property ({@code true}) a warm child is started with: its entry may prepare more while it waits. */
     public static final String WARM_PROPERTY = "canopy.warm";
+    /**
+     * The ZooKeeper ensemble ({@code host:port,...}) of the agent whose pool a warm child waits in: the child connects
+     * to it before it is bound, without credentials (it has none yet), so its join does not wait for a connect.
+     */
+    public static final String WARM_ZOOKEEPER_PROPERTY = "canopy.warm.zk";
+    /** The agent's ZooKeeper TLS directory (a path), when it reaches the ensemble over TLS. */
+    public static final String WARM_ZOOKEEPER_TLS_PROPERTY = "canopy.warm.zk-tls";
 
     public ChildStarter {
         Objects.requireNonNull(label, "label");
@@ -48,7 +57,17 @@ public record ChildStarter(String label, String classpath, String entryClass, Ma
 
     /** Starts a child that warms up and waits for its binding. */
     public StartedChild startWarm() {
-        return start(List.of("canopy.starter=" + label, WARM_PROPERTY + "=true"));
+        return startWarm(Map.of());
+    }
+
+    /**
+     * Starts a child that warms up and waits for its binding, with {@code properties} (system properties, such as
+     * {@link #WARM_ZOOKEEPER_PROPERTY}: what it may prepare before it is bound; never a secret).
+     */
+    public StartedChild startWarm(Map<String, String> properties) {
+        List<String> given = new ArrayList<>(List.of("canopy.starter=" + label, WARM_PROPERTY + "=true"));
+        new TreeMap<>(properties).forEach((name, value) -> given.add(name + "=" + value));
+        return start(given);
     }
 
     private StartedChild start(List<String> properties) {

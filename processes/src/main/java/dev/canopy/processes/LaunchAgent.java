@@ -70,7 +70,7 @@ public final class LaunchAgent implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.warm = new WarmPool(options.starter(), options.warm());
+        this.warm = new WarmPool(options.starter(), options.warm(), warmProperties(options));
         this.info = new AgentInfo(options.agent(), options.host(), options.site(), 0, options.warm());
     }
 
@@ -182,6 +182,14 @@ public final class LaunchAgent implements AutoCloseable {
         }
     }
 
+    /** What the pool's JVMs may prepare before they are bound: a connection to this agent's ensemble. */
+    private static Map<String, String> warmProperties(AgentOptions options) {
+        Map<String, String> properties = new HashMap<>(Map.of(ChildStarter.WARM_ZOOKEEPER_PROPERTY, options.zooKeeper()));
+        options.zooKeeperTls().ifPresent(tls -> properties.put(ChildStarter.WARM_ZOOKEEPER_TLS_PROPERTY,
+                tls.directory().toAbsolutePath().toString()));
+        return properties;
+    }
+
     /** A request appeared: start its children. */
     private void started(ChildData node) {
         Optional<JobId> job = requestJob(node.getPath());
@@ -210,6 +218,9 @@ public final class LaunchAgent implements AutoCloseable {
         }
         List<StartedChild> children = new ArrayList<>();
         running.put(job.get(), new Request(children, levelFile));
+        // Every child is bound (or started) before any state is reported: each report is a ZooKeeper write, and the
+        // children of a request start side by side instead of one write after another.
+        List<ChildState> states = new ArrayList<>();
         for (SpawnRequest.Process requested : request.processes()) {
             int process = requested.index();
             ChildBinding binding = new ChildBinding(job.get(), process, levelFile, options.zooKeeper(),
@@ -218,13 +229,14 @@ public final class LaunchAgent implements AutoCloseable {
             try {
                 StartedChild child = bindOrStart(binding);
                 children.add(child);
-                report(job.get(), new ChildState(process, ChildState.State.RUNNING, child.pid(), ""));
+                states.add(new ChildState(process, ChildState.State.RUNNING, child.pid(), ""));
                 child.onExit().thenRun(() -> owner.execute(() -> ended(job.get(), process, child)));
             } catch (UncheckedIOException e) {
-                report(job.get(), new ChildState(process, ChildState.State.FAILED, 0, "agent " + options.agent()
+                states.add(new ChildState(process, ChildState.State.FAILED, 0, "agent " + options.agent()
                         + " on " + options.host() + " could not start process " + process + ": " + e.getMessage()));
             }
         }
+        states.forEach(state -> report(job.get(), state));
         publishLoad();
     }
 

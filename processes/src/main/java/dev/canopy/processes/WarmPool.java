@@ -3,6 +3,7 @@ package dev.canopy.processes;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -21,6 +22,7 @@ public final class WarmPool implements AutoCloseable {
 
     private final ChildStarter starter;
     private final int size;
+    private final Map<String, String> properties;
     private final Deque<StartedChild> waiting = new ArrayDeque<>();
     /** Taken children whose start-up is not over yet: their replacements wait. */
     private int starting;
@@ -28,11 +30,17 @@ public final class WarmPool implements AutoCloseable {
 
     /** Starts {@code size} warm children. */
     public WarmPool(ChildStarter starter, int size) {
+        this(starter, size, Map.of());
+    }
+
+    /** Starts {@code size} warm children, each with {@code properties} ({@link ChildStarter#startWarm(Map)}). */
+    public WarmPool(ChildStarter starter, int size, Map<String, String> properties) {
         if (size < 0) {
             throw new IllegalArgumentException("a warm pool holds 0 or more processes, got " + size);
         }
         this.starter = starter;
         this.size = size;
+        this.properties = Map.copyOf(properties);
         synchronized (this) {
             refill();
         }
@@ -70,7 +78,7 @@ public final class WarmPool implements AutoCloseable {
 
     private void refill() {
         while (!closed && waiting.size() + starting < size) {
-            StartedChild child = starter.startWarm();
+            StartedChild child = starter.startWarm(properties);
             waiting.addLast(child);
             child.onExit().thenRun(() -> dropped(child));
         }

@@ -109,6 +109,8 @@ class ApiSurfaceTest {
             Map.entry("dev.canopy.collectives.plan.LevelChoices", PLANNER_INPUT),
             Map.entry("dev.canopy.collectives.plan.ProbedBandwidths", PLANNER_INPUT),
             Map.entry("dev.canopy.collectives.plan.SitePairBandwidths", PLANNER_INPUT),
+            Map.entry("dev.canopy.collectives.run.Canopy#joinConnected", "a spawn's warm JVM joins over the"
+                    + " ZooKeeper session it opened before it was handed its job"),
             Map.entry("dev.canopy.collectives.run.CanopySession#zooKeeperSession", "the one ZooKeeper session per"
                     + " process, shared with Canopy's name service and dashboard"),
             Map.entry("dev.canopy.collectives.run.CanopySession#groups", "group collectives (issue 14) name the"

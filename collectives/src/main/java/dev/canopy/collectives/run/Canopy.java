@@ -13,6 +13,7 @@ import dev.canopy.collectives.internal.timing.TimingsPublisher;
 import dev.canopy.collectives.internal.timing.TimingsZnode;
 import dev.canopy.collectives.plan.LevelChoices;
 import dev.canopy.core.comm.Communicator;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.multicast.internal.groups.GroupAllocator;
@@ -65,17 +66,38 @@ public final class Canopy {
      * plan leader election once WORLD exists.
      */
     public static Future<CanopySession> joinAsync(Vertx vertx, JoinOptions options, VertxOwner owner) {
-        return CanopyNode.start(vertx, options.nodeOptions())
-                .compose(node -> calibratedSettings(vertx, node, options)
-                        .compose(settings -> calibratedLogGp(vertx, node, options).compose(loggp -> node.join().compose(world -> {
+        return join(vertx, options, owner, CanopyNode.start(vertx, options.nodeOptions()));
+    }
+
+    /**
+     * {@link #joinAsync(Vertx, JoinOptions)} over {@code connected}: a session to the options' ensemble that this
+     * process opened {@link ZooKeeperSession#openWithoutCredentials without credentials} before it knew its job (a
+     * spawn's warm JVM). The join gives it the job's credentials and owns it; it saves the join a ZooKeeper connect.
+     */
+    public static Future<CanopySession> joinConnected(Vertx vertx, JoinOptions options, ZooKeeperSession connected) {
+        return join(vertx, options, VertxOwner.SESSION, CanopyNode.start(vertx, options.nodeOptions(), connected));
+    }
+
+    private static Future<CanopySession> join(Vertx vertx, JoinOptions options, VertxOwner owner, Future<CanopyNode> started) {
+        return started
+                .compose(node -> {
+                    // Three independent ZooKeeper conversations, side by side rather than one after the other.
+                    Future<CollectiveSettings> calibrated = calibratedSettings(vertx, node, options);
+                    Future<LogGpParameters> calibratedLogGp = calibratedLogGp(vertx, node, options);
+                    Future<Communicator> joined = node.join();
+                    return Future.all(calibrated, calibratedLogGp, joined).compose(all -> {
+                            CollectiveSettings settings = calibrated.result();
+                            LogGpParameters loggp = calibratedLogGp.result();
+                            Communicator world = joined.result();
                             LevelAlgorithms algorithms = LevelChoices.of(options.grid().levels());
                             // The file's trees per size class: finding the classes plans a root per site, off the loop.
                             return world.context().executeBlocking(() -> ConfiguredSizedPlan.of(world.members(),
                                             options.grid(), algorithms, loggp), false)
                                     .compose(plan -> session(vertx, owner, node, world, options, algorithms, loggp,
                                             new Collectives(world, plan, settings)));
-                        })))
-                        .onFailure(e -> node.close()));
+                        })
+                        .onFailure(e -> node.close());
+                });
     }
 
     private static Future<CanopySession> session(Vertx vertx, VertxOwner owner, CanopyNode node, Communicator world,

@@ -52,10 +52,18 @@ public final class ProgramMain {
      */
     public static int run(String className, ClassLoader loader, String[] args, Supplier<JoinOptions> options,
             Consumer<CanopySession> joined) {
-        return EmergencyExit.unlessExiting(runProgram(className, loader, args, options, joined));
+        return EmergencyExit.unlessExiting(runProgram(className, loader, args, () -> Canopy.join(options.get()), joined));
     }
 
-    private static int runProgram(String className, ClassLoader loader, String[] args, Supplier<JoinOptions> options,
+    /**
+     * As {@link #run(String, ClassLoader, String[], Supplier)}, a {@link CanopyProgram} with the session {@code join}
+     * makes (blocking), e.g. on a Vert.x instance the process prepared before it knew its job (a spawn's warm JVM).
+     */
+    public static int runJoining(String className, ClassLoader loader, String[] args, Supplier<CanopySession> join) {
+        return EmergencyExit.unlessExiting(runProgram(className, loader, args, join, session -> { }));
+    }
+
+    private static int runProgram(String className, ClassLoader loader, String[] args, Supplier<CanopySession> join,
             Consumer<CanopySession> joined) {
         Class<?> programClass;
         try {
@@ -67,7 +75,7 @@ public final class ProgramMain {
         try {
             if (CanopyProgram.class.isAssignableFrom(programClass)) {
                 CanopyProgram program = (CanopyProgram) programClass.getConstructor().newInstance();
-                CanopySession session = Canopy.join(options.get());
+                CanopySession session = join.get();
                 try {
                     joined.accept(session);
                     program.run(session);

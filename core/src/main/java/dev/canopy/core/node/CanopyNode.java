@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.LoggerFactory;
 
@@ -105,6 +106,21 @@ public final class CanopyNode {
 
     /** Binds the transport on the configured host and connects to ZooKeeper. */
     public static Future<CanopyNode> start(Vertx vertx, NodeOptions options) {
+        return start(vertx, options, () -> ZooKeeperSession.open(vertx, options.zooKeeper(), options.sessionTimeout(),
+                ZOOKEEPER_CONNECT_TIMEOUT, Optional.of(options.zooKeeperCredentials()), options.zooKeeperTls()));
+    }
+
+    /**
+     * Binds the transport on the configured host and takes {@code connected}, a session to the options' ensemble
+     * opened {@link ZooKeeperSession#openWithoutCredentials without credentials} before this process knew its job
+     * (a spawn's warm JVM), giving it the job's credentials: from here on it is the session {@link #start(Vertx,
+     * NodeOptions)} would have opened, and the node owns it.
+     */
+    public static Future<CanopyNode> start(Vertx vertx, NodeOptions options, ZooKeeperSession connected) {
+        return start(vertx, options, () -> vertx.executeBlocking(() -> connected.authenticate(options.zooKeeperCredentials())));
+    }
+
+    private static Future<CanopyNode> start(Vertx vertx, NodeOptions options, Supplier<Future<ZooKeeperSession>> session) {
         Context context = vertx.getOrCreateContext();
         Promise<CanopyNode> started = Promise.promise();
         String transportLabel = options.coordinates().site() + "/" + options.coordinates().host();
@@ -113,13 +129,23 @@ public final class CanopyNode {
         }
         MemberSourceCheck sources = new MemberSourceCheck();
         TransportSecurity security = TransportSecurity.of(options.secret(), options.job()).withSourceCheck(sources);
-        context.runOnContext(v -> VertxTransport.start(vertx, options.transport().withNodeLabel(transportLabel), security)
-                .map(options.layers()::build)
-                .compose(transport -> ZooKeeperSession.open(vertx, options.zooKeeper(), options.sessionTimeout(),
-                                ZOOKEEPER_CONNECT_TIMEOUT, Optional.of(options.zooKeeperCredentials()), options.zooKeeperTls())
-                        .map(session -> new CanopyNode(options, context, transport, session, sources))
-                        .onFailure(e -> transport.close()))
-                .onComplete(started));
+        context.runOnContext(v -> {
+            // The two are independent: binding while the ZooKeeper session connects takes one of them off every
+            // start's critical path (a spawned child's above all).
+            Future<Transport> bound = VertxTransport.start(vertx, options.transport().withNodeLabel(transportLabel), security)
+                    .map(options.layers()::build);
+            Future<ZooKeeperSession> connected = session.get();
+            Future.all(bound, connected).onComplete(both -> {
+                if (both.succeeded()) {
+                    started.complete(new CanopyNode(options, context, bound.result(), connected.result(), sources));
+                } else {
+                    // The first failure fails the start at once; whichever half succeeds, now or later, is closed.
+                    started.fail(both.cause());
+                    bound.onSuccess(Transport::close);
+                    connected.onSuccess(ZooKeeperSession::close);
+                }
+            });
+        });
         return started.future();
     }
 

@@ -1,10 +1,14 @@
 package dev.canopy.dynamic.spawn;
 
+import dev.canopy.collectives.Blocking;
+import dev.canopy.collectives.run.Canopy;
 import dev.canopy.collectives.run.CanopyProgram;
+import dev.canopy.collectives.run.CanopySession;
 import dev.canopy.collectives.run.FatalErrors;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LeaveOnShutdown;
 import dev.canopy.collectives.run.ProgramMain;
+import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.security.tls.TlsSettings;
 import dev.canopy.gridconfig.GridConfigs;
@@ -12,9 +16,12 @@ import dev.canopy.processes.ChildBinding;
 import dev.canopy.processes.ChildEntry;
 import dev.canopy.processes.ChildMain;
 import dev.canopy.processes.ChildStarter;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +43,14 @@ public final class SpawnedProgramEntry implements ChildEntry {
             "dev.canopy.collectives.Collectives", "dev.canopy.core.node.CanopyNode",
             "org.apache.curator.framework.CuratorFrameworkFactory", "org.apache.zookeeper.ZooKeeper");
 
+    /**
+     * The Vert.x instance the program's session runs on, made while warm (its event loops and thread pools are
+     * ready before the binding arrives); the session closes it.
+     */
+    private Vertx vertx;
+    /** A warm JVM's ZooKeeper session, opened without credentials before it is bound; empty for a cold child. */
+    private Optional<AheadSession> ahead = Optional.empty();
+
     @Override
     public void warmUp() {
         FatalErrors.install();
@@ -47,9 +62,10 @@ public final class SpawnedProgramEntry implements ChildEntry {
             }
         }
         GridConfigs.defaultGrid();
-        CanopyVertx.create().close().toCompletionStage().toCompletableFuture().join();
+        vertx = CanopyVertx.create();
         if (Boolean.getBoolean(ChildStarter.WARM_PROPERTY)) {
             rehearse();
+            ahead = AheadSession.connect(vertx);
         }
     }
 
@@ -69,6 +85,13 @@ public final class SpawnedProgramEntry implements ChildEntry {
             LOG.warn("the warm rehearsal failed ({}); this process waits for its binding without it, and its spawn"
                     + " will be slower", e.toString());
         }
+    }
+
+    /** Joins over the session opened ahead when it reaches the binding's ensemble as the job would, else as usual. */
+    private Future<CanopySession> join(JoinOptions options) {
+        Optional<ZooKeeperSession> usable = ahead.flatMap(session -> session.takeFor(options.nodeOptions()));
+        return usable.map(session -> Canopy.joinConnected(vertx, options, session))
+                .orElseGet(() -> Canopy.joinAsync(vertx, options));
     }
 
     @Override
@@ -102,7 +125,8 @@ public final class SpawnedProgramEntry implements ChildEntry {
         // Likewise ZooKeeper: the children reach the parents' ensemble as the parents do (TLS or not).
         environment.remove(JoinOptions.ENV_ZOOKEEPER_TLS);
         Parent.zooKeeperTlsDirectory().ifPresent(directory -> environment.put(JoinOptions.ENV_ZOOKEEPER_TLS, directory));
-        return ProgramMain.run(binding.program(), SpawnedProgramEntry.class.getClassLoader(),
-                binding.arguments().toArray(String[]::new), () -> JoinOptions.fromEnvironment(environment));
+        return ProgramMain.runJoining(binding.program(), SpawnedProgramEntry.class.getClassLoader(),
+                binding.arguments().toArray(String[]::new),
+                () -> Blocking.await(join(JoinOptions.fromEnvironment(environment))));
     }
 }

@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import org.apache.zookeeper.server.NIOServerCnxnFactory;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
+import org.apache.zookeeper.server.persistence.FileTxnSnapLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +38,8 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     private static final Duration MIN_SESSION_TIMEOUT = Duration.ofMillis(4L * TICK_MILLIS);
     private static final Duration MAX_SESSION_TIMEOUT = Duration.ofMinutes(1);
     private static final int MAX_CLIENT_CONNECTIONS = 1000;
+    /** ZooKeeper's switch for an fsync per transaction ({@code no} turns it off). */
+    private static final String FORCE_SYNC_PROPERTY = "zookeeper.forceSync";
 
     private final String host;
     private final Path dataDirectory;
@@ -92,8 +95,7 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         }
         ZooKeeperServer server = null;
         try {
-            server = new ZooKeeperServer(
-                    dataDirectory.resolve("snapshots").toFile(), dataDirectory.resolve("log").toFile(), TICK_MILLIS);
+            server = new ZooKeeperServer(transactionLogWithoutFsync(dataDirectory), TICK_MILLIS, "");
             server.setMinSessionTimeout((int) MIN_SESSION_TIMEOUT.toMillis());
             server.setMaxSessionTimeout((int) MAX_SESSION_TIMEOUT.toMillis());
             connections.configure(new InetSocketAddress(host, 0), MAX_CLIENT_CONNECTIONS, -1, tls.isPresent());
@@ -135,6 +137,29 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     /** The client connections open now: one per connected ZooKeeper session (for diagnostics and tests). */
     public int clientConnections() {
         return connections.getNumAliveConnections();
+    }
+
+    /**
+     * The server's snapshots and transaction log in {@code dataDirectory}, written without an fsync per transaction:
+     * the directory is temporary ({@link #close()} deletes it, and a server that dies with its JVM is never
+     * restarted from it), so a sync buys no durability, while it costs every write (a session, a member, a spawn's
+     * record) a disk flush of several milliseconds on the critical path. ZooKeeper reads the setting once per log,
+     * from a system property, so it is set only around this construction (unless the user set it).
+     */
+    private static FileTxnSnapLog transactionLogWithoutFsync(Path dataDirectory) throws IOException {
+        synchronized (EmbeddedZooKeeper.class) {
+            boolean given = System.getProperty(FORCE_SYNC_PROPERTY) != null;
+            if (!given) {
+                System.setProperty(FORCE_SYNC_PROPERTY, "no");
+            }
+            try {
+                return new FileTxnSnapLog(dataDirectory.resolve("snapshots").toFile(), dataDirectory.resolve("log").toFile());
+            } finally {
+                if (!given) {
+                    System.clearProperty(FORCE_SYNC_PROPERTY);
+                }
+            }
+        }
     }
 
     /** The temporary directory holding snapshots and the transaction log; deleted by {@link #close()}. */

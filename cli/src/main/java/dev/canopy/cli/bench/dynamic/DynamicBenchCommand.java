@@ -61,6 +61,14 @@ public final class DynamicBenchCommand implements Callable<Integer> {
             + " inter-communicator collectives); a one-site level file is then enough.")
     private boolean spawnOnly;
 
+    @Option(names = "--merge-only", description = "Only the merge latency beside an allgather of the merged group"
+            + " (no spawn, point-to-point or inter-communicator collectives).")
+    private boolean mergeOnly;
+
+    @Option(names = "--warm-only", description = "Spawn from warm pools only (no cold JVMs: on a loaded machine a cold"
+            + " spawn takes seconds to minutes).")
+    private boolean warmOnly;
+
     @Mixin
     private BenchOutput output;
 
@@ -81,8 +89,11 @@ public final class DynamicBenchCommand implements Callable<Integer> {
             return output.refuse("the grid needs at least " + (spawnOnly ? "1 site" : "2 sites") + " with 2 processes each"
                     + " (parents and children share every site); " + grid.name() + " has " + grid.sites().size() + " sites");
         }
-        if (spawnOnly && intercommOnly) {
-            return output.refuse("--spawn-only and --intercomm-only exclude each other: give one of them");
+        if ((spawnOnly ? 1 : 0) + (intercommOnly ? 1 : 0) + (mergeOnly ? 1 : 0) > 1) {
+            return output.refuse("--spawn-only, --intercomm-only and --merge-only exclude each other: give one of them");
+        }
+        if (warmOnly && (intercommOnly || mergeOnly)) {
+            return output.refuse("--warm-only chooses the spawns' mode; --intercomm-only and --merge-only measure no spawn");
         }
         Plan plan = quick ? Plan.QUICK : Plan.FULL;
         List<int[]> spawnShapes;
@@ -101,9 +112,9 @@ public final class DynamicBenchCommand implements Callable<Integer> {
         List<InterBench.Merge> merges = new ArrayList<>();
         List<InterBench.P2p> p2p = new ArrayList<>();
         List<InterBench.Collective> collectives = new ArrayList<>();
-        if (!intercommOnly) {
-            new SpawnBench(grid, progress).run(spawnShapes, runs == null ? plan.runs() : runs, plan.rateSpawns(), spawns,
-                    rates);
+        if (!intercommOnly && !mergeOnly) {
+            new SpawnBench(grid, progress).run(spawnShapes, warmOnly ? List.of(SpawnBench.Mode.WARM)
+                    : List.of(SpawnBench.Mode.values()), runs == null ? plan.runs() : runs, plan.rateSpawns(), spawns, rates);
         }
         if (!spawnOnly) {
             InterBench inter = new InterBench(grid, progress);
@@ -111,10 +122,14 @@ public final class DynamicBenchCommand implements Callable<Integer> {
                 for (int perSite : plan.mergePerSite()) {
                     merges.add(inter.merge(perSite, plan.mergeIterations()));
                 }
+            }
+            if (!intercommOnly && !mergeOnly) {
                 p2p.addAll(inter.pointToPoint(plan.p2pSizes(), plan.p2pRounds()));
             }
-            collectives.addAll(inter.collectives(apart ? inter.groupsApart() : inter.groupsAt(plan.collectivePerSite()),
-                    plan.collectiveSizes(), plan.collectiveWarmUps(), plan.collectiveRepetitions()));
+            if (!mergeOnly) {
+                collectives.addAll(inter.collectives(apart ? inter.groupsApart() : inter.groupsAt(plan.collectivePerSite()),
+                        plan.collectiveSizes(), plan.collectiveWarmUps(), plan.collectiveRepetitions()));
+            }
         }
         PrintWriter out = spec.commandLine().getOut();
         if (output.json()) {
@@ -182,6 +197,11 @@ public final class DynamicBenchCommand implements Callable<Integer> {
                 .put("intercomm", inter);
     }
 
+    private static double meanSpawn(List<SpawnBench.Latency> spawns, List<Integer> shape, SpawnBench.Mode mode) {
+        return spawns.stream().filter(row -> row.mode() == mode && row.parents() == shape.get(0)
+                && row.children() == shape.get(1)).mapToDouble(SpawnBench.Latency::meanMs).findFirst().orElse(Double.NaN);
+    }
+
     private static void printTables(PrintWriter out, GridModel grid, List<SpawnBench.Latency> spawns,
             List<SpawnBench.Rate> rates, List<InterBench.Merge> merges, List<InterBench.P2p> p2p,
             List<InterBench.Collective> collectives) {
@@ -190,11 +210,12 @@ public final class DynamicBenchCommand implements Callable<Integer> {
         if (!spawns.isEmpty()) { // --intercomm-only measures none of these
             TextTable spawn = TextTable.of(Column.integer("parents", null), Column.integer("children", null),
                     Column.decimal("cold spawn", "ms", 0), Column.decimal("warm spawn", "ms", 0), Column.decimal("warm/cold", null, 2));
-            for (SpawnBench.Latency cold : spawns.stream().filter(row -> row.mode() == SpawnBench.Mode.COLD).toList()) {
-                double warm = spawns.stream().filter(row -> row.mode() == SpawnBench.Mode.WARM && row.parents() == cold.parents()
-                        && row.children() == cold.children()).mapToDouble(SpawnBench.Latency::meanMs).findFirst().orElse(Double.NaN);
-                spawn.row(cold.parents(), cold.children(), cold.meanMs(), warm, warm / cold.meanMs());
-            }
+            // One row per shape; a mode not measured (--warm-only) is NaN.
+            spawns.stream().map(row -> List.of(row.parents(), row.children())).distinct().forEach(shape -> {
+                double cold = meanSpawn(spawns, shape, SpawnBench.Mode.COLD);
+                double warm = meanSpawn(spawns, shape, SpawnBench.Mode.WARM);
+                spawn.row(shape.get(0), shape.get(1), cold, warm, warm / cold);
+            });
             out.print(spawn.render());
             out.println();
             rates.forEach(rate -> out.printf(Locale.ROOT, "spawn rate (%s, 1 parent x 1 child, back to back): %.2f spawns/s%n",
@@ -218,6 +239,9 @@ public final class DynamicBenchCommand implements Callable<Integer> {
             }
             out.print(roundTrips.render());
             out.println();
+        }
+        if (collectives.isEmpty()) { // --spawn-only and --merge-only measure none
+            return;
         }
         TextTable inter = TextTable.of(Column.text("op"), Column.integer("bytes", null),
                 Column.decimal("topology min", "ms", 1), Column.decimal("topology avg", "ms", 1),

@@ -59,7 +59,8 @@ final class SpawnBench {
     }
 
     /** Every shape {parents, children} for {@code runs} runs, then {@code rateSpawns} back-to-back spawns, per mode. */
-    void run(List<int[]> shapes, int runs, int rateSpawns, List<Latency> latencies, List<Rate> rates) throws InterruptedException {
+    void run(List<int[]> shapes, List<Mode> modes, int runs, int rateSpawns, List<Latency> latencies, List<Rate> rates)
+            throws InterruptedException {
         int mostChildren = shapes.stream().mapToInt(shape -> shape[1]).max().orElse(1);
         try (EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start()) {
             Vertx vertx = CanopyVertx.create();
@@ -67,7 +68,7 @@ final class SpawnBench {
                 JobSecret secret = JobSecret.generate();
                 DynamicOptions options = DynamicOptions.of(zooKeeper.connectString(), secret).withNamespace("bench")
                         .withHeartbeat(JoinedGroup.PATIENT).withTimeout(Duration.ofSeconds(120));
-                for (Mode mode : Mode.values()) {
+                for (Mode mode : modes) {
                     int warm = mode == Mode.WARM ? Math.max(1, (mostChildren + grid.sites().size() - 1) / grid.sites().size()) : 0;
                     String pool = "bench-" + mode.json();
                     try (LocalAgents agents = LocalAgents.start(grid, options, pool, warm)) {

@@ -14,7 +14,7 @@ import picocli.CommandLine;
 
 /**
  * {@code canopy bench dynamic --json} prints exactly the keys of the issue's contract, plus the spawn phases; bad
- * shapes, runs and a one-site level file without {@code --spawn-only} are refused.
+ * shapes, runs, a one-site level file without {@code --spawn-only} and two of the -only options are refused.
  */
 class DynamicBenchJsonTest {
 
@@ -47,9 +47,11 @@ class DynamicBenchJsonTest {
     }
 
     @Test
-    void badShapesRunsAndAOneSiteGridWithoutSpawnOnlyAreRefusedWithExitStatus2() {
+    void badShapesRunsAOneSiteGridWithoutSpawnOnlyAndTwoOnlyOptionsAreRefusedWithExitStatus2() {
         for (String[] args : new String[][] {{"--shapes", "2y2"}, {"--shapes", "0x1"}, {"--shapes", "1x17"},
-                {"--runs", "0"}, {"--config", "../examples/grids/one-site-lan.rsl"}}) {
+                {"--runs", "0"}, {"--config", "../examples/grids/one-site-lan.rsl"},
+                {"--merge-only", "--spawn-only"}, {"--merge-only", "--intercomm-only"},
+                {"--spawn-only", "--intercomm-only"}, {"--warm-only", "--merge-only"}, {"--warm-only", "--intercomm-only"}}) {
             StringWriter err = new StringWriter();
             String[] full = new String[args.length + 2];
             full[0] = "bench";

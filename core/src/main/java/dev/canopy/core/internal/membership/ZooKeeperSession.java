@@ -30,10 +30,13 @@ public final class ZooKeeperSession {
     private final Duration sessionTimeout;
     private final Optional<ZooKeeperCredentials> credentials;
     private final SessionEndWatch endWatch;
+    /** Present for a session opened without credentials that has not been given them yet. */
+    private final Optional<LateCredentials> lateCredentials;
 
     private ZooKeeperSession(Vertx vertx, CuratorFramework client, String connectString, Duration sessionTimeout,
-            Optional<ZooKeeperCredentials> credentials, SessionEndWatch endWatch) {
+            Optional<ZooKeeperCredentials> credentials, SessionEndWatch endWatch, Optional<LateCredentials> lateCredentials) {
         this.vertx = vertx;
+        this.lateCredentials = lateCredentials;
         this.client = client;
         this.connectString = connectString;
         this.sessionTimeout = sessionTimeout;
@@ -60,6 +63,43 @@ public final class ZooKeeperSession {
      */
     public static Future<ZooKeeperSession> open(Vertx vertx, String connectString, Duration sessionTimeout,
             Duration connectTimeout, Optional<ZooKeeperCredentials> credentials, Optional<ZooKeeperTls> tls) {
+        return open(vertx, connectString, sessionTimeout, connectTimeout, credentials, tls, false);
+    }
+
+    /**
+     * Connects without credentials, for a process that learns them later (a spawn's warm JVM, which connects before
+     * it is handed a job): until {@link #authenticate} it is anonymous, so it reads only what anyone may and creates
+     * nothing (its znodes would carry its creator's credentials, and it has none). Then it is the session
+     * {@link #open} with those credentials makes, without the connect on the way.
+     */
+    public static Future<ZooKeeperSession> openWithoutCredentials(Vertx vertx, String connectString,
+            Duration sessionTimeout, Duration connectTimeout, Optional<ZooKeeperTls> tls) {
+        return open(vertx, connectString, sessionTimeout, connectTimeout, Optional.empty(), tls, true);
+    }
+
+    /**
+     * This session with {@code given}: from now on it acts with them, and the znodes it creates belong to them. Only
+     * for a session {@link #openWithoutCredentials}, once; this object is not to be used afterwards.
+     *
+     * @throws IllegalStateException for any other session
+     */
+    public ZooKeeperSession authenticate(ZooKeeperCredentials given) {
+        LateCredentials late = lateCredentials.orElseThrow(() -> new IllegalStateException("the ZooKeeper session to "
+                + connectString + " was opened with its credentials; it takes no others"));
+        try {
+            late.give(given, client.getZookeeperClient().getZooKeeper());
+        } catch (IllegalStateException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot authenticate the ZooKeeper session to " + connectString + ": " + e, e);
+        }
+        return new ZooKeeperSession(vertx, client, connectString, sessionTimeout, Optional.of(given), endWatch,
+                Optional.empty());
+    }
+
+    private static Future<ZooKeeperSession> open(Vertx vertx, String connectString, Duration sessionTimeout,
+            Duration connectTimeout, Optional<ZooKeeperCredentials> credentials, Optional<ZooKeeperTls> tls,
+            boolean credentialsLater) {
         Objects.requireNonNull(connectString, "connectString");
         Objects.requireNonNull(credentials, "credentials");
         Objects.requireNonNull(tls, "tls");
@@ -71,15 +111,18 @@ public final class ZooKeeperSession {
         // caller's event loop, with the connect.
         vertx.executeBlocking(() -> {
             SessionEndWatch endWatch = new SessionEndWatch();
-            CuratorFramework client = builder(connectString, sessionTimeout, connectTimeout, credentials, tls)
-                    .zookeeperFactory(endWatch)
-                    .build();
+            Optional<LateCredentials> late = credentialsLater ? Optional.of(new LateCredentials(endWatch)) : Optional.empty();
+            CuratorFrameworkFactory.Builder builder = builder(connectString, sessionTimeout, connectTimeout, credentials, tls)
+                    .zookeeperFactory(late.isPresent() ? late.get() : endWatch);
+            // Whatever a session that gets its credentials later creates belongs to them, as with credentials from
+            // the start (before it has them, it can create nothing).
+            CuratorFramework client = late.isPresent() ? builder.aclProvider(JobAclProvider.SECURED).build() : builder.build();
             client.start();
             if (!client.blockUntilConnected((int) connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 client.close();
                 throw new IllegalStateException(noAnswer(connectString, connectTimeout, tls));
             }
-            return new ZooKeeperSession(vertx, client, connectString, sessionTimeout, credentials, endWatch);
+            return new ZooKeeperSession(vertx, client, connectString, sessionTimeout, credentials, endWatch, late);
         }).onComplete(opened);
         return opened.future();
     }
