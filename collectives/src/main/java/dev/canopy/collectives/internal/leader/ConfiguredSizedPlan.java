@@ -1,5 +1,7 @@
 package dev.canopy.collectives.internal.leader;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.canopy.collectives.plan.CollectivePlan;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.GridLatencies;
@@ -28,9 +30,19 @@ import java.util.Map;
  * under its own id.
  *
  * <p>Pure: every member given the same members, file, algorithms and parameters gets the same classes and trees.
- * Finding the classes plans one root per site at each size; call {@link #of} off the event loop.
+ * Finding the classes plans one root per site at each size (about a second for twenty processes on ten sites); call
+ * {@link #of} off the event loop. The classes are remembered per job, so the members of one JVM (an emulated grid, a
+ * benchmark) find them once rather than once each; the plans themselves stay per member (their trees are computed
+ * lazily and owned by the member's context).
  */
 public final class ConfiguredSizedPlan {
+
+    // A few jobs at most live in one JVM at a time; concurrent joins of one job wait for the first computation.
+    private static final Cache<JobInputs, SizeClasses> CLASSES = Caffeine.newBuilder().maximumSize(8).build();
+
+    /** Everything the classes depend on. */
+    private record JobInputs(List<Member> members, GridModel grid, LevelAlgorithms algorithms, LogGpParameters loggp) {
+    }
 
     private ConfiguredSizedPlan() {
     }
@@ -42,8 +54,9 @@ public final class ConfiguredSizedPlan {
         SizedPlanners planners = (messageBytes, bandwidths) -> ConfiguredPlans.planner(grid, coordinates, algorithms,
                 messageBytes, loggp, bandwidths);
         GridLatencies latencies = new GridLatencies(grid, coordinates, loggp);
-        SizeClasses classes = new PlanEvaluator(Hierarchy.of(coordinates), planners, firstOfEachSite(coordinates),
-                PlanEvaluator.DEFAULT_MESSAGE_SIZES).sizeClasses(latencies, SitePairBandwidths.NONE);
+        SizeClasses classes = CLASSES.get(new JobInputs(List.copyOf(members), grid, algorithms, loggp),
+                inputs -> new PlanEvaluator(Hierarchy.of(coordinates), planners, firstOfEachSite(coordinates),
+                        PlanEvaluator.DEFAULT_MESSAGE_SIZES).sizeClasses(latencies, SitePairBandwidths.NONE));
         TopologyPlan latencyTrees = ConfiguredPlans.of(members, grid, algorithms, 0, loggp);
         if (classes.count() == 1) {
             return latencyTrees;

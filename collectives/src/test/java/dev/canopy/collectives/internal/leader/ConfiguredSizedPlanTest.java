@@ -56,6 +56,25 @@ class ConfiguredSizedPlanTest {
     }
 
     @Test
+    void membersOfOneJobFindTheClassesOnceAndEachGetTheirOwnPlan() {
+        GridModel grid = bundled("thin-uplinks-10site.rsl");
+        List<Member> members = membersOf(grid);
+        LevelAlgorithms algorithms = LevelChoices.of(grid.levels());
+        SizedPlan first = (SizedPlan) ConfiguredSizedPlan.of(members, grid, algorithms, LogGpParameters.DEFAULTS);
+        SizedPlan second = (SizedPlan) ConfiguredSizedPlan.of(new ArrayList<>(members), grid, algorithms,
+                LogGpParameters.DEFAULTS);
+        assertThat(second.classes()).as("the classes found by the first member").isSameAs(first.classes());
+        assertThat(second).as("each member's own plan (its trees are computed on its context)").isNotSameAs(first);
+
+        LogGpParameters slower = new LogGpParameters(LogGpParameters.DEFAULTS.overheadMs() * 10,
+                LogGpParameters.DEFAULTS.gapMs(), LogGpParameters.DEFAULTS.perByteMs(),
+                LogGpParameters.DEFAULTS.latencyMs());
+        SizedPlan otherParameters = (SizedPlan) ConfiguredSizedPlan.of(members, grid, algorithms, slower);
+        assertThat(otherParameters.classes()).as("other parameters are another job's inputs, found anew")
+                .isNotSameAs(first.classes());
+    }
+
+    @Test
     void aGridWhereBandwidthChangesNoTreeKeepsOnePlan() {
         GridModel grid = bundled("two-site.rsl");
         List<Member> members = membersOf(grid);
