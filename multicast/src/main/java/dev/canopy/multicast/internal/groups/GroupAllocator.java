@@ -240,11 +240,11 @@ public final class GroupAllocator {
                 });
     }
 
-    /** This job's group {@code key}, checked against its slot's lease; empty when there is no such group. */
     private Future<Void> sync(String path) {
         return Future.fromCompletionStage(zooKeeper.sync().forPath(path), context).mapEmpty();
     }
 
+    /** This job's group {@code key}, checked against its slot's lease; empty when there is no such group. */
     private Future<Optional<GroupLease>> find(GroupKey key) {
         String where = LeaseZnodes.group(job, key);
         Stat stat = new Stat();
@@ -252,30 +252,45 @@ public final class GroupAllocator {
                 .compose(data -> {
                     Slot slot = LeaseCodec.readRecord(where, data, stat, range);
                     LeaseRole role = stat.getEphemeralOwner() == sessionId() ? LeaseRole.OWNER : LeaseRole.MEMBER;
-                    return checkLease(slot, key).map(held -> Optional.of(new GroupLease(key, slot.socketAddress(), role)));
+                    GroupLease lease = new GroupLease(key, slot.socketAddress(), role);
+                    return checkLease(slot, key, stat.getCzxid())
+                            .map(held -> held ? Optional.of(lease) : Optional.<GroupLease>empty());
                 }, e -> SlotSweeper.cause(e) instanceof KeeperException.NoNodeException
                         ? Future.succeededFuture(Optional.empty()) : Future.failedFuture(SlotSweeper.cause(e)));
     }
 
-    private Future<Void> checkLease(Slot slot, GroupKey key) {
+    /**
+     * Whether the slot's lease holds group {@code key} (the record created at {@code recordCzxid}); false when the
+     * group was released since its record was read, failed when the record names a lease that is not its own.
+     */
+    private Future<Boolean> checkLease(Slot slot, GroupKey key, long recordCzxid) {
         String where = LeaseZnodes.lease(slot);
         return Future.fromCompletionStage(zooKeeper.getData().forPath(where), context)
-                .recover(e -> {
+                .compose(data -> {
+                    LeaseCodec.checkLease(where, data, job, key);
+                    return Future.succeededFuture(true);
+                }, e -> {
                     Throwable cause = SlotSweeper.cause(e);
                     if (cause instanceof KeeperException.NoNodeException) {
-                        return Future.failedFuture(new MalformedZnodeException(LeaseZnodes.group(job, key),
-                                "names slot " + slot + ", which no lease holds"));
+                        // The owner's release deletes record, lease and slot in one transaction: a record read just
+                        // before it names a lease that is gone by now. Only a record still there names no lease.
+                        return recordStillThere(key, recordCzxid).compose(there -> there
+                                ? Future.failedFuture(new MalformedZnodeException(LeaseZnodes.group(job, key),
+                                        "names slot " + slot + ", which no lease holds"))
+                                : Future.succeededFuture(false));
                     }
                     if (cause instanceof KeeperException.NoAuthException) {
                         return Future.failedFuture(new MalformedZnodeException(LeaseZnodes.group(job, key),
                                 "names slot " + slot + ", which another job holds"));
                     }
                     return Future.failedFuture(cause);
-                })
-                .map(data -> {
-                    LeaseCodec.checkLease(where, data, job, key);
-                    return null;
                 });
+    }
+
+    /** Whether the record of group {@code key} created at {@code czxid} still exists (not released, not re-created). */
+    private Future<Boolean> recordStillThere(GroupKey key, long czxid) {
+        return Future.fromCompletionStage(zooKeeper.checkExists().forPath(LeaseZnodes.group(job, key)), context)
+                .map(stat -> stat != null && stat.getCzxid() == czxid);
     }
 
     /** The indexes of the slots of this range that exist in ZooKeeper; names that are not slots are skipped. */
