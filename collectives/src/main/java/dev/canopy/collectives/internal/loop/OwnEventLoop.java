@@ -2,6 +2,7 @@ package dev.canopy.collectives.internal.loop;
 
 import dev.canopy.core.node.CanopyNode;
 import dev.canopy.core.node.NodeOptions;
+import dev.canopy.core.transport.TransportSecurity;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -22,6 +23,10 @@ public final class OwnEventLoop {
 
     /** {@link CanopyNode#start(Vertx, NodeOptions)} on a new context, on the next event loop of {@code vertx}. */
     public static Future<CanopyNode> startNode(Vertx vertx, NodeOptions options) {
+        if (Vertx.currentContext() == null) {
+            // CanopyNode.start does this only when called off the loops; it is called on one here.
+            TransportSecurity.prepareCrypto();
+        }
         Promise<CanopyNode> started = Promise.promise();
         // Called on the deployment's context: the node takes that context as its own.
         vertx.deployVerticle(context -> CanopyNode.start(vertx, options).onComplete(started))
