@@ -31,10 +31,10 @@ import java.util.stream.IntStream;
  * The measurements of {@code canopy bench groups} in this JVM: real nodes (embedded ZooKeeper, TCP on 127.0.0.1),
  * every member's groups leased through its own ZooKeeper session, multicast on {@code endpoints}. Root rank 0. The
  * policies take turns within each operation and size (each iteration in its own seeded order), so drift and what
- * one call leaves behind hit them alike. One call: every member leaves a barrier and calls the operation on its own
- * context, the first member's call starting the clock; each member's completion is stamped where its future
- * completes. Per call: the whole operation (until every member returned), and the average and largest completion
- * over the receivers; medians over the iterations.
+ * one call leaves behind hit them alike. One iteration: every member calls the operation, the root's call starting
+ * the clock; each member's completion is stamped where its future completes; then an untimed barrier. Per
+ * iteration: the whole operation (until every member returned), and the average and largest completion over the
+ * receivers; medians over the iterations.
  */
 final class GroupsBenchRun {
 
@@ -165,27 +165,17 @@ final class GroupsBenchRun {
         };
     }
 
-    /**
-     * One call of every member; returns {whole ms, average receiver ms, largest receiver ms}. Each member calls as it
-     * leaves a barrier, on its own context, as the members of a job do (and as auto's calibration times its runs): the
-     * clock starts at the first member's call. (Calls posted by this thread one member after the other started the
-     * last member up to milliseconds after the first on the loaded machine, a lag that was in every policy's time
-     * but not in the members' own, which auto learns from.)
-     */
+    /** One iteration of every member; returns {whole ms, average receiver ms, largest receiver ms}. */
     private double[] once(List<GroupCollectives> group, Function<GroupCollectives, Future<Optional<Buffer>>> call,
             int[] targets) {
-        long[] started = new long[group.size()];
         long[] done = new long[group.size()];
+        long start = System.nanoTime();
         List<Future<Optional<Buffer>>> calls = new ArrayList<>();
         for (GroupCollectives member : group) {
             int rank = member.communicator().rank();
-            calls.add(member.collectives().barrier().compose(lined -> {
-                started[rank] = System.nanoTime();
-                return call.apply(member);
-            }).onComplete(finished -> done[rank] = System.nanoTime()));
+            calls.add(call.apply(member).onComplete(finished -> done[rank] = System.nanoTime()));
         }
         calls.forEach(Blocking::await);
-        long start = Arrays.stream(started).min().orElseThrow();
         double whole = (Arrays.stream(done).max().orElse(start) - start) / 1e6;
         double sum = 0;
         double largest = 0;
@@ -194,6 +184,7 @@ final class GroupsBenchRun {
             sum += ms;
             largest = Math.max(largest, ms);
         }
+        Blocking.await(Future.all(group.stream().map(member -> member.collectives().barrier()).toList()));
         return new double[] {whole, sum / targets.length, largest};
     }
 
