@@ -2,6 +2,7 @@ package dev.canopy.cli.demo;
 
 import dev.canopy.cli.FutureWait;
 import dev.canopy.cli.dashboard.UntilStopped;
+import dev.canopy.collectives.internal.loop.OwnEventLoop;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.internal.emulation.LinkProfile;
 import dev.canopy.core.internal.emulation.WanEmulation;
@@ -86,7 +87,8 @@ final class DemoRun {
                 NodeOptions options = NodeOptions.of(job, NodeId.of("node" + i), coordinates, grid.nodes().size(),
                         connectString, secret).withHeartbeat(IN_ONE_JVM)
                         .withLayers(below -> new WanEmulationLayer(below, wan, coordinates, nodeSeed));
-                nodes.add(await(CanopyNode.start(vertx, options), "start node" + i));
+                // Each node on an event loop of its own, as in separate processes.
+                nodes.add(await(OwnEventLoop.startNode(vertx, options), "start node" + i));
             }
             List<Future<Communicator>> joins = nodes.stream().map(CanopyNode::join).toList();
             List<Communicator> worlds = new ArrayList<>();

@@ -1,6 +1,7 @@
 package dev.canopy.collectives.run;
 
 import dev.canopy.collectives.Blocking;
+import dev.canopy.collectives.internal.loop.OwnEventLoop;
 import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.internal.emulation.GridWanEmulation;
 import dev.canopy.core.internal.emulation.WanEmulator;
@@ -22,7 +23,8 @@ import java.util.function.UnaryOperator;
 /**
  * Every process of a level file as a real node in this JVM: an embedded ZooKeeper, TCP on
  * 127.0.0.1, a job secret made for the grid, and the file's WAN emulated between sites. For benchmarks and calibration; blocking
- * methods, to be called from a plain thread.
+ * methods, to be called from a plain thread. Each node runs on a context of its own, spread over the Vert.x event-loop
+ * pool ({@link OwnEventLoop}) as separate processes would be; their shared parts (the WAN emulator) are thread-safe.
  *
  * <p>The embedded server comes from canopy-zookeeper-server, an optional dependency of canopy-collectives (a library
  * user gets no server): a program that calls this class depends on canopy-zookeeper-server itself.
@@ -85,7 +87,7 @@ public final class EmulatedGrid implements AutoCloseable {
             for (int index = 0; index < grid.processCount(); index++) {
                 JoinOptions options = new JoinOptions(JobId.of(job), index, grid, zooKeeper.connectString(),
                         layers.layers(emulator, index), secret);
-                starting.add(CanopyNode.start(vertx, nodeOptions.apply(options.nodeOptions())));
+                starting.add(OwnEventLoop.startNode(vertx, nodeOptions.apply(options.nodeOptions())));
             }
             for (Future<CanopyNode> node : starting) {
                 nodes.add(Blocking.await(node));

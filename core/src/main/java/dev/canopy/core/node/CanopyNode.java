@@ -52,8 +52,10 @@ import org.slf4j.LoggerFactory;
  * authenticates every connection and datagram with it, and a frame must come from the member whose
  * rank it claims ({@link MemberSourceCheck}).
  *
- * <p>All of the node's state lives on one Vert.x context: a new event loop when {@link #start} is
- * called from a non-Vert.x thread, the caller's context otherwise.
+ * <p>All of the node's state lives on one Vert.x context: the caller's context when {@link #start} is called on
+ * one, otherwise a new context. Vert.x 5 runs every context a non-Vert.x thread creates on that thread's one event
+ * loop, so nodes started one after another from a plain thread share a loop: start each from a context of its own
+ * (a verticle's) to spread them over the pool.
  */
 public final class CanopyNode {
 
