@@ -149,7 +149,8 @@ run_canopy() { # label spec [canopy node options]
   local nodes=()
   while read -r name ns address site index; do
     [[ $name == \#* || -z $name ]] && continue
-    (cd "$gridbed" && exec nice -n "$nice" ./gridbed exec "$name" java $java_opts -Dcanopy.bcast.sizes="$sizes" \
+    # CANOPY_WARM_LOG=INFO: each node logs what its WAN warm-up sent and took, and how long it took
+    (cd "$gridbed" && CANOPY_WARM_LOG=INFO exec nice -n "$nice" ./gridbed exec "$name" java $java_opts -Dcanopy.bcast.sizes="$sizes" \
       -Dcanopy.bcast.iterations="$iterations" -Dcanopy.bcast.guard-ms=1000 -jar "$jar" node --config "$rsl" \
       --process "$process" --zk 10.250.0.1:2181 --job "gridbed-$label-$$" --secret-file "$key" --host "$address" \
       "$@" --class dev.canopy.cli.bench.SynchronisedBcast) >"$out/$label-$process.log" 2>&1 &

@@ -56,6 +56,8 @@ import picocli.CommandLine.Spec;
 public final class NodeCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeCommand.class);
+    /** The warm-up's outcome has a logger of its own, so a bench can show it alone (CANOPY_WARM_LOG=INFO). */
+    private static final Logger WARM_LOG = LoggerFactory.getLogger(WanWarmUp.class);
 
     @Spec
     private CommandSpec spec;
@@ -196,16 +198,16 @@ public final class NodeCommand implements Callable<Integer> {
     private void warmWan(CanopySession session) {
         Optional<String> declined = WanWarmUp.declined(warmWan, session.world().members());
         if (declined.isPresent()) {
-            LOG.debug("no WAN warm-up: {}", declined.get());
+            WARM_LOG.info("no WAN warm-up: {}", declined.get());
             return;
         }
         WanWarmUp.start(session.world(), session.collectives().plan(), session.grid(), warmWan).onSuccess(warmed -> {
             if (warmed.problems().isEmpty()) {
-                LOG.info("warmed {} WAN connection directions out ({} bytes) and took {} in ({} bytes) in {} ms",
+                WARM_LOG.info("warmed {} WAN connection directions out ({} bytes) and took {} in ({} bytes) in {} ms",
                         warmed.sent().size(), warmed.bytesSent(), warmed.received().size(), warmed.bytesReceived(),
                         warmed.millis());
             } else {
-                LOG.warn("WAN warm-up incomplete after {} ms ({} directions out, {} in; the job goes on): {}",
+                WARM_LOG.warn("WAN warm-up incomplete after {} ms ({} directions out, {} in; the job goes on): {}",
                         warmed.millis(), warmed.sent().size(), warmed.received().size(),
                         String.join("; ", warmed.problems()));
             }
