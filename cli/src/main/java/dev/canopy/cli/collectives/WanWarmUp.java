@@ -89,7 +89,8 @@ final class WanWarmUp {
         long started = System.nanoTime();
         return world.split(0, world.rank())
                 .compose(warming -> fly(warming, plan, sizes, deadlineMs, started))
-                .recover(e -> Future.succeededFuture(Result.failed("WAN warm-up: " + e.getMessage(), millisSince(started))));
+                .recover(e -> Future.succeededFuture(Result.failed(String.valueOf(e.getMessage()),
+                        millisSince(started))));
     }
 
     private static Future<Result> fly(Communicator warming, CollectivePlan plan, WarmUpSizes sizes, long deadlineMs,

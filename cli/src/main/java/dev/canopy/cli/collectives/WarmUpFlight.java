@@ -43,8 +43,8 @@ final class WarmUpFlight {
             Buffer chunk = message.payload();
             String problem = problem(chunk, flight, received);
             if (problem != null) {
-                return Future.failedFuture(new IllegalStateException("WAN warm-up: rank " + from + " sent " + problem
-                        + "; is it the same Canopy version?"));
+                return Future.failedFuture(new IllegalStateException("rank " + from
+                        + " sent a malformed warm-up flight: " + problem + "; is it the same Canopy version?"));
             }
             int size = chunk.getInt(0);
             int now = received + chunk.length();
@@ -55,11 +55,13 @@ final class WarmUpFlight {
     /** What is wrong with {@code chunk} after {@code received} bytes of a flight of {@code flight} (-1: first chunk). */
     private static String problem(Buffer chunk, int flight, int received) {
         if (chunk.length() < HEADER_BYTES || chunk.length() > CHUNK_BYTES) {
-            return "a chunk of " + chunk.length() + " bytes (a warm-up chunk has " + HEADER_BYTES + " to " + CHUNK_BYTES + ")";
+            return "a chunk of " + chunk.length() + " bytes (a warm-up chunk has " + HEADER_BYTES + " to "
+                    + CHUNK_BYTES + ")";
         }
         int size = chunk.getInt(0);
         if (size < WarmUpSizes.MIN_BYTES || size > WarmUpSizes.MAX_BYTES) {
-            return "a flight size of " + size + " bytes (" + WarmUpSizes.MIN_BYTES + " to " + WarmUpSizes.MAX_BYTES + " expected)";
+            return "a flight size of " + size + " bytes (" + WarmUpSizes.MIN_BYTES + " to " + WarmUpSizes.MAX_BYTES
+                    + " expected)";
         }
         if (flight >= 0 && size != flight) {
             return "chunks of two flights (" + flight + " bytes, then " + size + ")";

@@ -138,9 +138,9 @@ class WanWarmUpTest {
             Blocking.await(world.get(2).send(0, 0, Buffer.buffer(new byte[8]).setInt(0, 12)));
 
             assertThatThrownBy(() -> Blocking.await(WarmUpFlight.receive(world.get(0), 2)))
-                    .hasMessageContaining("rank 2 sent a chunk of 2 bytes");
+                    .hasMessageContaining("rank 2 sent a malformed warm-up flight: a chunk of 2 bytes");
             assertThatThrownBy(() -> Blocking.await(WarmUpFlight.receive(world.get(0), 2)))
-                    .hasMessageContaining("rank 2 sent a flight size of 12 bytes");
+                    .hasMessageContaining("rank 2 sent a malformed warm-up flight: a flight size of 12 bytes");
         }
     }
 
