@@ -28,10 +28,10 @@ import java.util.regex.Pattern;
  * only ever carried small messages measured almost nothing, so it spreads every message larger than its initial
  * window over about half a round trip (90 to 130 ms on grid8's 220 ms hops). One flight of a few bandwidth-delay
  * products raises the estimate, and BBR keeps it over idle periods (measured: a warmed 220 ms connection still
- * sent 64 KB in about one round trip after 300 s idle), so nothing re-warms. CUBIC keeps its window over idle periods only with
- * {@code net.ipv4.tcp_slow_start_after_idle=0}; with the default 1 it restarts from the initial window after about
- * one retransmission timeout of idle (0.5 to 2 s on that link), so no re-warming could keep up and the warm-up
- * lasts until the first pause (docs/transport.md).
+ * sent 64 KB in about one round trip after 300 s idle), so nothing re-warms. CUBIC keeps its window over idle
+ * periods only with {@code net.ipv4.tcp_slow_start_after_idle=0}; with the default 1 it restarts from the initial
+ * window after about one retransmission timeout of idle (0.5 to 2 s on that link), so no re-warming could keep up
+ * and the warm-up lasts until the first pause (docs/transport.md).
  */
 final class WanWarmUp {
 
