@@ -4,9 +4,9 @@
 # 20 iterations, root at the first host of the first site. Prints the comparison table.
 #
 #   bench/gridbed/run.sh [--gridbed DIR] [--spec grid8] [--hosts N] [--algorithm auto] [--sizes 2,1024,65536,1048576]
-#                        [--iterations 20] [--warm-wan 1048576] [--out DIR] [--only canopy|mpi|COLUMNS]
+#                        [--iterations 20] [--warm-wan auto] [--out DIR] [--only canopy|mpi|COLUMNS]
 #
-# --only runs some columns (canopy-idle, canopy-warmed, canopy-warm, mpi-default, mpi-binomial,
+# --only runs some columns (canopy-idle, canopy-nowarm, canopy-warm, mpi-default, mpi-binomial,
 # comma-separated; without it all but canopy-warm); the table is printed from everything in --out, so a
 # column can be rerun into an earlier run's --out (--only none just prints it again).
 #
@@ -18,10 +18,10 @@
 #   lower bound      shortest-path-tree latency of the spec's matrix (gridbed's models.py), no transfer time
 #   Canopy fresh     one `canopy node` per host (this worktree's cli/target/canopy.jar, built by ./canopy
 #                    when stale), ZooKeeper in the router namespace, heavy-WAN tree `auto`; the spec as
-#                    given: fresh connections, opened by the job, that have carried nothing but its messages
-#   Canopy warmed    the spec as given, every node started with `canopy node --warm-wan BYTES` (--warm-wan,
-#                    default 1 MiB): before the program, each WAN connection carries one bulk flight, so
-#                    BBR (the hosts' congestion control here) paces later messages fast (docs/transport.md)
+#                    given: fresh connections, opened by the job, and the node's default start, which warms
+#                    the plan's WAN connections in the background (`--warm-wan auto`; --warm-wan changes it)
+#   Canopy no warm-up  the same with `canopy node --warm-wan off`: the connections carry nothing but the
+#                    program's messages, so BBR (the hosts' congestion control here) paces large ones slowly
 #   Canopy warm TCP  (only with --only canopy-warm) the same as idle with tcp_slow_start_after_idle=0 in
 #                    every host (gridbed's *-warm spec): keeps CUBIC's window over idle periods; BBR
 #                    ignores the sysctl
@@ -39,7 +39,7 @@ only=""
 spec_name=grid8
 hosts=""
 algorithm=auto   # Canopy's heavy-WAN tree (the level file's heavy_wan), planned per message size
-warm_wan=1048576 # bytes each node sends to every node at another site before the program (canopy-warmed)
+warm_wan=auto    # canopy node --warm-wan of the fresh column (off, auto or bytes per WAN connection direction)
 
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -63,7 +63,7 @@ done
 [[ $sizes =~ ^[0-9]+(,[0-9]+)*$ ]] || { echo "run.sh: --sizes '$sizes' must be byte counts separated by commas" >&2; exit 2; }
 [[ $iterations =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --iterations '$iterations' must be a positive number" >&2; exit 2; }
 [[ $algorithm =~ ^[a-z_]+$ ]] || { echo "run.sh: --algorithm '$algorithm' is not a tree name (auto, spt, hlot, binomial, ...)" >&2; exit 2; }
-[[ $warm_wan =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --warm-wan '$warm_wan' must be a positive byte count" >&2; exit 2; }
+[[ $warm_wan =~ ^(off|auto|[0-9]+)$ ]] || { echo "run.sh: --warm-wan '$warm_wan' must be off, auto or a byte count" >&2; exit 2; }
 [[ -z $hosts || $hosts =~ ^[1-9][0-9]?$ ]] || { echo "run.sh: --hosts '$hosts' must be 1 to 99" >&2; exit 2; }
 out=${out:-$(mktemp -d /tmp/canopy-gridbed.XXXXXX)}
 mkdir -p "$out"
@@ -149,7 +149,8 @@ run_canopy() { # label spec [canopy node options]
   local nodes=()
   while read -r name ns address site index; do
     [[ $name == \#* || -z $name ]] && continue
-    (cd "$gridbed" && exec nice -n "$nice" ./gridbed exec "$name" java $java_opts -Dcanopy.bcast.sizes="$sizes" \
+    # CANOPY_WARM_LOG=INFO: each node logs what its WAN warm-up sent and took, and how long it took
+    (cd "$gridbed" && CANOPY_WARM_LOG=INFO exec nice -n "$nice" ./gridbed exec "$name" java $java_opts -Dcanopy.bcast.sizes="$sizes" \
       -Dcanopy.bcast.iterations="$iterations" -Dcanopy.bcast.guard-ms=1000 -jar "$jar" node --config "$rsl" \
       --process "$process" --zk 10.250.0.1:2181 --job "gridbed-$label-$$" --secret-file "$key" --host "$address" \
       "$@" --class dev.canopy.cli.bench.SynchronisedBcast) >"$out/$label-$process.log" 2>&1 &
@@ -176,8 +177,8 @@ run_mpi() { # label spec [mca args]
 echo "run.sh: raw outputs in $out" >&2
 wanted() { [[ ,$only, == *,$1,* || ($1 != canopy-warm && (-z $only || ($only == canopy && $1 == canopy-*)
               || ($only == mpi && $1 == mpi-*))) ]]; }
-wanted canopy-idle && run_canopy canopy-idle "$(spec_path idle)"
-wanted canopy-warmed && run_canopy canopy-warmed "$(spec_path idle)" --warm-wan "$warm_wan"
+wanted canopy-idle && run_canopy canopy-idle "$(spec_path idle)" --warm-wan "$warm_wan"
+wanted canopy-nowarm && run_canopy canopy-nowarm "$(spec_path idle)" --warm-wan off
 wanted canopy-warm && run_canopy canopy-warm "$(spec_path warm)"
 wanted mpi-default && run_mpi mpi-default "$(spec_path idle)"
 # Open MPI 4.1 coll/tuned bcast algorithm 6 = binomial tree
@@ -199,11 +200,11 @@ echo "bcast on gridbed $spec_name (${hosts:-as in the spec} hosts per site), roo
 echo "table printed $(date -u +%Y-%m-%dT%H:%MZ) (raw outputs in $out), TCP congestion control $(cat "$out/tcp-congestion-control" 2>/dev/null || echo '?'), niceness $nice, $(nproc) CPUs ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 warm_tcp=""; [[ -r $out/canopy-warm.results ]] && warm_tcp=" Canopy $algorithm, warm TCP |"
-echo "| size (B) | lower bound | Canopy $algorithm, fresh | Canopy $algorithm, WAN warmed at start |$warm_tcp Open MPI default | Open MPI binomial |"
+echo "| size (B) | lower bound | Canopy $algorithm, fresh (--warm-wan $warm_wan) | Canopy $algorithm, no warm-up |$warm_tcp Open MPI default | Open MPI binomial |"
 echo "| ---: | ---: | ---: | ---: |${warm_tcp:+ ---: |} ---: | ---: |"
 for size in ${sizes//,/ }; do
   bound=$lower
   ((size > 1024)) && bound="$lower + transfer"
   warm_cell=""; [[ -n $warm_tcp ]] && warm_cell=" $(canopy_ms canopy-warm "$size") |"
-  echo "| $size | $bound | $(canopy_ms canopy-idle "$size") | $(canopy_ms canopy-warmed "$size") |$warm_cell $(mpi_ms mpi-default "$size") | $(mpi_ms mpi-binomial "$size") |"
+  echo "| $size | $bound | $(canopy_ms canopy-idle "$size") | $(canopy_ms canopy-nowarm "$size") |$warm_cell $(mpi_ms mpi-default "$size") | $(mpi_ms mpi-binomial "$size") |"
 done

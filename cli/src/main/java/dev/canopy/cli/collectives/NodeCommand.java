@@ -8,7 +8,7 @@ import dev.canopy.cli.launch.ProgramArgumentsFile;
 import dev.canopy.cli.probe.HumanDuration;
 import dev.canopy.dashboard.DashboardOptions;
 import dev.canopy.dashboard.failure.FailureVerdicts;
-import dev.canopy.collectives.Blocking;
+import dev.canopy.collectives.run.CanopySession;
 import dev.canopy.collectives.run.FatalErrors;
 import dev.canopy.collectives.run.JoinOptions;
 import dev.canopy.collectives.run.LauncherEnvironment;
@@ -16,7 +16,6 @@ import dev.canopy.collectives.run.LauncherWatch;
 import dev.canopy.collectives.run.LeaveOnShutdown;
 import dev.canopy.collectives.run.LivePlanSettings;
 import dev.canopy.collectives.run.ProgramMain;
-import dev.canopy.core.comm.Communicator;
 import dev.canopy.core.node.JobId;
 import dev.canopy.core.node.NodeLogger;
 import dev.canopy.core.node.TransportStack;
@@ -57,6 +56,8 @@ import picocli.CommandLine.Spec;
 public final class NodeCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeCommand.class);
+    /** The warm-up's outcome has a logger of its own, so a bench can show it alone (CANOPY_WARM_LOG=INFO). */
+    private static final Logger WARM_LOG = LoggerFactory.getLogger(WanWarmUp.class);
 
     @Spec
     private CommandSpec spec;
@@ -107,11 +108,13 @@ public final class NodeCommand implements Callable<Integer> {
             + " (the same on every process); default: plans from the level file only.")
     private boolean livePlans;
 
-    @Option(names = "--warm-wan", paramLabel = "BYTES", defaultValue = "0", description = "Before the program runs,"
-            + " send BYTES to every process at another site and take theirs (the same on every process), so that"
-            + " WAN connections have carried bulk data before the first large message (docs/transport.md; e.g."
-            + " 1048576; default: ${DEFAULT-VALUE}, none).")
-    private int warmWanBytes;
+    @Option(names = "--warm-wan", paramLabel = "off|auto|BYTES", defaultValue = "auto",
+            converter = WarmWanSetting.Converter.class, description = "At the start, send one bulk flight over each"
+            + " direction of every WAN connection the job's collective trees use, in the background, so that they"
+            + " carry large messages at speed from the first (docs/transport.md). auto: twice each link's"
+            + " bandwidth-delay product (256 KiB to 4 MiB), not when every process is on loopback; BYTES: that many"
+            + " per direction; off: none. The same on every process (default: ${DEFAULT-VALUE}).")
+    private WarmWanSetting warmWan;
 
     @Mixin
     private TlsOptionsMixin tls;
@@ -154,12 +157,6 @@ public final class NodeCommand implements Callable<Integer> {
                 return 2;
             }
         }
-        try {
-            WanWarmUp.requireValid(warmWanBytes);
-        } catch (IllegalArgumentException e) {
-            spec.commandLine().getErr().println("canopy node: " + e.getMessage());
-            return 2;
-        }
         NodeAddresses.Checked addresses = NodeAddresses.ofThisMachine().check(host, Optional.ofNullable(advertise));
         if (addresses instanceof NodeAddresses.Refused refused) {
             spec.commandLine().getErr().println("canopy node: " + refused.message());
@@ -197,11 +194,24 @@ public final class NodeCommand implements Callable<Integer> {
         }
     }
 
-    private void warmWan(Communicator world) {
-        long started = System.nanoTime();
-        WanWarmUp.Result warmed = Blocking.await(WanWarmUp.run(world, warmWanBytes));
-        LOG.info("warmed the WAN connections to {} processes at other sites with {} bytes each in {} ms",
-                warmed.remoteProcesses(), warmWanBytes, (System.nanoTime() - started) / 1_000_000);
+    /** Starts the WAN warm-up in the background (the program does not wait for it) and logs how it went. */
+    private void warmWan(CanopySession session) {
+        Optional<String> declined = WanWarmUp.declined(warmWan, session.world().members());
+        if (declined.isPresent()) {
+            WARM_LOG.info("no WAN warm-up: {}", declined.get());
+            return;
+        }
+        WanWarmUp.start(session.world(), session.collectives().plan(), session.grid(), warmWan).onSuccess(warmed -> {
+            if (warmed.problems().isEmpty()) {
+                WARM_LOG.info("warmed {} WAN connection directions out ({} bytes) and took {} in ({} bytes) in {} ms",
+                        warmed.sent().size(), warmed.bytesSent(), warmed.received().size(), warmed.bytesReceived(),
+                        warmed.millis());
+            } else {
+                WARM_LOG.warn("WAN warm-up incomplete after {} ms ({} directions out, {} in; the job goes on): {}",
+                        warmed.millis(), warmed.sent().size(), warmed.received().size(),
+                        String.join("; ", warmed.problems()));
+            }
+        });
     }
 
     /** Joins through {@code connectString} and runs the program; returns its exit status. */
@@ -218,9 +228,7 @@ public final class NodeCommand implements Callable<Integer> {
             // The node's failure detector tells a crash from a leave: its verdicts make members failed on the dashboard.
             return ProgramMain.run(programClass, loader, arguments.toArray(String[]::new), () -> options, session -> {
                 served.ifPresent(shown -> FailureVerdicts.follow(session.node(), shown.dashboard().state()));
-                if (warmWanBytes > 0) {
-                    warmWan(session.world());
-                }
+                warmWan(session);
             });
         } finally {
             served.ifPresent(CommandDashboard::close);

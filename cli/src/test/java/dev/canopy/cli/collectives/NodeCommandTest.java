@@ -53,7 +53,7 @@ class NodeCommandTest {
         StringWriter err = new StringWriter();
 
         assertThat(runProcessZero(err, "--warm-wan", "-1")).isEqualTo(2);
-        assertThat(err.toString()).startsWith("canopy node: --warm-wan -1: give 0 (no warm-up) to 67108864 bytes")
+        assertThat(err.toString()).contains("--warm-wan -1: give off, auto or 1024 to 67108864 bytes")
                 .doesNotContain("\tat ");
     }
 
