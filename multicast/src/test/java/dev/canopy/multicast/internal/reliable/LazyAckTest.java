@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
  * The design note's lazy ACK at the root of a 16-member communicator (the bench's udp setting: sub-groups of 8, so the
  * root hears its 7 leaves and 1 co-root) on the emulated fabric: the ACK messages (FEEDBACK and NAK) that reach the
  * root, counted on its reliable link, per bcast. The root's datagrams leave one every {@value #WIRE_GAP_NANOS} ns (a
- * 1,500-byte frame at 1 Gb/s), so that, as over udp, receivers get them one at a time rather than all in one batch
+ * 1,500-byte frame at 1 Gb/s) or slower, so that, as over udp, receivers get them one at a time rather than all in one batch
  * (a batch makes one report, whatever it passes). Receivers acknowledge every M messages, skewed, and report credits
  * every half of their buffers; before, they acknowledged every M packets, so a 64 KiB message of 37 packets drew
  * about 5 reports from each of the 8 (the 58 per 64 KiB bcast the udp bench measured, with 46 packets).
@@ -44,7 +44,7 @@ class LazyAckTest {
     @Test
     void a64KibBcastDrawsAFewCreditReportsPerReporterNotOneEveryMPackets() {
         int packets = packetsOf(64 * 1024);
-        double perBcast = acksAtRootPerBcast(64 * 1024, 60);
+        double perBcast = acksAtRootPerBcast(64 * 1024, 60, WIRE_GAP_NANOS);
 
         // Per reporter: one credit report per half of the buffers the message's packets take, and 1 / M message ACK.
         double lazy = REPORTING_TO_ROOT * (packets / (OPTIONS.creditsPerRoot() / 2.0) + 1.0 / OPTIONS.ackEvery());
@@ -54,9 +54,27 @@ class LazyAckTest {
         assertThat(perBcast).isLessThanOrEqualTo(lazy * 1.1).isLessThan(everyMPackets * 0.6);
     }
 
+    /**
+     * Packets that trickle in, one every half ACK delay (as over udp when the 16 member processes wait for the 2 cores),
+     * are reported at the credit points, not after every ACK delay counted from the first unreported packet (which
+     * made a report every packet or two: 60 to 70 at the root per 64 KiB bcast over udp).
+     */
+    @Test
+    void aTrickleOfPacketsIsReportedAtCreditPointsNotAfterEveryAckDelay() {
+        int packets = packetsOf(64 * 1024);
+        double perBcast = acksAtRootPerBcast(64 * 1024, 20, OPTIONS.ackDelay().toNanos() / 2);
+
+        double lazy = REPORTING_TO_ROOT * (packets / (OPTIONS.creditsPerRoot() / 2.0) + 1.0 / OPTIONS.ackEvery());
+        System.out.printf("LazyAckTest: 64 KiB trickling (a packet every %d us): %.2f ACKs at the root per bcast (lazy"
+                + " bound %.1f)%n", OPTIONS.ackDelay().toNanos() / 2_000, perBcast, lazy);
+        // Runs printed 26.3 (the root's bursts of credits leave quiet spells at the receivers, which end in a
+        // report); with the delay counted from the first unreported packet, 148.
+        assertThat(perBcast).isLessThanOrEqualTo(lazy * 1.5);
+    }
+
     @Test
     void backToBackOnePacketBcastsDrawOneAckPerReporterEveryMBcasts() {
-        double perBcast = acksAtRootPerBcast(1_024, 400);
+        double perBcast = acksAtRootPerBcast(1_024, 400, WIRE_GAP_NANOS);
 
         // Every M messages per reporter, plus the credit reports that fall between (every half of the buffers).
         double lazy = REPORTING_TO_ROOT * (1.0 / OPTIONS.ackEvery() + 1.0 / (OPTIONS.creditsPerRoot() / 2.0));
@@ -71,10 +89,11 @@ class LazyAckTest {
     }
 
     /**
-     * Root 0 broadcasts {@code count} messages of {@code bytes} back to back; every other member checks each one. Returns
+     * Root 0 broadcasts {@code count} messages of {@code bytes} back to back, its datagrams leaving {@code wireGapNanos}
+     * apart; every other member checks each one. Returns
      * the ACK messages counted on the root's link, per bcast, once every window is empty.
      */
-    private static double acksAtRootPerBcast(int bytes, int count) {
+    private static double acksAtRootPerBcast(int bytes, int count, long wireGapNanos) {
         Simulation simulation = new Simulation();
         EmulatedUdSwitch fabric = new EmulatedUdSwitch(EmulatedUdOptions.perfect(), simulation, simulation.wire());
         List<SimulatedLoop> loops = new ArrayList<>();
@@ -86,7 +105,7 @@ class LazyAckTest {
         List<ReliableMulticast> members = new ArrayList<>();
         for (int rank = 0; rank < MEMBERS; rank++) {
             members.add(ReliableMulticast.create(SimulatedGroup.COMMUNICATOR, SimulatedGroup.GROUP,
-                    rank == 0 ? new PacedFabric(fabric.attach("root", loops.get(0)), simulation)
+                    rank == 0 ? new PacedFabric(fabric.attach("root", loops.get(0)), simulation, wireGapNanos)
                             : fabric.attach("member-" + rank, loops.get(rank)),
                     rank == 0 ? rootLink : links.link(rank),
                     loops.get(rank), OPTIONS));
@@ -161,16 +180,18 @@ class LazyAckTest {
         }
     }
 
-    /** A root's endpoint whose datagrams leave one every {@link #WIRE_GAP_NANOS}, in order, as on a wire. */
+    /** A root's endpoint whose datagrams leave one every {@code gapNanos}, in order, as on a wire. */
     private static final class PacedFabric implements Fabric {
 
         private final Fabric fabric;
         private final Simulation simulation;
+        private final long gapNanos;
         private long wireFreeAt;
 
-        PacedFabric(Fabric fabric, Simulation simulation) {
+        PacedFabric(Fabric fabric, Simulation simulation, long gapNanos) {
             this.fabric = fabric;
             this.simulation = simulation;
+            this.gapNanos = gapNanos;
         }
 
         @Override
@@ -179,7 +200,7 @@ class LazyAckTest {
                 return SendOutcome.TOO_LARGE;
             }
             ByteBuffer copy = ByteBuffer.allocate(datagram.remaining()).put(datagram.duplicate()).flip();
-            wireFreeAt = Math.max(wireFreeAt, simulation.nanoTime()) + WIRE_GAP_NANOS;
+            wireFreeAt = Math.max(wireFreeAt, simulation.nanoTime()) + gapNanos;
             simulation.at(wireFreeAt, () -> fabric.send(group, copy));
             return SendOutcome.SENT;
         }
