@@ -23,8 +23,8 @@ import dev.canopy.multicast.internal.loop.OwnerLoop;
  * The first two are sent at the end of the batch of packets being handled ({@link Substrate#flushFeedback}: packets
  * that arrived together, or one link message), so that several points passed in one batch make one report. The
  * delay's timer is not cancelled by the reports that beat it: armed once, it finds on firing whether progress is
- * still unreported and how long ago the last came, and sends or waits the rest of the delay (one timer per delay while a stream
- * flows, instead of one scheduled and cancelled per report: on Vert.x each is a scheduled task on the event loop). A
+ * still unreported and how long ago the last came, and sends or waits the rest of the delay (one timer per delay
+ * while a stream flows, instead of one scheduled and cancelled per report: on Vert.x each is a scheduled task). A
  * leaf that sees a later packet before the one it expects reports at once with a NAK asking for the missing ones
  * (fast repair, instead of waiting for the parent's retransmission timeout), once per hole. Owner loop only.
  */
