@@ -132,15 +132,18 @@ final class LeafWindow {
 
     /**
      * {@code leaf} has every packet below {@code ackedUpTo}, as of {@code now}. Returns whether it is one of this
-     * window's leaves (the ACK is then recorded). The first ACK to cover a held packet that was not retransmitted
-     * to this leaf is a round-trip sample.
+     * window's leaves (the ACK is then recorded). An ACK that newly covers held packets not retransmitted to this
+     * leaf is a round-trip sample: that of the oldest of them, the one that waited longest for it. (The newest, as
+     * before 2026-11-28, left out the time a lazy ACK or a descheduled leaf kept the older ones waiting, so the
+     * timeout was estimated below what whole bursts waited: over udp with 16 member processes on 2 cores, 5 to 12
+     * retransmissions per 64 KiB bcast, all false, before this change and after it.)
      */
     boolean acknowledged(int leaf, long ackedUpTo, long now) {
         for (int i = 0; i < leaves.length; i++) {
             if (leaves[i] == leaf) {
-                long newest = ackedUpTo - 1;
-                if (newest >= covered[i] && newest >= head && newest < sent) {
-                    timeout.sample(now - sentAt[index(newest)]);
+                long oldest = Math.max(covered[i], head);
+                if (oldest < ackedUpTo && oldest < sent) {
+                    timeout.sample(now - sentAt[index(oldest)]);
                 }
                 covered[i] = Math.max(covered[i], ackedUpTo);
                 return true;

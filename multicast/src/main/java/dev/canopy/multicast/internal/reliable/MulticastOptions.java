@@ -13,8 +13,10 @@ import java.util.Objects;
  * @param creditsPerRoot    receive buffers each member keeps posted per root that may send to it: the
  *                          datagrams (a DATA or a whole BATCH each) a root may have in flight beyond what a
  *                          receiver has seen; the same on every member
- * @param ackEvery          M: a receiver acknowledges packet B when B mod M == its rank mod M (skewed ACK)
- * @param ackDelay          an explicit ACK (with credits) follows this long after unreported progress
+ * @param ackEvery          M: a receiver acknowledges message B of a root's stream when B mod M == its rank mod M
+ *                          (skewed ACK), and reports credits after half of its buffers
+ * @param ackDelay          an explicit ACK (with credits) follows once a stream with unreported progress has been
+ *                          quiet this long
  * @param retransmitTimeout after this long without an ACK, a root or co-root sends the packet again over
  *                          the reliable link, to exactly the leaves whose ACK is missing
  * @param subGroupSize      root or co-root plus its leaves; 0 picks it from {@link #latencyModel}

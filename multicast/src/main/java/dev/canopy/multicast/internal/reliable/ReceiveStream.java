@@ -31,6 +31,7 @@ final class ReceiveStream implements FeedbackSender.Progress {
     private final ArrayDeque<Promise<Buffer>> waiting = new ArrayDeque<>();
     private long next;
     private long seenUpTo;
+    private long messagesDelivered;
     private Throwable failure;
 
     ReceiveStream(Substrate substrate, int root) {
@@ -154,21 +155,24 @@ final class ReceiveStream implements FeedbackSender.Progress {
         return delivered.size();
     }
 
+    /** Takes the next packet in order; returns whether it completed a message at this receiver's ACK point. */
     private boolean consume(ByteBuffer packet) {
-        long sequence = next++;
+        next++;
         if (coRoot != null) {
             coRoot.hold(packet);
         }
+        Buffer complete;
         try {
-            Buffer complete = reassembly.add(packet, root);
-            if (complete != null) {
-                deliver(complete);
-            }
+            complete = reassembly.add(packet, root);
         } catch (IllegalStateException broken) {
             substrate.fail(broken);
             return false;
         }
-        return feedback.isAckPoint(sequence);
+        if (complete == null) {
+            return false;
+        }
+        deliver(complete);
+        return feedback.isAckPoint(messagesDelivered++);
     }
 
     private void deliver(Buffer message) {

@@ -131,6 +131,18 @@ class LeafWindowTest {
         assertThat(timeout.nanos()).isEqualTo(3_000);
     }
 
+    @Test
+    void aLazyAckIsSampledAsTheRoundTripOfTheOldestPacketItCovers() {
+        RetransmitTimeout timeout = new RetransmitTimeout(100, 1_000_000);
+        LeafWindow learning = new LeafWindow(8, 64, new int[] {3}, timeout);
+        for (int i = 0; i < 4; i++) {
+            learning.add(packet(i));
+            learning.markSent(i * 10_000L);
+        }
+        learning.acknowledged(3, 4, 31_000); // packet 3 waited 1,000 for it, packet 0 31,000
+        assertThat(timeout.nanos()).isEqualTo(31_000 + 4 * 15_500);
+    }
+
     /** Sends packet {@code sequence} so that it is due at {@code deadline}. */
     private void addSent(long sequence, long deadline) {
         window.add(packet(sequence));

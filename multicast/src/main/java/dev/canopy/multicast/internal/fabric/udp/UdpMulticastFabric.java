@@ -53,6 +53,7 @@ public final class UdpMulticastFabric implements Fabric {
     private final AtomicLong droppedNoBuffer = new AtomicLong();
     private final AtomicLong sendsDropped = new AtomicLong();
     private final AtomicLong oversized = new AtomicLong();
+    private volatile int grantedReceiveBuffer;
     private volatile boolean closed;
 
     private UdpMulticastFabric(UdpFabricOptions options, NetworkInterface networkInterface, DatagramChannel sender,
@@ -106,6 +107,10 @@ public final class UdpMulticastFabric implements Fabric {
             DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
             channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             channel.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);
+            grantedReceiveBuffer = channel.getOption(StandardSocketOptions.SO_RCVBUF);
+            LOG.info("udp fabric: group {} on {}: receive buffer {} bytes granted for {} asked (Linux doubles the ask"
+                    + " for its bookkeeping, capped by net.core.rmem_max)", address, networkInterface.getName(),
+                    grantedReceiveBuffer, SOCKET_BUFFER_BYTES);
             channel.bind(address);
             channel.join(address.getAddress(), networkInterface);
             joined.put(group, channel);
@@ -166,6 +171,11 @@ public final class UdpMulticastFabric implements Fabric {
     @Override
     public void receiveHandler(ReceiveHandler handler) {
         receives.handler(handler);
+    }
+
+    /** The receive buffer the kernel granted the last group joined (SO_RCVBUF read back), in bytes; 0 before. */
+    public int grantedReceiveBuffer() {
+        return grantedReceiveBuffer;
     }
 
     /** Datagrams dropped because no receive buffer was posted. */
