@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * One TCP connection per pair of members, used in both directions, over real sockets on 127.0.0.1: a reply goes
  * back on the connection the request came on; two members dialling each other at once end with the connection the
- * lower one dialled, losing and reordering no frame; a dialled member that restarts is reached again both ways; and
+ * lower one dialled, losing and reordering no frame; a dialled member that restarts is reached again both ways; a
+ * member that keeps dialling holds one spare connection (each new one closes the older); and
  * whoever answers a dial without being the member dialled (without the secret, or with it but under another identity)
  * reads nothing but the client's hello and gets nothing delivered.
  */
@@ -133,6 +134,31 @@ class PairConnectionTest {
             arrived = Await.next(atB);
         }
         assertThat(arrived.sequence()).isEqualTo(sequence);
+    }
+
+    @Test
+    void aMemberThatKeepsDiallingHoldsOneSpareConnectionAndTheOlderAreClosed() {
+        Transport a = nodes.start("a");
+        Member toA = TestNodes.member("a", "s", a);
+        NodeAddress insider = new NodeAddress("127.0.0.1", 9, 9);
+        List<RawHandshake.Connection> dials = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            dials.add(RawHandshake.connect(nodes.vertx, toA, nodes.security, insider, Buffer.buffer()));
+        }
+
+        for (int i = 0; i < 4; i++) {
+            Await.result(dials.get(i).closed());
+        }
+        Await.until(() -> inbound(a) == 1, () -> "one spare connection left open: " + inbound(a));
+        RawHandshake.Connection latest = dials.get(4);
+        assertThat(latest.closed().isComplete()).as("the latest dial stays open").isFalse();
+        // The spare kept is the pair's connection: a's first frame to the insider goes on it.
+        Buffer read = Buffer.buffer();
+        latest.socket().handler(read::appendBuffer);
+        Await.result(a.send(new Member(NodeId.of("insider"), toA.coordinates(), insider), TestNodes.data(7, 8)));
+        Await.until(() -> read.length() >= FrameCodec.HEADER_LENGTH + 8, () -> "the frame on the latest connection: "
+                + read.length() + " bytes");
+        assertThat(read.getLong(FrameCodec.SEQUENCE_OFFSET)).as("the sequence of the frame read").isEqualTo(7);
     }
 
     @Test
