@@ -201,7 +201,7 @@ public final class P2pBenchCommand implements Callable<Integer> {
             sizesJson.add(entry);
         }
         output.print(new JsonObject().put("benchmark", "p2p").put("machine", machine.toJson())
-                .put("peer_pid", peerPid).put("results", sizesJson), () -> P2pTable.render(sizes, rows, machine));
+                .put("peer_pid", peerPid).put("stream_repeats", streamRepeats).put("results", sizesJson), () -> P2pTable.render(sizes, rows, machine));
     }
 
     private static <T> T await(Future<T> future, String step) {
