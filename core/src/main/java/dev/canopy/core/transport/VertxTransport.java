@@ -289,7 +289,7 @@ public final class VertxTransport implements Transport {
             if (connection != null) {
                 // The connection stays open for frames the peer sent before it went.
                 connection.detach(new PeerUnavailableException(peer, reason))
-                        .ifPresent(socket -> keepSpare(connection.address(), socket));
+                        .ifPresent(socket -> keepUnlessNewerSpare(connection.address(), socket));
             }
             log.info("peer {} gone: {}", peer, reason);
         });
@@ -415,6 +415,17 @@ public final class VertxTransport implements Transport {
         if (replaced != null && replaced != socket) {
             log.debug("closing the older spare connection from {}: it dialled again", peer);
             replaced.close();
+        }
+    }
+
+    /**
+     * Keeps the connection that was in use with a peer declared gone, for its last frames, as its spare, unless the
+     * peer dialled a newer one meanwhile (it is the spare already): then this older one is closed.
+     */
+    private void keepUnlessNewerSpare(NodeAddress peer, NetSocket socket) {
+        if (unclaimed.putIfAbsent(peer, socket) != null) {
+            log.debug("closing the connection in use with {}: it dialled a newer one", peer);
+            socket.close();
         }
     }
 
