@@ -21,6 +21,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -61,6 +64,11 @@ public final class P2pBenchCommand implements Callable<Integer> {
             description = "Bytes streamed per size and transport for throughput, after as many to warm up "
                     + "(at least 200 and at most 200,000 messages). Default: ${DEFAULT-VALUE}.")
     private long streamBytes;
+
+    @Option(names = "--stream-repeats", paramLabel = "N", defaultValue = "5",
+            description = "Streams measured per size and transport, the transports taking turns; the table gives the"
+                    + " median stream's throughput (default ${DEFAULT-VALUE}).")
+    private int streamRepeats;
 
     @Option(names = "--jit-warm-up", paramLabel = "N", defaultValue = "20000",
             description = "Messages each transport sends to warm the JIT up before the first size (default ${DEFAULT-VALUE}).")
@@ -130,13 +138,21 @@ public final class P2pBenchCommand implements Callable<Integer> {
         if (jitWarmUp < 1) {
             return Optional.of("--jit-warm-up " + jitWarmUp + " must be positive");
         }
+        if (streamRepeats < 1) {
+            return Optional.of("--stream-repeats " + streamRepeats + " must be positive");
+        }
         if (streamBytes < 1) {
             return Optional.of("--stream-bytes " + streamBytes + " must be positive");
         }
         return plot.problem();
     }
 
-    /** For each size, each probe in turn: round trips and a stream, each after a warm-up of the same length. */
+    /**
+     * For each size, each probe in turn: round trips after a warm-up of the same length, and a warm-up stream; then
+     * {@link #streamRepeats} streams per probe, the probes taking turns, so that a burst of machine load falls on all
+     * of them alike; a row has the median stream (one stream of 200 MiB at 1 MiB lasts about 0.1 s on loopback, and a
+     * single one moved the ratio by 3x between runs of the same build).
+     */
     private List<P2pRow> measure(List<P2pProbe> probes) throws Exception {
         // Let the JIT compile both paths before the first size is measured.
         for (P2pProbe probe : probes) {
@@ -148,15 +164,32 @@ public final class P2pBenchCommand implements Callable<Integer> {
             int roundTrips = (int) Math.max(4, Math.min(rounds, (256L << 20) / (2L * size)));
             int streamed = (int) Math.max(200, Math.min(200_000, streamBytes / size));
             int window = (int) Math.max(1, Math.min(1024, (4L << 20) / size));
+            Map<P2pProbe, long[]> rtts = new LinkedHashMap<>();
+            Map<P2pProbe, long[]> streams = new LinkedHashMap<>();
             for (P2pProbe probe : probes) {
                 await(probe.roundTrips(size, roundTrips), probe.name() + " warm-up, " + size + " B");
-                long[] rtts = await(probe.roundTrips(size, roundTrips), probe.name() + " round trips, " + size + " B");
+                rtts.put(probe, await(probe.roundTrips(size, roundTrips), probe.name() + " round trips, " + size + " B"));
                 await(probe.stream(size, streamed, window), probe.name() + " stream warm-up, " + size + " B");
-                long streamNanos = await(probe.stream(size, streamed, window), probe.name() + " stream, " + size + " B");
-                rows.add(P2pRow.of(probe.name(), size, rtts, streamed, streamNanos));
+                streams.put(probe, new long[streamRepeats]);
+            }
+            for (int repeat = 0; repeat < streamRepeats; repeat++) {
+                for (P2pProbe probe : probes) {
+                    streams.get(probe)[repeat] = await(probe.stream(size, streamed, window),
+                            probe.name() + " stream " + (repeat + 1) + ", " + size + " B");
+                }
+            }
+            for (P2pProbe probe : probes) {
+                rows.add(P2pRow.of(probe.name(), size, rtts.get(probe), streamed, median(streams.get(probe))));
             }
         }
         return rows;
+    }
+
+    /** The median of {@code nanos}; the lower middle one of an even count (a measured stream, not an average). */
+    private static long median(long[] nanos) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        return sorted[(sorted.length - 1) / 2];
     }
 
     private void print(List<P2pRow> rows, long peerPid) {
@@ -168,7 +201,7 @@ public final class P2pBenchCommand implements Callable<Integer> {
             sizesJson.add(entry);
         }
         output.print(new JsonObject().put("benchmark", "p2p").put("machine", machine.toJson())
-                .put("peer_pid", peerPid).put("results", sizesJson), () -> P2pTable.render(sizes, rows, machine));
+                .put("peer_pid", peerPid).put("stream_repeats", streamRepeats).put("results", sizesJson), () -> P2pTable.render(sizes, rows, machine));
     }
 
     private static <T> T await(Future<T> future, String step) {

@@ -41,6 +41,12 @@ class P2pBenchCommandTest {
     }
 
     @Test
+    void noStreamRepeatsIsBadInput() {
+        assertThat(run("bench", "p2p", "--stream-repeats", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--stream-repeats 0");
+    }
+
+    @Test
     @Tag("multiprocess")
     void aShortRunMeasuresEveryTransportAgainstASecondJvm() {
         int exit = run("bench", "p2p", "--sizes", "8,70000", "--rounds", "20", "--stream-bytes", "200000", "--json",
@@ -50,6 +56,7 @@ class P2pBenchCommandTest {
         JsonObject report = new JsonObject(out.toString());
         assertThat(report.getJsonObject("machine").getInteger("nproc")).isPositive();
         assertThat(report.getLong("peer_pid")).isNotEqualTo(ProcessHandle.current().pid());
+        assertThat(report.getInteger("stream_repeats")).isEqualTo(5);
         JsonArray results = report.getJsonArray("results");
         assertThat(results).hasSize(2);
         for (int i = 0; i < results.size(); i++) {

@@ -87,7 +87,8 @@ public final class VertxTransport implements Transport {
      * Pair connections no {@link PeerConnection} writes on, at most one per peer, the latest: accepted from a peer
      * this node has not sent to yet (or while its connection to the peer was still in use), or kept open after
      * {@link #peerGone} for the peer's last frames. The connection to the peer takes it over instead of dialling.
-     * One replaced here stays open for the peer's frames on it until the peer or this transport closes it.
+     * A newer one replaces and closes the older ({@link #keepSpare}): a member that dials again has given that one
+     * up, and an insider that keeps dialling must not pile up open connections.
      */
     private final Map<NodeAddress, NetSocket> unclaimed = new HashMap<>();
     private final Map<NodeId, String> gone = new HashMap<>();
@@ -120,7 +121,7 @@ public final class VertxTransport implements Transport {
                 own.adopt(connection.socket());
             } else {
                 // Taken over once the connection in use closes (a peer restarted, or its view of it broke).
-                unclaimed.put(peer, connection.socket());
+                keepSpare(peer, connection.socket());
             }
         }
 
@@ -288,7 +289,7 @@ public final class VertxTransport implements Transport {
             if (connection != null) {
                 // The connection stays open for frames the peer sent before it went.
                 connection.detach(new PeerUnavailableException(peer, reason))
-                        .ifPresent(socket -> unclaimed.put(connection.address(), socket));
+                        .ifPresent(socket -> keepUnlessNewerSpare(connection.address(), socket));
             }
             log.info("peer {} gone: {}", peer, reason);
         });
@@ -402,6 +403,30 @@ public final class VertxTransport implements Transport {
             peers.put(to.id(), connection);
         }
         return connection;
+    }
+
+    /**
+     * Keeps {@code socket} as the peer's spare connection, closing the one it replaces: at most one spare per peer.
+     * The replaced one is closed after what was read from it was handed up; its close says nothing about the peer
+     * (it is no longer in {@link #unclaimed} when {@link #pairConnectionClosed} hears of it).
+     */
+    private void keepSpare(NodeAddress peer, NetSocket socket) {
+        NetSocket replaced = unclaimed.put(peer, socket);
+        if (replaced != null && replaced != socket) {
+            log.debug("closing the older spare connection from {}: it dialled again", peer);
+            replaced.close();
+        }
+    }
+
+    /**
+     * Keeps the connection that was in use with a peer declared gone, for its last frames, as its spare, unless the
+     * peer dialled a newer one meanwhile (it is the spare already): then this older one is closed.
+     */
+    private void keepUnlessNewerSpare(NodeAddress peer, NetSocket socket) {
+        if (unclaimed.putIfAbsent(peer, socket) != null) {
+            log.debug("closing the connection in use with {}: it dialled a newer one", peer);
+            socket.close();
+        }
     }
 
     /** This node's connection to the member at {@code address}, if it has one. */

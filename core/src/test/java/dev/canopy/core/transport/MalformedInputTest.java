@@ -7,6 +7,7 @@ import dev.canopy.core.internal.frame.FrameCodec;
 import dev.canopy.core.internal.frame.FrameType;
 import dev.canopy.core.internal.security.Rejection;
 import dev.canopy.core.node.Member;
+import dev.canopy.core.node.NodeAddress;
 import dev.canopy.core.testing.Await;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
@@ -29,6 +30,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * another peer over that peer's existing connection.
  */
 class MalformedInputTest {
+
+    /**
+     * The bad peer's own identity: claiming the good peer's instead would make the good peer's dial replace (and
+     * close) the bad peer's connection as the pair's spare before its bad bytes are written.
+     */
+    private static final NodeAddress BAD_PEER = new NodeAddress("127.0.0.1", 9, 9);
 
     private final TestNodes nodes = new TestNodes();
     private Transport good;
@@ -88,7 +95,7 @@ class MalformedInputTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("badStreams")
     void aMalformedStreamClosesOnlyItsConnection(String name, Buffer bytes) {
-        NetSocket raw = RawHandshake.connect(nodes.vertx, toServer, nodes.security, good.localAddress());
+        NetSocket raw = RawHandshake.connect(nodes.vertx, toServer, nodes.security, BAD_PEER);
         assertClosedAfter(raw, bytes);
         assertThat(server.securityCounters().get(Rejection.FRAME_MALFORMED)).isEqualTo(1);
     }
@@ -110,7 +117,7 @@ class MalformedInputTest {
     @Test
     void aStreamEndingInsideAFrameDeliversNothingOfIt() {
         Buffer whole = FrameCodec.encode(TestNodes.data(1, 1000));
-        NetSocket raw = RawHandshake.connect(nodes.vertx, toServer, nodes.security, good.localAddress());
+        NetSocket raw = RawHandshake.connect(nodes.vertx, toServer, nodes.security, BAD_PEER);
         Await.result(raw.write(whole.getBuffer(0, 500)));
         Await.result(raw.close());
 

@@ -28,7 +28,9 @@ import org.junit.jupiter.api.Test;
 /**
  * One TCP connection per pair of members, used in both directions, over real sockets on 127.0.0.1: a reply goes
  * back on the connection the request came on; two members dialling each other at once end with the connection the
- * lower one dialled, losing and reordering no frame; a dialled member that restarts is reached again both ways; and
+ * lower one dialled, losing and reordering no frame; a dialled member that restarts is reached again both ways; a
+ * member that keeps dialling holds one spare connection (each new one closes the older, also when the member is
+ * declared gone); and
  * whoever answers a dial without being the member dialled (without the secret, or with it but under another identity)
  * reads nothing but the client's hello and gets nothing delivered.
  */
@@ -133,6 +135,53 @@ class PairConnectionTest {
             arrived = Await.next(atB);
         }
         assertThat(arrived.sequence()).isEqualTo(sequence);
+    }
+
+    @Test
+    void aMemberThatKeepsDiallingHoldsOneSpareConnectionAndTheOlderAreClosed() {
+        Transport a = nodes.start("a");
+        Member toA = TestNodes.member("a", "s", a);
+        NodeAddress insider = new NodeAddress("127.0.0.1", 9, 9);
+        List<RawHandshake.Connection> dials = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            dials.add(RawHandshake.connect(nodes.vertx, toA, nodes.security, insider, Buffer.buffer()));
+        }
+
+        for (int i = 0; i < 4; i++) {
+            Await.result(dials.get(i).closed());
+        }
+        Await.until(() -> inbound(a) == 1, () -> "one spare connection left open: " + inbound(a));
+        RawHandshake.Connection latest = dials.get(4);
+        assertThat(latest.closed().isComplete()).as("the latest dial stays open").isFalse();
+        // The spare kept is the pair's connection: a's first frame to the insider goes on it.
+        Buffer read = Buffer.buffer();
+        latest.socket().handler(read::appendBuffer);
+        Await.result(a.send(new Member(NodeId.of("insider"), toA.coordinates(), insider), TestNodes.data(7, 8)));
+        Await.until(() -> read.length() >= FrameCodec.HEADER_LENGTH + 8, () -> "the frame on the latest connection: "
+                + read.length() + " bytes");
+        assertThat(read.getLong(FrameCodec.SEQUENCE_OFFSET)).as("the sequence of the frame read").isEqualTo(7);
+    }
+
+    @Test
+    void aMemberDeclaredGoneKeepsOnlyItsNewerConnection() {
+        Transport a = nodes.start("a");
+        Transport b = nodes.start("b");
+        Member toB = TestNodes.member("b", "s", b);
+        BlockingQueue<Frame> atA = new LinkedBlockingQueue<>();
+        a.frameHandler(atA::add);
+        TestNodes.handlersInPlace(a);
+        Await.result(b.send(TestNodes.member("a", "s", a), TestNodes.data(0, 8)));
+        assertThat(Await.next(atA).sequence()).isZero();
+        Await.result(a.send(toB, TestNodes.data(0, 8))); // a adopts b's connection
+        // b dials anew (as after a restart) while its first connection is still in use: the newer is the spare.
+        RawHandshake.Connection newer = RawHandshake.connect(nodes.vertx, TestNodes.member("a", "s", a), nodes.security,
+                b.localAddress(), Buffer.buffer());
+        Await.until(() -> inbound(a) == 2, () -> "both of b's connections accepted: " + inbound(a));
+
+        a.peerGone(toB.id(), "declared gone by the test");
+
+        Await.until(() -> inbound(a) == 1, () -> "the older connection closed: " + inbound(a) + " open");
+        assertThat(newer.closed().isComplete()).as("the newer connection stays the spare").isFalse();
     }
 
     @Test
