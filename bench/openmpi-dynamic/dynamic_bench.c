@@ -3,18 +3,26 @@
  * MPI_Intercomm_merge latency, and inter-communicator bcast from the parent root to the children.
  *
  * Run by run.sh under mpirun with P parent processes:
- *   dynamic_bench RUNS WARMUP BCAST_ITERS C1 [C2 ...]
+ *   dynamic_bench RUNS WARMUP BCAST_ITERS SPAWN_LIMIT_S C1 [C2 ...]
  * For each child count C: WARMUP + RUNS spawns of C children (this same program, in child mode). Each spawn is
  * timed at the parent root from a barrier of the parents to MPI_Comm_spawn's return (disconnect not counted);
  * then, on every run, one MPI_Intercomm_merge (timed at the parent root, freed untimed), and, on the last run,
  * BCAST_ITERS inter-communicator bcasts per message size (8 B, 64 KiB, 512 KiB), each closed by a one-int
  * MPI_Reduce from the children to the parent root, so the time at the root covers delivery to every child.
  * Prints one JSON object per line on the parent root; run.sh assembles them.
+ *
+ * A spawn that has not returned after SPAWN_LIMIT_S seconds is reported as {"kind": "hung", ...} and every parent
+ * exits with status 3, so mpirun ends the job (children included) instead of waiting forever: with Debian's Open MPI
+ * 4.1.4 and its external PMIx 4.2.2 a spawned child now and then never finishes PMIx_Init (its connection to
+ * mpirun's PMIx server), its siblings wait in MPI_Init's fence and the parents in the PMIx_Lookup of
+ * MPI_Comm_spawn's connect/accept (openpmix/openpmix#2735: Open MPI 4.1.x with any external PMIx 4.x).
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <unistd.h>
 
 static const int BCAST_BYTES[] = {8, 65536, 524288};
 #define BCAST_SIZES (int) (sizeof(BCAST_BYTES) / sizeof(BCAST_BYTES[0]))
@@ -38,6 +46,18 @@ static void child(MPI_Comm parent) {
         free(buffer);
     }
     MPI_Comm_disconnect(&parent);
+}
+
+/* What the watchdog prints: written before each spawn, since a signal handler may not format. */
+static char hung_line[256];
+static size_t hung_length;
+
+static void spawn_hung(int signal) {
+    (void) signal;
+    if (hung_length > 0 && write(STDOUT_FILENO, hung_line, hung_length) < 0) {
+        /* nothing left to report it with */
+    }
+    _exit(3);
 }
 
 static int compare(const void *a, const void *b) {
@@ -66,26 +86,42 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return 0;
     }
-    if (argc < 5) {
-        fprintf(stderr, "usage: %s RUNS WARMUP BCAST_ITERS CHILDREN...\n", argv[0]);
+    int runs = argc > 5 ? atoi(argv[1]) : 0, warmup = argc > 5 ? atoi(argv[2]) : -1;
+    int iters = argc > 5 ? atoi(argv[3]) : 0, limit = argc > 5 ? atoi(argv[4]) : 0;
+    if (runs < 1 || warmup < 0 || iters < 1 || limit < 1) {
+        fprintf(stderr, "usage: %s RUNS WARMUP BCAST_ITERS SPAWN_LIMIT_S CHILDREN... (RUNS, BCAST_ITERS and"
+                " SPAWN_LIMIT_S 1 or more, WARMUP 0 or more)\n", argv[0]);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    int runs = atoi(argv[1]), warmup = atoi(argv[2]), iters = atoi(argv[3]);
+    for (int a = 5; a < argc; a++) {
+        if (atoi(argv[a]) < 1) {
+            fprintf(stderr, "%s: child count '%s' is not 1 or more\n", argv[0], argv[a]);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    signal(SIGALRM, spawn_hung);
     int rank, parents;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &parents);
     double *spawn_ms = calloc(runs, sizeof(double)), *merge_ms = calloc(runs, sizeof(double));
     double *bcast_ms = calloc(iters, sizeof(double));
     char *buffer = calloc(1, BCAST_BYTES[BCAST_SIZES - 1]);
-    for (int a = 4; a < argc; a++) {
+    for (int a = 5; a < argc; a++) {
         int children = atoi(argv[a]);
         for (int run = -warmup; run < runs; run++) {
             MPI_Comm inter;
             MPI_Barrier(MPI_COMM_WORLD);
+            int length = snprintf(hung_line, sizeof hung_line, "{\"kind\": \"hung\", \"parents\": %d, \"children\": %d, "
+                                  "\"spawn\": %d, \"warmup\": %d, \"limit_s\": %d}\n",
+                                  parents, children, run + warmup + 1, warmup, limit);
+            hung_length = rank == 0 && length > 0 ? (size_t) length : 0;
+            fflush(stdout);
+            alarm(limit);
             double start = MPI_Wtime();
             MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, children, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
                            MPI_ERRCODES_IGNORE);
             double spawned = MPI_Wtime();
+            alarm(0);
             int last = run == runs - 1;
             int flags[2] = {last, iters};
             MPI_Bcast(flags, 2, MPI_INT, rank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);

@@ -336,14 +336,18 @@ public final class NameService implements AutoCloseable {
             client.create().withMode(CreateMode.EPHEMERAL).forPath(own, pairing.seal(own, mine.toJson()));
             return null;
         }, "leave this group's record at port " + meeting.port()).compose(v -> waitFor(deadline(), wake -> {
-            if (client.checkExists().usingWatcher(wake).forPath(theirs) != null) {
-                return Optional.of(GroupRecord.fromJson(pairing.open(theirs, client.getData().forPath(theirs))));
+            boolean there = client.checkExists().usingWatcher(wake).forPath(theirs) != null;
+            if (!there && client.checkExists().usingWatcher(wake).forPath(theirEnd) == null) {
+                // Between the two looks the other root may have left its record, read this one's and deleted its end
+                // (its way out on success; a withdrawal deletes the record first, then the end): look once more.
+                there = client.checkExists().forPath(theirs) != null;
+                if (!there) {
+                    throw new IllegalStateException("the other group's root withdrew from the pairing at port "
+                            + meeting.port() + " before sending its record (its process ended, or its accept/connect failed)");
+                }
             }
-            if (client.checkExists().usingWatcher(wake).forPath(theirEnd) == null) {
-                throw new IllegalStateException("the other group's root withdrew from the pairing at port "
-                        + meeting.port() + " before sending its record (its process ended, or its accept/connect failed)");
-            }
-            return Optional.empty();
+            return there ? Optional.of(GroupRecord.fromJson(pairing.open(theirs, client.getData().forPath(theirs))))
+                    : Optional.empty();
         }, () -> "the other group's root sent no record at port " + meeting.port() + " within "
                 + options.timeout().toMillis() + " ms (DynamicOptions.timeout)"));
         // Their record and this root's end go once read, off the way to the inter-communicator (a ZooKeeper round trip).

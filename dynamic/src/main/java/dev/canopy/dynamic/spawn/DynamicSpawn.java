@@ -98,6 +98,11 @@ public final class DynamicSpawn implements AutoCloseable {
         }
         boolean isRoot = group.communicator().rank() == root;
         StepLog steps = new StepLog();
+        if (isRoot) {
+            // The spawn client's ZooKeeper session (opened at a root's first spawn, kept after) connects while the port
+            // opens, instead of after it.
+            root(root);
+        }
         Future<PortName> port = isRoot ? dynamic.openPort().onSuccess(opened -> steps.mark(PORT)) : Future.succeededFuture();
         Future<Started> started = isRoot ? port.compose(opened -> startChildren(commands, root, opened))
                 : Future.succeededFuture();

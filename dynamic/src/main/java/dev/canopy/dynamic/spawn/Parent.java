@@ -10,6 +10,7 @@ import dev.canopy.dynamic.InterCommunicator;
 import dev.canopy.dynamic.PortName;
 import dev.canopy.processes.ChildMain;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -116,10 +117,18 @@ public final class Parent {
     /**
      * {@link #connect(CanopySession)} through {@code dynamic}, made with (adjusted) {@link #options()}. Once it is
      * done, this process's start-up is over: its agent may start the warm process that replaces it.
+     *
+     * <p>A new child job has no connection among its processes yet, and the pairing's first steps in the group (the
+     * key's broadcast from rank 0, the gather of addresses, the records' broadcast) would open them on the way to the
+     * parents. So every child first takes part in an empty broadcast from rank 0 over WORLD, which opens the same
+     * tree's connections (one per pair, both ways) while rank 0 meets the parents' root through ZooKeeper.
      */
     public static Future<InterCommunicator> connect(CanopySession session, DynamicProcesses dynamic) {
         try {
-            return dynamic.connect(port(), 0).onComplete(done -> ChildMain.reportStarted());
+            PortName parents = port();
+            Future<Buffer> connected = session.collectives().bcast(Buffer.buffer(), 0);
+            Future<InterCommunicator> made = dynamic.connect(parents, 0);
+            return Future.all(connected, made).map(both -> made.result()).onComplete(done -> ChildMain.reportStarted());
         } catch (IllegalStateException e) {
             return Future.failedFuture(e);
         }

@@ -57,6 +57,11 @@ public final class DynamicBenchCommand implements Callable<Integer> {
     @Option(names = "--runs", description = "Spawns per shape and mode (default: 20, 3 with --quick).")
     private Integer runs;
 
+    @Option(names = "--warmup", paramLabel = "N", description = "Untimed spawns per shape and mode before the timed ones"
+            + " (default: 2, as Open MPI's bench/openmpi-dynamic/run.sh does before its timed MPI_Comm_spawn calls; 1 with"
+            + " --quick, as its --quick).")
+    private Integer warmup;
+
     @Option(names = "--spawn-only", description = "Only the spawn latency and rate (no merge, point-to-point or"
             + " inter-communicator collectives); a one-site level file is then enough.")
     private boolean spawnOnly;
@@ -105,6 +110,9 @@ public final class DynamicBenchCommand implements Callable<Integer> {
         if (runs != null && runs < 1) {
             return output.refuse("--runs " + runs + " is not a positive number of spawns");
         }
+        if (warmup != null && warmup < 0) {
+            return output.refuse("--warmup " + warmup + " is not a number of untimed spawns: give 0 or more");
+        }
         // Progress goes to stderr with --json, so standard output is the JSON alone.
         PrintWriter progress = output.json() ? err : spec.commandLine().getOut();
         List<SpawnBench.Latency> spawns = new ArrayList<>();
@@ -113,8 +121,10 @@ public final class DynamicBenchCommand implements Callable<Integer> {
         List<InterBench.P2p> p2p = new ArrayList<>();
         List<InterBench.Collective> collectives = new ArrayList<>();
         if (!intercommOnly && !mergeOnly) {
+            SpawnBench.Counts counts = new SpawnBench.Counts(warmup == null ? plan.spawnWarmUps() : warmup,
+                    runs == null ? plan.runs() : runs, plan.rateSpawns());
             new SpawnBench(grid, progress).run(spawnShapes, warmOnly ? List.of(SpawnBench.Mode.WARM)
-                    : List.of(SpawnBench.Mode.values()), runs == null ? plan.runs() : runs, plan.rateSpawns(), spawns, rates);
+                    : List.of(SpawnBench.Mode.values()), counts, spawns, rates);
         }
         if (!spawnOnly) {
             InterBench inter = new InterBench(grid, progress);
@@ -157,13 +167,13 @@ public final class DynamicBenchCommand implements Callable<Integer> {
     }
 
     /** What one run measures. */
-    private record Plan(List<int[]> shapes, int runs, int rateSpawns, List<Integer> mergePerSite, int mergeIterations,
+    private record Plan(List<int[]> shapes, int spawnWarmUps, int runs, int rateSpawns, List<Integer> mergePerSite, int mergeIterations,
             List<Integer> p2pSizes, int p2pRounds, int collectivePerSite, List<Integer> collectiveSizes,
             int collectiveWarmUps, int collectiveRepetitions) {
 
-        static final Plan QUICK = new Plan(List.of(new int[] {1, 1}, new int[] {2, 2}), 3, 3, List.of(1), 5,
+        static final Plan QUICK = new Plan(List.of(new int[] {1, 1}, new int[] {2, 2}), 1, 3, 3, List.of(1), 5,
                 List.of(8, 65536), 50, 2, List.of(8, 524288), 2, 5);
-        static final Plan FULL = new Plan(shapes(List.of(1, 2, 4, 8, 16)), 20, 20, List.of(1, 2), 20,
+        static final Plan FULL = new Plan(shapes(List.of(1, 2, 4, 8, 16)), 2, 20, 20, List.of(1, 2), 20,
                 List.of(8, 1024, 65536, 524288), 200, 2, List.of(8, 1024, 65536, 524288), 3, 15);
 
         private static List<int[]> shapes(List<Integer> sizes) {
@@ -178,10 +188,12 @@ public final class DynamicBenchCommand implements Callable<Integer> {
         JsonArray spawn = new JsonArray();
         spawns.forEach(row -> spawn.add(new JsonObject().put("parents", row.parents()).put("children", row.children())
                 .put("mode", row.mode().json()).put("mean_ms", row.meanMs())));
-        // Beyond the contract: where each shape's spawn time went at the parent root.
+        // Beyond the contract: how many spawns each mean took after how many untimed ones, and where each
+        // shape's spawn time went at the parent root.
         JsonArray phases = new JsonArray();
         spawns.forEach(row -> phases.add(new JsonObject().put("parents", row.parents()).put("children", row.children())
-                .put("mode", row.mode().json()).put("phases_ms", row.phases().phasesJson())));
+                .put("mode", row.mode().json()).put("warmup", row.warmUps()).put("runs", row.runs())
+                .put("phases_ms", row.phases().phasesJson())));
         JsonArray rate = new JsonArray();
         rates.forEach(row -> rate.add(new JsonObject().put("mode", row.mode().json()).put("spawns_per_s", row.spawnsPerSecond())));
         JsonArray merge = new JsonArray();
@@ -217,6 +229,9 @@ public final class DynamicBenchCommand implements Callable<Integer> {
                 spawn.row(shape.get(0), shape.get(1), cold, warm, warm / cold);
             });
             out.print(spawn.render());
+            SpawnBench.Latency first = spawns.get(0);
+            out.printf(Locale.ROOT, "means of %d spawns per shape at the parent root, after %d untimed ones (--warmup)%n",
+                    first.runs(), first.warmUps());
             out.println();
             rates.forEach(rate -> out.printf(Locale.ROOT, "spawn rate (%s, 1 parent x 1 child, back to back): %.2f spawns/s%n",
                     rate.mode().json(), rate.spawnsPerSecond()));

@@ -41,8 +41,15 @@ final class SpawnBench {
         }
     }
 
-    /** The mean latency of a shape, and the mean of each phase at the parent root ({@link SpawnTimeline}). */
-    record Latency(int parents, int children, Mode mode, double meanMs, SpawnTimeline phases) {
+    /**
+     * The mean latency of a shape over {@code runs} timed spawns after {@code warmUps} untimed ones, and the mean of
+     * each phase at the parent root ({@link SpawnTimeline}).
+     */
+    record Latency(int parents, int children, Mode mode, int warmUps, int runs, double meanMs, SpawnTimeline phases) {
+    }
+
+    /** Untimed spawns per shape and mode, then timed ones, then back-to-back spawns for the rate. */
+    record Counts(int warmUps, int runs, int rateSpawns) {
     }
 
     record Rate(Mode mode, double spawnsPerSecond) {
@@ -58,8 +65,11 @@ final class SpawnBench {
         this.progress = progress;
     }
 
-    /** Every shape {parents, children} for {@code runs} runs, then {@code rateSpawns} back-to-back spawns, per mode. */
-    void run(List<int[]> shapes, List<Mode> modes, int runs, int rateSpawns, List<Latency> latencies, List<Rate> rates)
+    /**
+     * Every shape {parents, children}, its untimed spawns then its timed ones, then the back-to-back spawns of the
+     * rate, per mode.
+     */
+    void run(List<int[]> shapes, List<Mode> modes, Counts counts, List<Latency> latencies, List<Rate> rates)
             throws InterruptedException {
         int mostChildren = shapes.stream().mapToInt(shape -> shape[1]).max().orElse(1);
         try (EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start()) {
@@ -76,11 +86,11 @@ final class SpawnBench {
                             try (Parents group = new Parents(vertx, zooKeeper.connectString(), secret, parents, pool)) {
                                 for (int[] shape : shapes) {
                                     if (shape[0] == parents) {
-                                        latencies.add(meanSpawn(group, agents, warm, shape[1], runs));
+                                        latencies.add(meanSpawn(group, agents, warm, shape[1], counts));
                                     }
                                 }
                                 if (parents == 1) {
-                                    rates.add(new Rate(mode, spawnsPerSecond(group, agents, warm, rateSpawns)));
+                                    rates.add(new Rate(mode, spawnsPerSecond(group, agents, warm, counts.rateSpawns())));
                                 }
                             }
                         }
@@ -92,23 +102,28 @@ final class SpawnBench {
         }
     }
 
-    private Latency meanSpawn(Parents group, LocalAgents agents, int warm, int children, int runs) throws InterruptedException {
+    private Latency meanSpawn(Parents group, LocalAgents agents, int warm, int children, Counts counts)
+            throws InterruptedException {
         double total = 0;
         List<SpawnTimeline> timelines = new ArrayList<>();
-        for (int run = 0; run < runs; run++) {
+        // The untimed spawns first (run < 0): the parents' first run of the pairing code, the pools' first binding.
+        for (int run = -counts.warmUps(); run < counts.runs(); run++) {
             settle(agents, warm);
             long started = System.nanoTime();
             List<InterCommunicator> made = group.spawn(children);
-            total += (System.nanoTime() - started) / 1e6;
-            group.rootTimeline().ifPresent(timelines::add);
+            if (run >= 0) {
+                total += (System.nanoTime() - started) / 1e6;
+                group.rootTimeline().ifPresent(timelines::add);
+            }
             group.finish(made);
         }
-        double mean = total / runs;
+        double mean = total / counts.runs();
         SpawnTimeline phases = SpawnTimeline.mean(timelines);
-        progress.printf("spawn %2d parents x %2d children (%s): %.0f ms; at the root: %s%n", group.size(), children,
-                warm > 0 ? "warm" : "cold", mean, phases);
+        progress.printf("spawn %2d parents x %2d children (%s, %d untimed first): %.0f ms; at the root: %s%n", group.size(),
+                children, warm > 0 ? "warm" : "cold", counts.warmUps(), mean, phases);
         progress.flush();
-        return new Latency(group.size(), children, warm > 0 ? Mode.WARM : Mode.COLD, mean, phases);
+        return new Latency(group.size(), children, warm > 0 ? Mode.WARM : Mode.COLD, counts.warmUps(), counts.runs(), mean,
+                phases);
     }
 
     private double spawnsPerSecond(Parents group, LocalAgents agents, int warm, int spawns) throws InterruptedException {

@@ -21,7 +21,7 @@ class DynamicBenchJsonTest {
     @Test
     void theJsonHasExactlyTheContractsKeysAndValuesPlusTheSpawnPhases() {
         JsonObject json = DynamicBenchCommand.toJson(
-                List.of(new SpawnBench.Latency(2, 4, SpawnBench.Mode.WARM, 812.5,
+                List.of(new SpawnBench.Latency(2, 4, SpawnBench.Mode.WARM, 2, 5, 812.5,
                         new SpawnTimeline(10, 20, 500, 510, 812.5))),
                 List.of(new SpawnBench.Rate(SpawnBench.Mode.COLD, 1.25)),
                 List.of(new InterBench.Merge(16, 42.0, 30.0)),
@@ -33,7 +33,8 @@ class DynamicBenchJsonTest {
         assertThat(json.getJsonArray("spawn").getJsonObject(0).getMap()).containsOnlyKeys("parents", "children", "mode", "mean_ms")
                 .containsEntry("mode", "warm").containsEntry("parents", 2).containsEntry("children", 4);
         JsonObject phases = json.getJsonArray("spawn_phases").getJsonObject(0);
-        assertThat(phases.getMap()).containsOnlyKeys("parents", "children", "mode", "phases_ms").containsEntry("mode", "warm");
+        assertThat(phases.getMap()).containsOnlyKeys("parents", "children", "mode", "warmup", "runs", "phases_ms")
+                .containsEntry("mode", "warm").containsEntry("warmup", 2).containsEntry("runs", 5);
         assertThat(phases.getJsonObject("phases_ms").getMap()).containsOnlyKeys("port", "request", "children_join",
                 "tell_parents", "accept").containsEntry("children_join", 480.0).containsEntry("accept", 302.5);
         assertThat(json.getJsonArray("spawn_rate").getJsonObject(0).getMap()).containsOnlyKeys("mode", "spawns_per_s")
@@ -49,7 +50,7 @@ class DynamicBenchJsonTest {
     @Test
     void badShapesRunsAOneSiteGridWithoutSpawnOnlyAndTwoOnlyOptionsAreRefusedWithExitStatus2() {
         for (String[] args : new String[][] {{"--shapes", "2y2"}, {"--shapes", "0x1"}, {"--shapes", "1x17"},
-                {"--runs", "0"}, {"--config", "../examples/grids/one-site-lan.rsl"},
+                {"--runs", "0"}, {"--warmup", "-1"}, {"--config", "../examples/grids/one-site-lan.rsl"},
                 {"--merge-only", "--spawn-only"}, {"--merge-only", "--intercomm-only"},
                 {"--spawn-only", "--intercomm-only"}, {"--warm-only", "--merge-only"}, {"--warm-only", "--intercomm-only"}}) {
             StringWriter err = new StringWriter();
