@@ -3,6 +3,7 @@ package dev.canopy.cli.bench.dynamic;
 import dev.canopy.collectives.Blocking;
 import dev.canopy.collectives.CollectiveSettings;
 import dev.canopy.collectives.Collectives;
+import dev.canopy.collectives.internal.loop.OwnEventLoop;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.run.GridEmulation;
 import dev.canopy.core.internal.emulation.WanEmulator;
@@ -77,7 +78,7 @@ final class JoinedGroup implements AutoCloseable {
                     at.length, zooKeeper, secret).withHeartbeat(PATIENT).withSessionTimeout(SESSION).withLayers(layers);
             DynamicOptions dynamic = DynamicOptions.of(zooKeeper, secret).withNamespace(namespace).withHeartbeat(PATIENT)
                     .withLayers(layers).withTimeout(Duration.ofSeconds(120));
-            joining.add(CanopyNode.start(vertx, options).compose(node -> node.join().map(world -> {
+            joining.add(OwnEventLoop.startNode(vertx, options).compose(node -> node.join().map(world -> {
                 Collectives collectives = new Collectives(world, ConfiguredPlans.of(world.members(), grid),
                         CollectiveSettings.defaults());
                 Map<InterPhase, DynamicProcesses> dynamics = new EnumMap<>(InterPhase.class);
