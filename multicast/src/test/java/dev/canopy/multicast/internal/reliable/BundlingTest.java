@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.multicast.internal.fabric.Fabric;
 import dev.canopy.multicast.internal.fabric.MulticastGroup;
-import dev.canopy.multicast.internal.fabric.ReceiveHandler;
 import dev.canopy.multicast.internal.fabric.SendOutcome;
 import dev.canopy.multicast.internal.fabric.emulated.EmulatedUdFabric;
 import dev.canopy.multicast.internal.fabric.emulated.EmulatedUdOptions;
@@ -287,59 +286,18 @@ class BundlingTest {
     }
 
     /** A fabric endpoint that counts the datagrams its owner sends. */
-    private static final class CountingFabric implements Fabric {
+    private static final class CountingFabric extends ForwardingFabric {
 
-        private final Fabric fabric;
         long datagrams;
 
         CountingFabric(Fabric fabric) {
-            this.fabric = fabric;
-        }
-
-        @Override
-        public String kind() {
-            return fabric.kind();
-        }
-
-        @Override
-        public int mtu() {
-            return fabric.mtu();
-        }
-
-        @Override
-        public void join(MulticastGroup group) {
-            fabric.join(group);
-        }
-
-        @Override
-        public void leave(MulticastGroup group) {
-            fabric.leave(group);
+            super(fabric);
         }
 
         @Override
         public SendOutcome send(MulticastGroup group, ByteBuffer datagram) {
             datagrams++;
             return fabric.send(group, datagram);
-        }
-
-        @Override
-        public void postReceive(ByteBuffer buffer) {
-            fabric.postReceive(buffer);
-        }
-
-        @Override
-        public int postedReceives() {
-            return fabric.postedReceives();
-        }
-
-        @Override
-        public void receiveHandler(ReceiveHandler handler) {
-            fabric.receiveHandler(handler);
-        }
-
-        @Override
-        public void close() {
-            fabric.close();
         }
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.canopy.multicast.internal.fabric.Fabric;
 import dev.canopy.multicast.internal.fabric.MulticastGroup;
-import dev.canopy.multicast.internal.fabric.ReceiveHandler;
 import dev.canopy.multicast.internal.fabric.SendOutcome;
 import dev.canopy.multicast.internal.fabric.emulated.EmulatedUdOptions;
 import dev.canopy.multicast.internal.fabric.emulated.EmulatedUdSwitch;
@@ -180,15 +179,14 @@ class LazyAckTest {
     }
 
     /** A root's endpoint whose datagrams leave one every {@code gapNanos}, in order, as on a wire. */
-    private static final class PacedFabric implements Fabric {
+    private static final class PacedFabric extends ForwardingFabric {
 
-        private final Fabric fabric;
         private final Simulation simulation;
         private final long gapNanos;
         private long wireFreeAt;
 
         PacedFabric(Fabric fabric, Simulation simulation, long gapNanos) {
-            this.fabric = fabric;
+            super(fabric);
             this.simulation = simulation;
             this.gapNanos = gapNanos;
         }
@@ -202,46 +200,6 @@ class LazyAckTest {
             wireFreeAt = Math.max(wireFreeAt, simulation.nanoTime()) + gapNanos;
             simulation.at(wireFreeAt, () -> fabric.send(group, copy));
             return SendOutcome.SENT;
-        }
-
-        @Override
-        public String kind() {
-            return fabric.kind();
-        }
-
-        @Override
-        public int mtu() {
-            return fabric.mtu();
-        }
-
-        @Override
-        public void join(MulticastGroup group) {
-            fabric.join(group);
-        }
-
-        @Override
-        public void leave(MulticastGroup group) {
-            fabric.leave(group);
-        }
-
-        @Override
-        public void postReceive(ByteBuffer buffer) {
-            fabric.postReceive(buffer);
-        }
-
-        @Override
-        public int postedReceives() {
-            return fabric.postedReceives();
-        }
-
-        @Override
-        public void receiveHandler(ReceiveHandler handler) {
-            fabric.receiveHandler(handler);
-        }
-
-        @Override
-        public void close() {
-            fabric.close();
         }
     }
 }
