@@ -36,8 +36,6 @@ class LookupDuringReleaseTest {
         GroupAllocator owner = fixture.allocator(job, range);
         GroupAllocator member = fixture.allocator(job, range);
         GroupKey key = new GroupKey("c0");
-        int found = 0;
-        int gone = 0;
         for (int round = 0; round < ROUNDS; round++) {
             GroupLease lease = Await.result(owner.create(key));
             List<Future<GroupLease>> lookups = new ArrayList<>();
@@ -50,14 +48,11 @@ class LookupDuringReleaseTest {
                 Await.until(lookup::isComplete, () -> "lookup of round " + r + " completes");
                 if (lookup.succeeded()) {
                     assertThat(lookup.result().address()).isEqualTo(lease.address());
-                    found++;
                 } else {
                     assertThat(lookup.cause()).as("round %d", round).isInstanceOf(IllegalStateException.class)
                             .hasMessageContaining("has no multicast group c0");
-                    gone++;
                 }
             }
         }
-        assertThat(found + gone).isEqualTo(ROUNDS * LOOKUPS_PER_ROUND);
     }
 }
