@@ -91,6 +91,8 @@ public final class CommunicatorRuntime {
     /** Revocations of contexts this node has no communicator for yet (a faster member created and revoked it). */
     private final Map<Integer, RevocationNotice> earlyRevocations = new HashMap<>();
     private final List<GroupCommunicator> communicators = new ArrayList<>();
+    /** A pass of {@link GroupCommunicator#fetchAheadWithRoom} is scheduled on the context. */
+    private boolean fetchAheadPassDue;
     private final AgreementKeys agreementKeys = new AgreementKeys();
     private FailureMonitor monitor;
     private FaultTolerantAgreement agreement;
@@ -328,8 +330,19 @@ public final class CommunicatorRuntime {
         return inbound.reserveFetch(worldRank, size);
     }
 
+    /**
+     * A body fetched ahead was received or dropped: its room goes back, and announcements that waited for room
+     * are fetched on the next turn of the context (callers may be iterating their own fetches now).
+     */
     void releaseFetch(int worldRank, int size) {
         inbound.releaseFetch(worldRank, size);
+        if (!fetchAheadPassDue) {
+            fetchAheadPassDue = true;
+            context.runOnContext(v -> {
+                fetchAheadPassDue = false;
+                eachCommunicator(GroupCommunicator::fetchAheadWithRoom);
+            });
+        }
     }
 
     /** Removes the sends {@code which} selects from every window (their communicator is freed). */

@@ -231,6 +231,13 @@ final class GroupCommunicator implements Communicator {
         }
     }
 
+    /** Fetch budget was freed: queued announcements that waited for room have their bodies fetched ahead. */
+    void fetchAheadWithRoom() {
+        user.fetchAheadWithRoom();
+        collective.fetchAheadWithRoom();
+        control.fetchAheadWithRoom();
+    }
+
     /** Messages and announcements waiting in the unexpected queues of this communicator. */
     int queuedMessages() {
         return user.queuedMessages() + collective.queuedMessages() + control.queuedMessages();

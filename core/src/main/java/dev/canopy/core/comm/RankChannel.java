@@ -9,6 +9,8 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -42,6 +44,12 @@ final class RankChannel implements PointToPoint {
     private final Map<Long, AnnouncedSend> announced = new HashMap<>();
     private final Map<BodyKey, AwaitedBody> awaitedBodies = new HashMap<>();
     private final Map<BodyKey, Fetch> fetching = new HashMap<>();
+    /**
+     * Queued announcements whose bodies found no room to be fetched ahead when they arrived, in arrival order:
+     * fetched as room frees ({@link #fetchAheadWithRoom}). Without this a stream of rendezvous messages beyond the
+     * fetch budget would cost one round trip per message, each asked for only when its receive is posted.
+     */
+    private final LinkedHashMap<BodyKey, Fetch> awaitingRoom = new LinkedHashMap<>();
     private long sequence;
     /** Set when the communicator is freed: every later operation fails with it. */
     private RuntimeException freed;
@@ -122,6 +130,7 @@ final class RankChannel implements PointToPoint {
     /** Receives from {@code rank} fail (see {@link Mailbox#sourceFailed}), and so do receives waiting for its bodies. */
     void sourceFailed(int rank, RankFailedException failure) {
         mailbox.sourceFailed(rank, failure);
+        awaitingRoom.keySet().removeIf(key -> key.source() == rank);
         fetching.entrySet().removeIf(entry -> {
             if (entry.getKey().source() == rank) {
                 owner.runtime().releaseFetch(owner.worldRank(rank), entry.getValue().size());
@@ -152,6 +161,7 @@ final class RankChannel implements PointToPoint {
     /** Fails every waiting operation (the node is closing). */
     void close(RuntimeException failure) {
         mailbox.failAll(failure);
+        awaitingRoom.clear();
         fetching.forEach((key, fetch) -> owner.runtime().releaseFetch(owner.worldRank(key.source()), fetch.size()));
         fetching.clear();
         awaitedBodies.values().forEach(body -> body.receive().tryFail(failure));
@@ -230,6 +240,7 @@ final class RankChannel implements PointToPoint {
             return;
         }
         BodyKey key = new BodyKey(incoming.source(), incoming.rendezvous());
+        awaitingRoom.remove(key);
         awaitedBodies.put(key, new AwaitedBody(incoming.tag(), incoming.size(), receive));
         if (!fetching.containsKey(key)) {
             askForBody(key).onFailure(e -> {
@@ -255,16 +266,41 @@ final class RankChannel implements PointToPoint {
             return;
         }
         boolean queued = mailbox.deliver(Incoming.announced(source, tag, size, frame.sequence()));
-        if (queued && owner.runtime().reserveFetch(frame.source(), size)) {
-            // Room to spare: fetch the body now, so a receive posted later does not wait a round trip.
+        if (queued) {
             BodyKey key = new BodyKey(source, frame.sequence());
-            fetching.put(key, new Fetch(tag, size));
-            askForBody(key).onFailure(e -> {
-                if (fetching.remove(key) != null) {
-                    owner.runtime().releaseFetch(frame.source(), size);
-                }
-            });
+            Fetch fetch = new Fetch(tag, size);
+            if (!fetchAhead(key, fetch)) {
+                awaitingRoom.put(key, fetch);
+            }
         }
+    }
+
+    /**
+     * Fetches the bodies of queued announcements that had to wait for room, in arrival order, as far as the fetch
+     * budget now allows. The runtime calls it after bodies fetched ahead were received or dropped.
+     */
+    void fetchAheadWithRoom() {
+        for (Iterator<Map.Entry<BodyKey, Fetch>> it = awaitingRoom.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<BodyKey, Fetch> waiting = it.next();
+            if (fetchAhead(waiting.getKey(), waiting.getValue())) {
+                it.remove();
+            }
+        }
+    }
+
+    /** Asks for the body of a queued announcement now if the fetch budget has room, so a receive posted later does not wait a round trip. */
+    private boolean fetchAhead(BodyKey key, Fetch fetch) {
+        int worldSource = owner.worldRank(key.source());
+        if (!owner.runtime().reserveFetch(worldSource, fetch.size())) {
+            return false;
+        }
+        fetching.put(key, fetch);
+        askForBody(key).onFailure(e -> {
+            if (fetching.remove(key) != null) {
+                owner.runtime().releaseFetch(worldSource, fetch.size());
+            }
+        });
+        return true;
     }
 
     private void clearToSend(int source, Frame frame) {

@@ -152,4 +152,34 @@ class FlowControlTest {
         assertThat(onContext(job.world(1), () -> receiver.inbound().highWaterPerPeer()))
                 .isLessThanOrEqualTo(window * 3 / 2);
     }
+
+    @Test
+    void bodiesBeyondTheFetchBudgetAreFetchedAheadOnceReceivesFreeRoom() {
+        int count = 12;
+        int size = 64 << 10;
+        GroupCommunicator receiving = (GroupCommunicator) job.world(2);
+        long fetchBudget = onContext(receiving, () -> runtimeOf(receiving).inbound().window()) / 2;
+        int fitting = (int) (fetchBudget / size);
+        List<Future<Void>> sent = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            sent.add(job.world(0).send(2, 11, numbered(i, size)));
+        }
+        Await.until(WAIT, () -> onContext(receiving, receiving::queuedUserPayloads) == fitting
+                        && onContext(receiving, receiving::userFetchesInFlight) == 0,
+                () -> "the first " + fitting + " rendezvous bodies of 64 KiB are fetched ahead of any receive");
+
+        for (int i = 0; i < fitting; i++) {
+            assertThat(indexOf(Await.result(job.world(2).receive(0, 11), WAIT).payload(), size)).isEqualTo(i);
+        }
+        // No receive is posted now: the next bodies come only because receiving the first ones freed fetch room.
+        Await.until(WAIT, () -> onContext(receiving, receiving::queuedUserPayloads) == fitting
+                        && onContext(receiving, receiving::userFetchesInFlight) == 0,
+                () -> "the next " + fitting + " bodies are fetched ahead as the received ones free their room");
+
+        for (int i = fitting; i < count; i++) {
+            assertThat(indexOf(Await.result(job.world(2).receive(0, 11), WAIT).payload(), size)).isEqualTo(i);
+        }
+        Await.result(Future.all(sent), WAIT);
+        assertThat(onContext(receiving, () -> runtimeOf(receiving).inbound().fetched(0))).isZero();
+    }
 }
