@@ -118,12 +118,7 @@ final class GroupsBenchRun {
         Buffer unevenData = Buffer.buffer();
         uneven.forEach(unevenData::appendBuffer);
         for (int iteration = -warmup; iteration < iterations; iteration++) {
-            // Each iteration in its own order (seeded), so what one call leaves behind (a dynamic group's teardown,
-            // a collection of its buffers) lands on every policy in turn, not always on the one after it.
-            List<Integer> order = new ArrayList<>(IntStream.range(0, POLICIES.size()).boxed().toList());
-            Collections.shuffle(order, new Random(seed * 1_000_003L + (long) operation.hashCode() * 31 + bytes * 17L
-                    + iteration));
-            for (int p : order) {
+            for (int p : order(seed, operation, bytes, iteration)) {
                 GroupPolicy policy = POLICIES.get(p);
                 double[] sample = once(group, member -> {
                     int rank = member.communicator().rank();
@@ -155,6 +150,19 @@ final class GroupsBenchRun {
         rows.get(POLICIES.indexOf(GroupPolicy.AUTO)).put("auto_choices", choices(choicesBefore,
                 group.get(0).autoChoices()));
         return rows;
+    }
+
+    /**
+     * The order of the policies (indexes into {@link #POLICIES}) in one iteration of a cell: every policy once, each
+     * iteration in its own seeded order, so the policies of a cell are measured side by side, drift on a shared
+     * machine hits them alike, and what one call leaves behind (a dynamic group's teardown, a collection of its
+     * buffers, a multicast's trailing acknowledgements) lands on every policy in turn, not always on the one after it.
+     */
+    static List<Integer> order(long seed, String operation, int bytes, int iteration) {
+        List<Integer> order = new ArrayList<>(IntStream.range(0, POLICIES.size()).boxed().toList());
+        Collections.shuffle(order, new Random(seed * 1_000_003L + (long) operation.hashCode() * 31 + bytes * 17L
+                + iteration));
+        return order;
     }
 
     private static Future<GroupRequest> init(GroupCollectives member, String operation, int[] targets, int bytes) {

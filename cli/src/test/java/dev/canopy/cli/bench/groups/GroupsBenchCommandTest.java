@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -56,6 +57,21 @@ class GroupsBenchCommandTest {
         assertThat(dynamic.getDouble("destroy_ms")).isPositive();
         assertThat(report.getString("auto_model")).startsWith("policy costs measured one-to-5");
         assertThat(report.getString("auto_calibrated")).startsWith("policy costs measured one-to-5");
+    }
+
+    @Test
+    void everyIterationRunsEveryPolicyOnceInAnOrderOfItsOwn() {
+        Set<Integer> firsts = new HashSet<>();
+        Set<List<Integer>> orders = new HashSet<>();
+        for (int iteration = -2; iteration < 11; iteration++) {
+            List<Integer> order = GroupsBenchRun.order(1, "bcast", 1000, iteration);
+            assertThat(order).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
+            firsts.add(order.get(0));
+            orders.add(order);
+        }
+        // Interleaved, not one policy's block after another: the policies take turns at the front.
+        assertThat(firsts).hasSizeGreaterThan(2);
+        assertThat(orders).hasSizeGreaterThan(8);
     }
 
     @Test
