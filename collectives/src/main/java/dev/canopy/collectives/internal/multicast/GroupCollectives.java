@@ -103,12 +103,7 @@ public final class GroupCollectives implements AutoCloseable {
             members.scope.joinStaticGroup()
                     .compose(joined -> collectives.barrier())
                     .compose(joined -> new PolicyCalibration(members.scope, (policy, targets, pieces) ->
-                            members.call(operation -> {
-                                long start = members.timer.now();
-                                return members.timer.time(operation, 0, targets, policy != GroupPolicy.DYNAMIC,
-                                        members.oneToMany(operation, 0, targets, policy, pieces), start)
-                                        .map(micros -> micros.orElse(0.0));
-                            })).measure())
+                            members.timed(0, targets, policy, pieces).map(micros -> micros.orElse(0.0))).measure())
                     .map(model -> {
                         members.auto = new AutoPolicy(model);
                         return members;
@@ -348,6 +343,18 @@ public final class GroupCollectives implements AutoCloseable {
                         micros.ifPresent(cost -> auto.observe(ticket.index(), policy, call, cost)));
             }
             return result;
+        });
+    }
+
+    /**
+     * A one-to-many call by {@code policy} (static, dynamic or tree), timed as {@code auto} times calls
+     * ({@link CallTimer}): at the root its microseconds once every target had its piece, empty elsewhere.
+     */
+    Future<Optional<Double>> timed(int root, int[] targets, GroupPolicy policy, List<Buffer> pieces) {
+        return call(operation -> {
+            long start = timer.now();
+            return timer.time(operation, root, targets, policy != GroupPolicy.DYNAMIC,
+                    oneToMany(operation, root, targets, policy, pieces), start);
         });
     }
 
