@@ -26,15 +26,20 @@ import java.util.Optional;
 import java.util.stream.IntStream;
 
 /**
- * A timeline of a persistent bcast start against the static bcast of the same bytes (29 members, emulated-ud, the
- * bench's set-up): per iteration and member, when the command's thread dispatched its call and when its future
- * completed, relative to the root's dispatch. Not a test: run by hand (args: bytes iterations).
+ * A timeline of one cell of {@code canopy bench groups} (29 members, emulated-ud, the bench's set-up): per iteration
+ * and member, when the command's thread dispatched its call and when its future completed, relative to the root's
+ * dispatch, for a persistent start against the same bytes by the named policies and auto, taking turns. Not a test:
+ * run by hand (args: bcast|scatter-1-to-5 bytes iterations policy,policy,...), e.g. {@code java -cp
+ * cli/target/canopy.jar:cli/target/test-classes dev.canopy.cli.bench.groups.PersistentTimelineMain bcast 10000 40
+ * static,persistent}.
  */
 public final class PersistentTimelineMain {
 
     public static void main(String[] args) {
-        int bytes = Integer.parseInt(args[0]);
-        int iterations = Integer.parseInt(args[1]);
+        String operation = args[0];
+        int bytes = Integer.parseInt(args[1]);
+        int iterations = Integer.parseInt(args[2]);
+        List<GroupPolicy> policies = Arrays.stream(args[3].split(",")).map(name -> GroupPolicy.fromConfigName(name).orElseThrow()).toList();
         int members = 29;
         GridModel grid = GridConfigs.parse("""
                 +
@@ -49,15 +54,19 @@ public final class PersistentTimelineMain {
                         HeartbeatSettings.DEFAULT_JITTER)).withSessionTimeout(Duration.ofSeconds(20)))) {
             List<GroupCollectives> group = EmulatedGroups.open(job, grid, GroupEndpoints.emulated(emulated),
                     MulticastOptions.DEFAULTS, GroupPolicy.AUTO, new ManagementTimes());
-            int[] targets = IntStream.range(1, members).toArray();
-            List<GroupRequest> requests = group.stream().map(member -> member.bcastInit(0, targets, bytes,
-                    GroupPolicy.PERSISTENT)).toList().stream().map(Blocking::await).toList();
-            Buffer message = Buffer.buffer(new byte[bytes]);
-            String[] names = {"static", "persistent"};
-            List<List<double[][]>> samples = List.of(new ArrayList<>(), new ArrayList<>());
+            boolean bcast = operation.equals("bcast");
+            int[] targets = new GroupsBenchRun(members, List.of(bytes), 1, 0, List.of(operation)).targetsOf(operation);
+            List<GroupRequest> requests = group.stream().map(member -> bcast
+                    ? member.bcastInit(0, targets, bytes, GroupPolicy.PERSISTENT)
+                    : member.scatterInit(0, targets, bytes, GroupPolicy.PERSISTENT)).toList().stream()
+                    .map(Blocking::await).toList();
+            Buffer message = Buffer.buffer(new byte[bcast ? bytes : bytes * targets.length]);
+            List<List<double[][]>> samples = new ArrayList<>();
+            policies.forEach(policy -> samples.add(new ArrayList<>()));
             for (int iteration = 0; iteration < iterations; iteration++) {
-                for (int which = 0; which < 2; which++) {
-                    int p = (iteration % 2 == 0) ? which : 1 - which;
+                for (int which = 0; which < policies.size(); which++) {
+                    int p = (which + iteration) % policies.size();
+                    GroupPolicy policy = policies.get(p);
                     long[] dispatched = new long[members];
                     long[] done = new long[members];
                     long start = System.nanoTime();
@@ -66,8 +75,9 @@ public final class PersistentTimelineMain {
                         int rank = member.communicator().rank();
                         Buffer data = rank == 0 ? message : null;
                         dispatched[rank] = System.nanoTime();
-                        Future<Optional<Buffer>> call = p == 0 ? member.bcast(0, targets, bytes, data, GroupPolicy.STATIC)
-                                : requests.get(rank).start(data);
+                        Future<Optional<Buffer>> call = policy == GroupPolicy.PERSISTENT ? requests.get(rank).start(data)
+                                : bcast ? member.bcast(0, targets, bytes, data, policy)
+                                : member.scatter(0, targets, bytes, data, policy);
                         calls.add(call.onComplete(finished -> done[rank] = System.nanoTime()));
                     }
                     calls.forEach(Blocking::await);
@@ -82,22 +92,21 @@ public final class PersistentTimelineMain {
                     }
                 }
             }
-            for (int p = 0; p < 2; p++) {
+            String[] names = policies.stream().map(GroupPolicy::configName).toArray(String[]::new);
+            int last = targets[targets.length - 1];
+            for (int p = 0; p < policies.size(); p++) {
                 List<double[][]> all = samples.get(p);
                 System.out.printf("%-10s median us: last dispatch %.0f | root done %.0f | first target done %.0f |"
                                 + " median target done %.0f | last target done %.0f | last done - last dispatch %.0f%n",
                         names[p], median(all, s -> s[0][members - 1]), median(all, s -> s[1][0]),
-                        median(all, s -> Arrays.stream(s[1], 1, members).min().orElseThrow()),
-                        median(all, s -> sorted(s[1], 1)[members / 2]),
-                        median(all, s -> Arrays.stream(s[1], 1, members).max().orElseThrow()),
-                        median(all, s -> Arrays.stream(s[1], 1, members).max().orElseThrow() - s[0][members - 1]));
-                double[] perRank = new double[members];
-                for (int rank = 1; rank < members; rank++) {
-                    int r = rank;
-                    perRank[rank] = median(all, s -> s[1][r] - s[0][r]);
-                }
-                System.out.printf("%-10s median us from own dispatch to own completion, ranks 1..28: %s%n", names[p],
-                        Arrays.toString(Arrays.stream(perRank, 1, members).mapToLong(Math::round).toArray()));
+                        median(all, s -> Arrays.stream(targets).mapToDouble(t -> s[1][t]).min().orElseThrow()),
+                        median(all, s -> Arrays.stream(targets).mapToDouble(t -> s[1][t]).sorted().toArray()[targets.length / 2]),
+                        median(all, s -> Arrays.stream(targets).mapToDouble(t -> s[1][t]).max().orElseThrow()),
+                        median(all, s -> Arrays.stream(targets).mapToDouble(t -> s[1][t]).max().orElseThrow()
+                                - s[0][last]));
+                System.out.printf("%-10s median us from own dispatch to own completion, targets: %s%n", names[p],
+                        Arrays.toString(Arrays.stream(targets).mapToLong(t -> Math.round(median(all,
+                                s -> s[1][t] - s[0][t]))).toArray()));
             }
             requests.stream().map(GroupRequest::closeAsync).toList().forEach(Blocking::await);
             EmulatedGroups.close(group);
@@ -105,12 +114,6 @@ public final class PersistentTimelineMain {
             wire.close();
         }
         System.exit(0);
-    }
-
-    private static double[] sorted(double[] values, int from) {
-        double[] copy = Arrays.copyOfRange(values, from, values.length);
-        Arrays.sort(copy);
-        return copy;
     }
 
     private static double median(List<double[][]> samples, java.util.function.ToDoubleFunction<double[][]> value) {
