@@ -56,7 +56,7 @@ final class AutoPolicy {
     static final int WINDOW = 16;
     static final int MIN_SAMPLES = 3;
     /** Every this many calls one is timed ({@link Ticket#timed}). */
-    static final int TIMED_EVERY = 2;
+    static final int TIMED_EVERY = 4;
     /** The shapes whose choice is remembered for the next model (the oldest go first). */
     static final int INCUMBENTS = 256;
     private static final double TRIM = 0.25;
