@@ -30,8 +30,8 @@ import java.util.stream.IntStream;
 /**
  * The measurements of {@code canopy bench groups} in this JVM: real nodes (embedded ZooKeeper, TCP on 127.0.0.1),
  * every member's groups leased through its own ZooKeeper session, multicast on {@code endpoints}. Root rank 0. The
- * policies take turns within each operation and size (each iteration in its own seeded order), so drift and what
- * one call leaves behind hit them alike. One iteration: every member calls the operation, the root's call starting
+ * policies take turns within each operation and size (each iteration in its own order, every policy after every
+ * other alike: {@link #order}), so drift and what one call leaves behind hit them alike. One iteration: every member calls the operation, the root's call starting
  * the clock; each member's completion is stamped where its future completes; then an untimed barrier. Per
  * iteration: the whole operation (until every member returned), and the average and largest completion over the
  * receivers; medians over the iterations.
@@ -118,12 +118,7 @@ final class GroupsBenchRun {
         Buffer unevenData = Buffer.buffer();
         uneven.forEach(unevenData::appendBuffer);
         for (int iteration = -warmup; iteration < iterations; iteration++) {
-            // Each iteration in its own order (seeded), so what one call leaves behind (a dynamic group's teardown,
-            // a collection of its buffers) lands on every policy in turn, not always on the one after it.
-            List<Integer> order = new ArrayList<>(IntStream.range(0, POLICIES.size()).boxed().toList());
-            Collections.shuffle(order, new Random(seed * 1_000_003L + (long) operation.hashCode() * 31 + bytes * 17L
-                    + iteration));
-            for (int p : order) {
+            for (int p : order(seed, operation, bytes, iteration)) {
                 GroupPolicy policy = POLICIES.get(p);
                 double[] sample = once(group, member -> {
                     int rank = member.communicator().rank();
@@ -155,6 +150,33 @@ final class GroupsBenchRun {
         rows.get(POLICIES.indexOf(GroupPolicy.AUTO)).put("auto_choices", choices(choicesBefore,
                 group.get(0).autoChoices()));
         return rows;
+    }
+
+    /**
+     * The order of the policies (indexes into {@link #POLICIES}) in one iteration of a cell: every policy once, so the
+     * policies of a cell are measured side by side and drift on a shared machine hits them alike. The iterations walk
+     * a Williams design (the rows {@code 0, 1, n-1, 2, n-2, ...} shifted by the row number, then the same rows
+     * reversed: {@code 2n} rows for an odd {@code n}), so over {@code 2n} iterations every policy comes right after every
+     * other equally often (twice): what one call leaves behind (a dynamic group's teardown, a collection of its
+     * buffers, a multicast's trailing acknowledgements) lands on each policy alike. (A seeded shuffle per iteration,
+     * used before, left that to chance: over 13 iterations one policy could follow dynamic 7 times, another twice.)
+     * Which policy plays which part is a seeded permutation per cell.
+     */
+    static List<Integer> order(long seed, String operation, int bytes, int iteration) {
+        int n = POLICIES.size();
+        List<Integer> labels = new ArrayList<>(IntStream.range(0, n).boxed().toList());
+        Collections.shuffle(labels, new Random(seed * 1_000_003L + (long) operation.hashCode() * 31 + bytes * 17L));
+        int rows = n % 2 == 0 ? n : 2 * n;
+        int row = Math.floorMod(iteration, rows);
+        List<Integer> order = new ArrayList<>(n);
+        for (int j = 0; j < n; j++) {
+            int first = j % 2 == 1 ? (j + 1) / 2 : (n - j / 2) % n;
+            order.add(labels.get((first + row) % n));
+        }
+        if (row >= n) {
+            Collections.reverse(order);
+        }
+        return order;
     }
 
     private static Future<GroupRequest> init(GroupCollectives member, String operation, int[] targets, int bytes) {

@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -56,6 +57,33 @@ class GroupsBenchCommandTest {
         assertThat(dynamic.getDouble("destroy_ms")).isPositive();
         assertThat(report.getString("auto_model")).startsWith("policy costs measured one-to-5");
         assertThat(report.getString("auto_calibrated")).startsWith("policy costs measured one-to-5");
+    }
+
+    @Test
+    void everyIterationRunsEveryPolicyOnceAndEachFollowsEveryOtherAlike() {
+        int n = GroupsBenchRun.POLICIES.size();
+        for (String operation : GroupsBenchRun.OPERATIONS) {
+            int[][] follows = new int[n][n];
+            Set<Integer> firsts = new HashSet<>();
+            for (int iteration = 0; iteration < 2 * n; iteration++) {
+                List<Integer> order = GroupsBenchRun.order(7, operation, 100, iteration);
+                assertThat(order).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
+                firsts.add(order.get(0));
+                for (int i = 1; i < n; i++) {
+                    follows[order.get(i - 1)][order.get(i)]++;
+                }
+            }
+            // Interleaved, not one policy's block after another, and balanced: each right after each other twice.
+            assertThat(firsts).as(operation).hasSize(n);
+            for (int before = 0; before < n; before++) {
+                for (int after = 0; after < n; after++) {
+                    assertThat(follows[before][after]).as("%s: %d after %d", operation, after, before)
+                            .isEqualTo(before == after ? 0 : 2);
+                }
+            }
+        }
+        assertThat(GroupsBenchRun.order(7, "bcast", 100, -1)).as("warm-up iterations too")
+                .isEqualTo(GroupsBenchRun.order(7, "bcast", 100, 2 * n - 1));
     }
 
     @Test

@@ -2,7 +2,6 @@ package dev.canopy.collectives.internal.multicast;
 
 import dev.canopy.collectives.data.MalformedMessageException;
 import dev.canopy.collectives.data.ValueCodec;
-import dev.canopy.core.internal.emulation.NanoClock;
 import dev.canopy.multicast.internal.groups.GroupPolicy;
 import dev.canopy.probes.internal.forecast.TimeSeries;
 import dev.canopy.probes.internal.forecast.TrimmedMean;
@@ -10,7 +9,9 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -28,10 +29,13 @@ import org.slf4j.LoggerFactory;
  * adopted at the next one, {@link #REFRESH_EVERY} calls later, when it has long completed (a call there waits for it
  * only if it has not), so no timed call waits for a round of the members.
  *
- * <p>An observation is one member's time of one one-to-many call (its call until its future completed; the
- * calibration times its runs the same way); an operation's time is the largest over the members that reported it. A
- * member reports the calls of the period before the last one (tickets {@code [r - 2E, r - E)} at refresh {@code r}),
- * so every call is reported once, when it has long finished. An observation corrects its policy's predictions in its
+ * <p>An observation is what one one-to-many call cost its user: from the root's start until the last target had its
+ * piece ({@link CallTimer}, on the root's clock; the calibration times its runs the same way). Every
+ * {@link #TIMED_EVERY}th call is timed (the timing costs each target one small word, the root {@link CallTimer#FAN_IN}).
+ * (Until 2026-11-28 each member timed its own call and the largest counted, which missed the skew between the
+ * members' starts: a target that calls after the multicast arrived sees none of its delivery.) A member reports the
+ * calls of the period before the last one (tickets {@code [r - 2E, r - E)} at refresh {@code r}), so every call is
+ * reported once, when it has long finished. An observation corrects its policy's predictions in its
  * own size class only ({@link PolicyCostModel#sizeClass}: the nearer calibrated target count, and the bytes sent
  * within a factor of two), by the trimmed mean of that class's newest {@link #WINDOW} ratios observed / calibrated,
  * once it has {@link #MIN_SAMPLES}; a class without them takes the nearest corrected class's factor until it has its
@@ -40,7 +44,9 @@ import org.slf4j.LoggerFactory;
  * moved the 458 KB point across the reliable sender's window, where a static multicast costs 40 times more, and auto
  * chose static for the 280 KB scatterv even after static's own 280 KB scatters had been observed.) Only the
  * policies that run are observed: a policy the model overrates is not retried (the calibration at open measured all
- * of them).
+ * of them). The refreshed model chooses stickily ({@link PolicyCostModel#choose}): its incumbents are the previous
+ * model's choices for the shapes observed so far, computed at the fold, so every member holds the same ones whatever
+ * order its calls were decided in.
  */
 final class AutoPolicy {
 
@@ -49,21 +55,30 @@ final class AutoPolicy {
     static final int REFRESH_EVERY = 16;
     static final int WINDOW = 16;
     static final int MIN_SAMPLES = 3;
+    /** Every this many calls one is timed ({@link Ticket#timed}). */
+    static final int TIMED_EVERY = 4;
+    /** The shapes whose choice is remembered for the next model (the oldest go first). */
+    static final int INCUMBENTS = 256;
     private static final double TRIM = 0.25;
     private static final int FIELDS = 6; // ticket, policy, targets, bytes per target, shared, micros
 
     /** A call's place in the sequence and the model it chooses by. */
     record Ticket(long index, Future<PolicyCostModel> model) {
+
+        /** Whether the call is timed for the model ({@link CallTimer}), the same on every member. */
+        boolean timed() {
+            return index % TIMED_EVERY == 0;
+        }
     }
 
     private record Observation(long ticket, GroupPolicy policy, CallShape call, double micros) {
     }
 
     private final PolicyCostModel calibrated;
-    private final NanoClock clock;
     /** Per policy, per size class, the ratios observed / calibrated; under this. */
     private final Map<GroupPolicy, Map<Integer, TimeSeries>> ratios = new EnumMap<>(GroupPolicy.class);
     private final List<Observation> observed = new ArrayList<>(); // this member's, not yet reported; under this
+    private Map<CallShape, GroupPolicy> incumbents = Map.of(); // the latest model's choices, for the next; under this
     private final long[] choices = new long[GroupPolicy.values().length]; // auto's, by ordinal, at this member; under this
     private long tickets; // under this
     private Future<PolicyCostModel> model; // the model of the current period; under this
@@ -73,9 +88,8 @@ final class AutoPolicy {
     private CallShape lastCall;
     private GroupPolicy lastChoice;
 
-    AutoPolicy(PolicyCostModel calibrated, NanoClock clock) {
+    AutoPolicy(PolicyCostModel calibrated) {
         this.calibrated = calibrated;
-        this.clock = clock;
         this.model = Future.succeededFuture(calibrated);
         this.refreshing = model;
         this.latest = calibrated;
@@ -99,14 +113,9 @@ final class AutoPolicy {
         return new Ticket(index, model);
     }
 
-    /** The clock's now, to time a call with {@link #observe}. */
-    long now() {
-        return clock.nanoTime();
-    }
-
-    /** This member's call of {@code ticket} by {@code policy} took from {@code startNanos} to now. */
-    synchronized void observe(long ticket, GroupPolicy policy, CallShape call, long startNanos) {
-        observed.add(new Observation(ticket, policy, call, (clock.nanoTime() - startNanos) / 1e3));
+    /** The call of {@code ticket} by {@code policy} cost {@code micros} ({@link CallTimer}: reported by its root). */
+    synchronized void observe(long ticket, GroupPolicy policy, CallShape call, double micros) {
+        observed.add(new Observation(ticket, policy, call, micros));
     }
 
     /**
@@ -206,10 +215,29 @@ final class AutoPolicy {
                 corrections.put(policy, factors);
             }
         });
-        PolicyCostModel refreshed = calibrated.withCorrections(corrections);
+        PolicyCostModel refreshed = calibrated.withCorrections(corrections).withIncumbents(incumbents);
+        incumbents = choicesOf(refreshed, slowest.values());
         latest = refreshed;
         LOG.debug("auto after {} calls ({} operations observed): {}", refresh, slowest.size(), refreshed);
         return refreshed;
+    }
+
+    /**
+     * What {@code model} chooses for the shapes it already remembers and those just {@code observed} (in ticket
+     * order, so alike everywhere): the next model's incumbents; at most {@link #INCUMBENTS}, the newest.
+     */
+    private Map<CallShape, GroupPolicy> choicesOf(PolicyCostModel model, Collection<Observation> observed) {
+        Map<CallShape, GroupPolicy> choices = new LinkedHashMap<>();
+        incumbents.keySet().forEach(shape -> choices.put(shape, model.choose(shape))); // ordered, unlike the model's
+        observed.forEach(observation -> {
+            choices.remove(observation.call());
+            choices.put(observation.call(), model.choose(observation.call()));
+        });
+        List<CallShape> shapes = new ArrayList<>(choices.keySet());
+        for (int i = 0; i < shapes.size() - INCUMBENTS; i++) {
+            choices.remove(shapes.get(i));
+        }
+        return choices;
     }
 
     /** The trimmed mean of {@code ratios}, NaN with fewer than {@link #MIN_SAMPLES}. */

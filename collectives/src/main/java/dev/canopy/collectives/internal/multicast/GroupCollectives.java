@@ -17,7 +17,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,6 +63,7 @@ public final class GroupCollectives implements AutoCloseable {
     private final DynamicPolicy dynamicPolicy;
     private final TreePolicy treePolicy;
     private final PersistentRequests requests;
+    private final CallTimer timer;
     private volatile AutoPolicy auto; // set at open, the same model on every member
     private long operations; // context only
 
@@ -79,6 +79,7 @@ public final class GroupCollectives implements AutoCloseable {
         this.dynamicPolicy = new DynamicPolicy(scope, exchange);
         this.treePolicy = new TreePolicy(scope);
         this.requests = new PersistentRequests(scope, exchange);
+        this.timer = new CallTimer(scope, NanoClock.SYSTEM);
     }
 
     /**
@@ -102,9 +103,9 @@ public final class GroupCollectives implements AutoCloseable {
             members.scope.joinStaticGroup()
                     .compose(joined -> collectives.barrier())
                     .compose(joined -> new PolicyCalibration(members.scope, (policy, targets, pieces) ->
-                            members.call(operation -> members.oneToMany(operation, 0, targets, policy, pieces))).measure())
+                            members.timed(0, targets, policy, pieces).map(micros -> micros.orElse(0.0))).measure())
                     .map(model -> {
-                        members.auto = new AutoPolicy(model, NanoClock.SYSTEM);
+                        members.auto = new AutoPolicy(model);
                         return members;
                     })
                     .onComplete(opened);
@@ -161,7 +162,7 @@ public final class GroupCollectives implements AutoCloseable {
             // The mean piece: targets x mean is what moves, by multicast or by the tree.
             long total = Arrays.stream(counts).asLongStream().sum();
             CallShape call = CallShape.scatter(targets.length, (total + targets.length - 1) / targets.length);
-            return observed(ticket, asked, call, chosen -> oneToMany(operation, root, targets, chosen, pieces));
+            return observed(ticket, asked, call, operation, root, targets, pieces);
         }));
     }
 
@@ -314,13 +315,15 @@ public final class GroupCollectives implements AutoCloseable {
             List<Buffer> pieces) {
         GroupPolicy asked = single(policy);
         AutoPolicy.Ticket ticket = auto.next(collectives::allgatherv);
-        return call(operation -> observed(ticket, asked, call, chosen -> oneToMany(operation, root, targets, chosen,
-                pieces)));
+        return call(operation -> observed(ticket, asked, call, operation, root, targets, pieces));
     }
 
-    /** Runs {@code body} by {@code asked} ({@code auto} resolved by the ticket's model) and reports its time. */
+    /**
+     * Runs the one-to-many {@code operation} by {@code asked} ({@code auto} resolved by the ticket's model); a timed
+     * ticket's root reports what it cost ({@link CallTimer}), off the call's critical path.
+     */
     private Future<Optional<Buffer>> observed(AutoPolicy.Ticket ticket, GroupPolicy asked, CallShape call,
-            Function<GroupPolicy, Future<Optional<Buffer>>> body) {
+            long operation, int root, int[] targets, List<Buffer> pieces) {
         return ticket.model().compose(model -> {
             GroupPolicy chosen = asked;
             if (asked == GroupPolicy.AUTO) {
@@ -333,8 +336,25 @@ public final class GroupCollectives implements AutoCloseable {
                 }
             }
             GroupPolicy policy = chosen;
-            long start = auto.now();
-            return body.apply(policy).onSuccess(done -> auto.observe(ticket.index(), policy, call, start));
+            long start = timer.now();
+            Future<Optional<Buffer>> result = oneToMany(operation, root, targets, policy, pieces);
+            if (ticket.timed()) {
+                timer.time(operation, root, targets, policy != GroupPolicy.DYNAMIC, result, start).onSuccess(micros ->
+                        micros.ifPresent(cost -> auto.observe(ticket.index(), policy, call, cost)));
+            }
+            return result;
+        });
+    }
+
+    /**
+     * A one-to-many call by {@code policy} (static, dynamic or tree), timed as {@code auto} times calls
+     * ({@link CallTimer}): at the root its microseconds once every target had its piece, empty elsewhere.
+     */
+    Future<Optional<Double>> timed(int root, int[] targets, GroupPolicy policy, List<Buffer> pieces) {
+        return call(operation -> {
+            long start = timer.now();
+            return timer.time(operation, root, targets, policy != GroupPolicy.DYNAMIC,
+                    oneToMany(operation, root, targets, policy, pieces), start);
         });
     }
 

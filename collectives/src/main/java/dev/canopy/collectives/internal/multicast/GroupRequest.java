@@ -125,11 +125,12 @@ public final class GroupRequest implements AutoCloseable {
         return Future.all(sends).map(sent -> Optional.empty());
     }
 
+    /** Views of the root's data (the message's encoding copies them once, as a static call's does). */
     private List<Buffer> pieces(Buffer data) {
         List<Buffer> pieces = new ArrayList<>(counts.length);
         int offset = 0;
         for (int count : counts) {
-            pieces.add(data.getBuffer(offset, offset + count));
+            pieces.add(data.slice(offset, offset + count));
             offset += count;
         }
         return pieces;

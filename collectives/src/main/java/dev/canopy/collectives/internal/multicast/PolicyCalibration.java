@@ -20,9 +20,10 @@ import org.slf4j.LoggerFactory;
  * What {@code auto} starts from, measured when a communicator's {@link GroupCollectives} opens: rank 0 runs
  * one-to-few (few = min(5, n - 1)) and one-to-many (many = n - 1, when more than few) scatters by static, dynamic and
  * tree at {@link #SMALL_BYTES} and {@link #LARGE_BYTES} per target, {@link #WARMUP} untimed rounds and {@link #RUNS}
- * timed ones, each run behind a barrier that lines the members up. Each member times its own call until its future
- * completed, as {@link AutoPolicy} times the real operations later (the same path, so the refresh's ratios start near
- * 1); after the last run the members allgather their times, a run's cost is the largest over the members, and a
+ * timed ones, each run behind a barrier that lines the members up. Each run is timed as {@link AutoPolicy} times the
+ * real operations later ({@link CallTimer}: from the root's start until the last target had its piece, on the root's
+ * clock; the same path, so the refresh's ratios start near 1); after the last run the members allgather their times
+ * (the root's, and 0 from the others), a run's cost is the largest over the members, and a
  * step's cost is the interquartile mean of its runs ({@link #estimate}), so a few runs slowed by other work on a
  * loaded machine, or a lucky one, do not move it. Every member reduces the same gathered times to the same model.
  *
@@ -44,10 +45,13 @@ final class PolicyCalibration {
     static final double TRIM = 0.25;
     private static final int SIZES = 2;
 
-    /** One calibration run: a one-to-many call by {@code policy} from rank 0 to {@code targets}. */
+    /**
+     * One calibration run: a one-to-many call by {@code policy} from rank 0 to {@code targets}, completing with its
+     * time in microseconds at rank 0 ({@link CallTimer}), 0 elsewhere.
+     */
     @FunctionalInterface
     interface Step {
-        Future<?> run(GroupPolicy policy, int[] targets, List<Buffer> pieces);
+        Future<Double> run(GroupPolicy policy, int[] targets, List<Buffer> pieces);
     }
 
     private final GroupScope scope;
@@ -78,10 +82,9 @@ final class PolicyCalibration {
                 chain = chain.compose(ignored -> scope.collectives.barrier()).compose(lined -> {
                     List<Buffer> pieces = scope.rank() == 0
                             ? Collections.nCopies(targets.length, Buffer.buffer(new byte[bytes])) : null;
-                    long start = System.nanoTime();
-                    return step.run(policy, targets, pieces).map(done -> {
+                    return step.run(policy, targets, pieces).map(micros -> {
                         if (slot >= 0) {
-                            mine[slot] = (System.nanoTime() - start) / 1e3;
+                            mine[slot] = micros;
                         }
                         return null;
                     });

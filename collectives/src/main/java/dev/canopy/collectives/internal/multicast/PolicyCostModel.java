@@ -26,12 +26,24 @@ import java.util.TreeMap;
  * same model (the calibration's samples are allgathered, the corrections folded from the same observations at points
  * the members agree on), so every member reaches the same choice for the same call.
  *
+ * <p>The corrections follow noisy times, so a choice is sticky ({@link #choose}): the policy the previous model chose
+ * for a call's shape (its {@code incumbents}) stays unless another is predicted cheaper by more than
+ * {@link #SWITCH_MARGIN}; otherwise two policies within the noise of each other would take turns from one refresh to
+ * the next.
+ *
  * @param fewTargets  the smaller target count of the calibration
  * @param manyTargets the larger ({@code n - 1}; equal to {@code fewTargets} in a communicator of up to 6)
  * @param corrections per policy, per size class, the factor observed / calibrated
+ * @param incumbents  per call shape, what the previous model chose (empty for the calibration)
  */
 public record PolicyCostModel(int fewTargets, int manyTargets, Map<GroupPolicy, Lines> lines,
-        Map<GroupPolicy, Map<Integer, Double>> corrections) {
+        Map<GroupPolicy, Map<Integer, Double>> corrections, Map<CallShape, GroupPolicy> incumbents) {
+
+    /**
+     * How much cheaper another policy must be predicted than the incumbent to replace it: above the refreshed
+     * corrections' run-to-run noise on a shared machine, below the 1.1x a wrong choice may cost.
+     */
+    static final double SWITCH_MARGIN = 0.05;
 
     /** One policy's cost at one target count: {@code fixedMicros + perByteMicros * bytes}. */
     public record Line(double fixedMicros, double perByteMicros) {
@@ -62,6 +74,13 @@ public record PolicyCostModel(int fewTargets, int manyTargets, Map<GroupPolicy, 
         Map<GroupPolicy, Map<Integer, Double>> copy = new EnumMap<>(GroupPolicy.class);
         corrections.forEach((policy, byClass) -> copy.put(policy, Map.copyOf(new TreeMap<>(byClass))));
         corrections = Map.copyOf(copy);
+        incumbents = Map.copyOf(incumbents);
+    }
+
+    /** A model without incumbents. */
+    public PolicyCostModel(int fewTargets, int manyTargets, Map<GroupPolicy, Lines> lines,
+            Map<GroupPolicy, Map<Integer, Double>> corrections) {
+        this(fewTargets, manyTargets, lines, corrections, Map.of());
     }
 
     /** The calibrated model, without corrections. */
@@ -80,7 +99,12 @@ public record PolicyCostModel(int fewTargets, int manyTargets, Map<GroupPolicy, 
 
     /** This calibration with {@code corrections} (per policy, per {@link #sizeClass}, observed / calibrated). */
     PolicyCostModel withCorrections(Map<GroupPolicy, Map<Integer, Double>> corrections) {
-        return new PolicyCostModel(fewTargets, manyTargets, lines, corrections);
+        return new PolicyCostModel(fewTargets, manyTargets, lines, corrections, incumbents);
+    }
+
+    /** This model choosing stickily against {@code incumbents} (per shape, the previous model's choice). */
+    PolicyCostModel withIncumbents(Map<CallShape, GroupPolicy> incumbents) {
+        return new PolicyCostModel(fewTargets, manyTargets, lines, corrections, incumbents);
     }
 
     /**
@@ -159,7 +183,10 @@ public record PolicyCostModel(int fewTargets, int manyTargets, Map<GroupPolicy, 
         return Math.max(0, few + (many - few) * (call.targets() - fewTargets) / (manyTargets - fewTargets));
     }
 
-    /** The cheapest of static, dynamic and tree for {@code call}. */
+    /**
+     * The cheapest of static, dynamic and tree for {@code call}, except that the incumbent for its shape stays while
+     * the cheapest is predicted less than {@link #SWITCH_MARGIN} below it.
+     */
     public GroupPolicy choose(CallShape call) {
         GroupPolicy best = PER_CALL[0];
         double cheapest = micros(best, call);
@@ -170,7 +197,8 @@ public record PolicyCostModel(int fewTargets, int manyTargets, Map<GroupPolicy, 
                 cheapest = cost;
             }
         }
-        return best;
+        GroupPolicy incumbent = incumbents.isEmpty() ? null : incumbents.get(call);
+        return incumbent != null && micros(incumbent, call) <= cheapest * (1 + SWITCH_MARGIN) ? incumbent : best;
     }
 
     /**

@@ -16,11 +16,14 @@ import dev.canopy.multicast.internal.groups.GroupPolicy;
 import dev.canopy.multicast.internal.groups.ManagementTimes;
 import dev.canopy.multicast.internal.reliable.MulticastOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
@@ -86,6 +89,41 @@ class GroupCollectivesTest {
             assertThat(times.creation(GroupPolicy.DYNAMIC).count()).as(times.toString()).isPositive();
             assertThat(times.destruction(GroupPolicy.DYNAMIC).count()).isPositive();
             assertThat(times.creation(GroupPolicy.STATIC).count()).isEqualTo(size);
+            return null;
+        });
+    }
+
+    /**
+     * {@code auto}'s time of a call is what its user pays: a target that calls late is in the root's time (a member's
+     * own call time, what auto learned from before, misses it), for a multicast and for the tree, and dynamic's root
+     * counts its own call (which waits for every target).
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void theTimeOfACallRunsFromTheRootsStartUntilTheLastTargetHadItsPiece() {
+        long lateMillis = 300;
+        withGroups(0, 1, members -> {
+            int[] targets = {1, 2, 4, 6};
+            List<Buffer> pieces = Collections.nCopies(targets.length, Buffer.buffer(new byte[16]));
+            for (GroupPolicy policy : new GroupPolicy[] {GroupPolicy.STATIC, GroupPolicy.TREE, GroupPolicy.DYNAMIC}) {
+                List<Future<Optional<Double>>> times = new ArrayList<>();
+                for (GroupCollectives member : members) {
+                    int rank = member.communicator().rank();
+                    if (rank == 6) {
+                        // The last target calls late: its own call is short, the root's time is not.
+                        Promise<Optional<Double>> late = Promise.promise();
+                        CompletableFuture.delayedExecutor(lateMillis, TimeUnit.MILLISECONDS).execute(
+                                () -> member.timed(0, targets, policy, null).onComplete(late));
+                        times.add(late.future());
+                    } else {
+                        times.add(member.timed(0, targets, policy, rank == 0 ? pieces : null));
+                    }
+                }
+                List<Optional<Double>> all = times.stream().map(Blocking::await).toList();
+                assertThat(all.get(0)).as(policy.configName()).hasValueSatisfying(micros ->
+                        assertThat(micros).isGreaterThanOrEqualTo(lateMillis * 1_000.0));
+                assertThat(all.subList(1, all.size())).as("no time but the root's").allMatch(Optional::isEmpty);
+            }
             return null;
         });
     }

@@ -61,4 +61,20 @@ class PolicyCostModelTest {
                 GroupPolicy.DYNAMIC, Map.of(4, 0.8)));
         assertThat(dynamicCheaper.choose(CallShape.scatter(5, 10))).isEqualTo(GroupPolicy.DYNAMIC);
     }
+
+    @Test
+    void anIncumbentStaysWithinTheMarginAndYieldsBeyondIt() {
+        CallShape call = CallShape.scatter(5, 10);
+        // The tree's class at 5 targets x 10 B (50 B sent): 64 x 0 + bit length 6.
+        PolicyCostModel treeSlightlyCheaper = new PolicyCostModel(5, 20, ALL_FLAT, Map.of(GroupPolicy.TREE,
+                Map.of(6, 0.96)));
+        assertThat(treeSlightlyCheaper.choose(call)).as("no incumbent: the cheapest").isEqualTo(GroupPolicy.TREE);
+        assertThat(treeSlightlyCheaper.withIncumbents(Map.of(call, GroupPolicy.STATIC)).choose(call))
+                .as("4 %% cheaper: static stays").isEqualTo(GroupPolicy.STATIC);
+        PolicyCostModel treeCheaper = new PolicyCostModel(5, 20, ALL_FLAT, Map.of(GroupPolicy.TREE, Map.of(6, 0.94)));
+        assertThat(treeCheaper.withIncumbents(Map.of(call, GroupPolicy.STATIC)).choose(call))
+                .as("6 %% cheaper: the tree takes over").isEqualTo(GroupPolicy.TREE);
+        assertThat(treeCheaper.withIncumbents(Map.of(CallShape.scatter(5, 11), GroupPolicy.STATIC)).choose(call))
+                .as("another shape's incumbent").isEqualTo(GroupPolicy.TREE);
+    }
 }
