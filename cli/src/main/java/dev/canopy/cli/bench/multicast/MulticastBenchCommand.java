@@ -114,8 +114,8 @@ public final class MulticastBenchCommand implements Callable<Integer> {
     private int credits;
 
     @Option(names = "--mtu", defaultValue = "" + UdpFabricOptions.DEFAULT_MTU,
-            description = "udp: the largest datagram, up to 65507 bytes (default ${DEFAULT-VALUE}: one Ethernet frame);"
-                    + " larger lets back-to-back bcasts share datagrams, which the kernel fragments.")
+            description = "udp: the largest datagram, 64 to 65507 bytes (default ${DEFAULT-VALUE}: back-to-back bcasts"
+                    + " share datagrams, which the kernel fragments; 1472 keeps each within one Ethernet frame).")
     private int udpMtu;
 
     @Override

@@ -18,9 +18,9 @@ import java.util.Optional;
  * @param ip      a switch standing in for IP multicast; empty: real IP multicast ({@code udp})
  * @param leases  where the leaf groups' addresses are leased ({@link LeafGroupAddress}); empty: unleased numbers
  *                (in-process switches only: real IP multicast of a job should always lease)
- * @param udpMtu  the largest datagram of the {@code udp} fabric ({@link UdpFabricOptions#mtu}): the default keeps
- *                packets within one Ethernet frame; more lets small bcasts share larger datagrams, which the kernel
- *                fragments (IP fragmentation)
+ * @param udpMtu  the largest datagram of the {@code udp} fabric ({@link UdpFabricOptions#mtu}): by default the
+ *                largest UDP payload, so small bcasts share datagrams, which the kernel fragments (IP fragmentation);
+ *                1472 keeps each datagram within one Ethernet frame
  */
 public record MulticastFabrics(Optional<EmulatedUdSwitch> cluster, Optional<EmulatedUdSwitch> ip,
                                Optional<GroupAllocator> leases, int udpMtu) {

@@ -31,8 +31,10 @@ import java.util.SplittableRandom;
 public final class UdpMemberMain {
 
     static final int LINK_PORT = 45_800;
-    /** Every size class: empty, tiny, a packet, across packet boundaries, 64 KiB, 256 KiB. */
-    static final int[] SIZES = {0, 8, 1024, 1432, 1433, 2864, 8192, 65_536, 262_144};
+    /** A packet's message bytes at the default MTU (less the substrate's 40-byte header). */
+    private static final int FRAGMENT = UdpFabricOptions.DEFAULT_MTU - 40;
+    /** Every size class: empty, tiny, 1 KB, 8 KB, across packet boundaries, 64 KiB, 256 KiB. */
+    static final int[] SIZES = {0, 8, 1024, 8192, FRAGMENT, FRAGMENT + 1, 65_536, 2 * FRAGMENT, 262_144};
 
     private UdpMemberMain() {
     }
