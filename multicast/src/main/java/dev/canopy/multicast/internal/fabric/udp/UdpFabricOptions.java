@@ -14,19 +14,20 @@ import java.util.Objects;
  *                         joins the groups and sends
  * @param port             the UDP port of every group
  * @param ttl              IP_MULTICAST_TTL: 1 keeps datagrams on the local link
- * @param mtu              the largest datagram, by default the largest UDP payload (65,507 bytes), which the kernel
- *                         sends as IP fragments, as JGroups' UDP transport sends its 64 KB bundles: many small bcasts
- *                         share one datagram and a 64 KiB bcast takes two. 1472 (Ethernet's 1500 less the IPv4 and UDP
- *                         headers) avoids IP fragmentation at the price of one datagram per 1 KB bcast
+ * @param mtu              the largest datagram, 1472 by default (Ethernet's 1500 less the IPv4 and UDP headers,
+ *                         so nothing is fragmented)
  * @param groupBase        the first group address; group {@code id} is {@code groupBase + id}, which must stay in
  *                         the administratively scoped 239.0.0.0/8
  */
 public record UdpFabricOptions(InetAddress interfaceAddress, int port, int ttl, int mtu, InetAddress groupBase) {
 
     public static final int DEFAULT_PORT = 45_700;
-    /** The largest UDP payload over IPv4. */
+    public static final int DEFAULT_MTU = 1472;
+    /**
+     * The largest UDP payload over IPv4; the multicast bcast layer's datagrams by default (JGroups' UDP transport
+     * bundles up to 64 KB too), which the kernel sends as IP fragments.
+     */
     public static final int MAX_MTU = 65_507;
-    public static final int DEFAULT_MTU = MAX_MTU;
 
     public UdpFabricOptions {
         Objects.requireNonNull(interfaceAddress, "interfaceAddress");
@@ -58,7 +59,7 @@ public record UdpFabricOptions(InetAddress interfaceAddress, int port, int ttl, 
         }
     }
 
-    /** Port 45700, TTL 1, MTU 65,507, groups from 239.192.0.0 on the interface with {@code interfaceAddress}. */
+    /** Port 45700, TTL 1, MTU 1472, groups from 239.192.0.0 on the interface with {@code interfaceAddress}. */
     public static UdpFabricOptions on(InetAddress interfaceAddress) {
         return new UdpFabricOptions(interfaceAddress, DEFAULT_PORT, 1, DEFAULT_MTU, address(239, 192, 0, 0));
     }
