@@ -113,9 +113,9 @@ public final class MulticastBenchCommand implements Callable<Integer> {
             description = "Receive buffers each member posts per root (default ${DEFAULT-VALUE}).")
     private int credits;
 
-    @Option(names = "--mtu", defaultValue = "" + UdpFabricOptions.DEFAULT_MTU,
-            description = "udp: the largest datagram, up to 65507 bytes (default ${DEFAULT-VALUE}: one Ethernet frame);"
-                    + " larger lets back-to-back bcasts share datagrams, which the kernel fragments.")
+    @Option(names = "--mtu", defaultValue = "" + UdpFabricOptions.MAX_MTU,
+            description = "udp: the largest datagram, 64 to 65507 bytes (default ${DEFAULT-VALUE}: back-to-back bcasts"
+                    + " share datagrams, which the kernel fragments; 1472 keeps each within one Ethernet frame).")
     private int udpMtu;
 
     @Override

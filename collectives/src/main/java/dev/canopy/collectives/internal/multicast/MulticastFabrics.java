@@ -18,9 +18,11 @@ import java.util.Optional;
  * @param ip      a switch standing in for IP multicast; empty: real IP multicast ({@code udp})
  * @param leases  where the leaf groups' addresses are leased ({@link LeafGroupAddress}); empty: unleased numbers
  *                (in-process switches only: real IP multicast of a job should always lease)
- * @param udpMtu  the largest datagram of the {@code udp} fabric ({@link UdpFabricOptions#mtu}): the default keeps
- *                packets within one Ethernet frame; more lets small bcasts share larger datagrams, which the kernel
- *                fragments (IP fragmentation)
+ * @param udpMtu  the largest datagram of the {@code udp} fabric ({@link UdpFabricOptions#mtu}): by default the
+ *                largest UDP payload (not the fabric's own default of one Ethernet frame), so back-to-back bcasts
+ *                share datagrams, which the kernel fragments (IP fragmentation), and a 64 KiB bcast takes 2
+ *                datagrams instead of 46; {@link UdpFabricOptions#DEFAULT_MTU} keeps each within one frame, at the
+ *                cost of one datagram per 1 KB bcast
  */
 public record MulticastFabrics(Optional<EmulatedUdSwitch> cluster, Optional<EmulatedUdSwitch> ip,
                                Optional<GroupAllocator> leases, int udpMtu) {
@@ -31,13 +33,13 @@ public record MulticastFabrics(Optional<EmulatedUdSwitch> cluster, Optional<Emul
 
     /** A process of a real job: IP multicast only, every group's address and port leased through {@code leases}. */
     public static MulticastFabrics ipOnly(GroupAllocator leases) {
-        return new MulticastFabrics(Optional.empty(), Optional.empty(), Optional.of(leases), UdpFabricOptions.DEFAULT_MTU);
+        return new MulticastFabrics(Optional.empty(), Optional.empty(), Optional.of(leases), UdpFabricOptions.MAX_MTU);
     }
 
     /** Members in this JVM sharing {@code emulatedSwitch} as their cluster fabric; IP multicast stays real. */
     public static MulticastFabrics inProcess(EmulatedUdSwitch emulatedSwitch) {
         return new MulticastFabrics(Optional.of(emulatedSwitch), Optional.empty(), Optional.empty(),
-                UdpFabricOptions.DEFAULT_MTU);
+                UdpFabricOptions.MAX_MTU);
     }
 
     /**
@@ -46,7 +48,7 @@ public record MulticastFabrics(Optional<EmulatedUdSwitch> cluster, Optional<Emul
      */
     public static MulticastFabrics emulated(EmulatedUdSwitch emulatedSwitch) {
         return new MulticastFabrics(Optional.of(emulatedSwitch), Optional.of(emulatedSwitch), Optional.empty(),
-                UdpFabricOptions.DEFAULT_MTU);
+                UdpFabricOptions.MAX_MTU);
     }
 
     /** The same fabrics with {@code mtu}-byte datagrams on {@code udp}. */

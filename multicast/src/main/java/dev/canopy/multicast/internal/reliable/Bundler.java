@@ -24,7 +24,11 @@ final class Bundler {
 
     /** How many of the packets from {@code window.sent()} up to {@code end} (exclusive) fit one datagram: at least 1. */
     int fitting(LeafWindow window, long end) {
-        long first = window.sent();
+        return fitting(window, window.sent(), end);
+    }
+
+    /** How many of the held packets from {@code first} up to {@code end} (exclusive) fit one datagram: at least 1. */
+    int fitting(LeafWindow window, long first, long end) {
         int bytes = PacketCodec.HEADER_BYTES;
         int count = 0;
         for (long sequence = first; sequence < end; sequence++) {
@@ -43,7 +47,11 @@ final class Bundler {
      * packet itself when alone, else a BATCH written into this bundler's buffer (valid until the next call).
      */
     ByteBuffer datagram(LeafWindow window, int count) {
-        long first = window.sent();
+        return datagram(window, window.sent(), count);
+    }
+
+    /** As {@link #datagram(LeafWindow, int)}, for the {@code count} held packets from {@code first} on. */
+    ByteBuffer datagram(LeafWindow window, long first, int count) {
         if (count == 1) {
             return window.packet(first);
         }

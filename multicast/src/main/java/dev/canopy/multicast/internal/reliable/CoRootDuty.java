@@ -17,6 +17,7 @@ final class CoRootDuty {
     private final int[] forwardChildren;
     private final LeafWindow window;
     private final CreditLedger leafCredits;
+    private final BatchedRetransmitter retransmitter;
     private OwnerLoop.Timer retransmitTimer;
     private boolean failed;
 
@@ -27,6 +28,7 @@ final class CoRootDuty {
         this.window = new LeafWindow(substrate.options.window(), substrate.fabric.mtu(), leaves,
                 new RetransmitTimeout(substrate.retransmitNanos));
         this.leafCredits = new CreditLedger(leaves, substrate.options.creditsPerRoot());
+        this.retransmitter = new BatchedRetransmitter(substrate, window, layout.root());
     }
 
     /** The first copy of a packet arrived here: pass it down the tree of heads. */
@@ -43,7 +45,7 @@ final class CoRootDuty {
             return;
         }
         while (window.isFull()) { // the oldest packets may be smaller than this one: free until it fits
-            int sent = window.retransmitHead(substrate::sendReliably);
+            int sent = window.retransmitHead(retransmitter);
             substrate.counters.retransmissions += sent;
             substrate.counters.forcedRetransmissions += sent;
         }
@@ -66,7 +68,7 @@ final class CoRootDuty {
     /** Sends {@code leaf} the packets it asked for (NAK) that this co-root holds, at once. */
     void repair(int leaf, long missingUpTo) {
         if (!failed) {
-            substrate.counters.retransmissions += window.repair(leaf, missingUpTo, substrate::sendReliably);
+            substrate.counters.retransmissions += window.repair(leaf, missingUpTo, retransmitter);
             window.releaseCovered();
         }
     }
@@ -101,7 +103,7 @@ final class CoRootDuty {
         if (failed) {
             return;
         }
-        substrate.counters.retransmissions += window.expire(substrate.loop.nanoTime(), substrate::sendReliably);
+        substrate.counters.retransmissions += window.expire(substrate.loop.nanoTime(), retransmitter);
         armTimer();
     }
 }

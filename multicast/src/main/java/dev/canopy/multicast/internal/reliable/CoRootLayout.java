@@ -25,6 +25,11 @@ final class CoRootLayout {
         this.groups = (size + subGroupSize - 1) / subGroupSize;
     }
 
+    /** The root of the stream this layout serves. */
+    int root() {
+        return root;
+    }
+
     /** The root or a co-root: the head of a sub-group. */
     boolean isHead(int rank) {
         return relative(rank) % subGroupSize == 0;

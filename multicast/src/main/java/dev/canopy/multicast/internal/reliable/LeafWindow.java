@@ -15,11 +15,14 @@ import java.nio.ByteBuffer;
  */
 final class LeafWindow {
 
-    /** Sends one packet to one leaf over the reliable link. */
+    /**
+     * Sends held packets {@code [from, to)} to one leaf over the reliable link (as few messages as it can: a timeout
+     * that expires a whole burst sends each leaf one message per datagram's worth, not one per packet).
+     */
     @FunctionalInterface
     interface Retransmitter {
 
-        void send(int leaf, ByteBuffer packet);
+        void send(int leaf, long from, long to);
     }
 
     private final byte[] arena;
@@ -163,8 +166,8 @@ final class LeafWindow {
             if (leaves[i] == leaf) {
                 long from = Math.max(covered[i], head);
                 long to = Math.min(missingUpTo, sent);
-                for (long sequence = from; sequence < to; sequence++) {
-                    retransmitter.send(leaf, packet(sequence));
+                if (from < to) {
+                    retransmitter.send(leaf, from, to);
                 }
                 covered[i] = Math.max(covered[i], to);
                 return (int) Math.max(0, to - from);
@@ -188,13 +191,16 @@ final class LeafWindow {
         return head < sent ? deadlines[index(head)] : Long.MAX_VALUE;
     }
 
-    /** Retransmits and frees every sent packet whose deadline has passed; returns the retransmissions. */
+    /**
+     * Retransmits and frees the sent packets from the head whose deadline has passed (up to the first that is not
+     * due), each leaf getting its missing ones in one call; returns the retransmissions (packets, counted per leaf).
+     */
     int expire(long now, Retransmitter retransmitter) {
-        int retransmissions = 0;
-        while (head < sent && deadlines[index(head)] <= now) {
-            retransmissions += retransmitHead(retransmitter);
+        long end = head;
+        while (end < sent && deadlines[index(end)] <= now) {
+            end++;
         }
-        return retransmissions;
+        return retransmitUpTo(end, retransmitter);
     }
 
     /**
@@ -205,15 +211,21 @@ final class LeafWindow {
         if (head == sent) {
             throw new IllegalStateException("no sent packet to retransmit (head " + head + ")");
         }
+        return retransmitUpTo(head + 1, retransmitter);
+    }
+
+    /** Sends every leaf the sent packets below {@code end} it has not covered, and frees them. */
+    private int retransmitUpTo(long end, Retransmitter retransmitter) {
         int retransmissions = 0;
         for (int i = 0; i < leaves.length; i++) {
-            if (covered[i] <= head) {
-                retransmitter.send(leaves[i], packet(head));
-                covered[i] = head + 1;
-                retransmissions++;
+            long from = Math.max(covered[i], head);
+            if (from < end) {
+                retransmitter.send(leaves[i], from, end);
+                covered[i] = end;
+                retransmissions += (int) (end - from);
             }
         }
-        head++;
+        head = end;
         return retransmissions;
     }
 

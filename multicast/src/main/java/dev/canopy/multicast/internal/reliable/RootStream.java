@@ -25,6 +25,7 @@ final class RootStream {
     private final DatagramCredits credits;
     private final int[] forwardChildren;
     private final Bundler bundler;
+    private final BatchedRetransmitter retransmitter;
     private final ArrayDeque<PendingBroadcast> pending = new ArrayDeque<>();
     private OwnerLoop.Timer retransmitTimer;
     private boolean stalled;
@@ -41,6 +42,7 @@ final class RootStream {
         this.credits = new DatagramCredits(reporting, substrate.options.creditsPerRoot());
         this.forwardChildren = layout.forwardChildrenOf(substrate.rank);
         this.bundler = new Bundler(substrate.fabric.mtu(), substrate.communicator, substrate.rank);
+        this.retransmitter = new BatchedRetransmitter(substrate, window, substrate.rank);
     }
 
     Future<Void> broadcast(Buffer message) {
@@ -72,7 +74,7 @@ final class RootStream {
     boolean nak(int from, long ackedUpTo, long creditLimit, long missingUpTo) {
         boolean known = feedback(from, ackedUpTo, creditLimit);
         if (known && failure == null) {
-            substrate.counters.retransmissions += window.repair(from, missingUpTo, substrate::sendReliably);
+            substrate.counters.retransmissions += window.repair(from, missingUpTo, retransmitter);
             window.releaseCovered();
             pump();
         }
@@ -194,7 +196,7 @@ final class RootStream {
         if (failure != null) {
             return;
         }
-        substrate.counters.retransmissions += window.expire(substrate.loop.nanoTime(), substrate::sendReliably);
+        substrate.counters.retransmissions += window.expire(substrate.loop.nanoTime(), retransmitter);
         pump();
     }
 

@@ -105,6 +105,40 @@ class BundlingTest {
     }
 
     /**
+     * A retransmission's run of sent packets, from the middle of the window, packs the same way: valid datagrams up to
+     * the MTU, holding exactly the run's packets in order (what {@link BatchedRetransmitter} sends a leaf).
+     */
+    @Test
+    void aHeldRunPacksIntoDatagramsOfExactlyItsPackets() {
+        int mtu = 300;
+        LeafWindow window = new LeafWindow(16, mtu, new int[] {1}, new RetransmitTimeout(1_000));
+        for (int i = 0; i < 12; i++) {
+            PacketCodec.writeData(window.claim(), NINE, 2, i, 30, 0);
+            window.commit(PacketCodec.HEADER_BYTES + 30);
+            window.markSent(0);
+        }
+        Bundler bundler = new Bundler(mtu, NINE, 2);
+        List<Long> sequences = new ArrayList<>();
+        List<Integer> counts = new ArrayList<>();
+        for (long first = 3; first < 11; ) {
+            int count = bundler.fitting(window, first, 11);
+            ByteBuffer datagram = bundler.datagram(window, first, count);
+            assertThat(datagram.remaining()).isLessThanOrEqualTo(mtu);
+            assertThat(PacketCodec.validate(datagram, NINE, 4, mtu - PacketCodec.HEADER_BYTES, 1_000)).isNull();
+            if (count == 1) {
+                sequences.add(PacketCodec.sequence(datagram));
+            } else {
+                PacketCodec.forEachInBatch(datagram, packet -> sequences.add(PacketCodec.sequence(packet)));
+            }
+            counts.add(count);
+            first += count;
+        }
+        // 40 + 3 x (4 + 70) = 262 <= 300 < 336: three packets per datagram, then the last two.
+        assertThat(counts).containsExactly(3, 3, 2);
+        assertThat(sequences).containsExactly(3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
+    }
+
+    /**
      * The root issues 600 bcasts of 0 to 200 bytes (some of 2 to 3 packets) back to back, in one task: the first
      * leaves at once, the others queue while it is sent and leave bundled. Every receiver gets every message once, in
      * order, byte-identical; every message is its own packet (sequence number); datagrams are far fewer than packets.

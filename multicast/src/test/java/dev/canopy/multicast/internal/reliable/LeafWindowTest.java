@@ -45,6 +45,24 @@ class LeafWindowTest {
         assertThat(window.nextDeadline()).isEqualTo(Long.MAX_VALUE);
     }
 
+    /** A burst that expires together goes to each leaf as one run (sent as few datagrams), not packet by packet. */
+    @Test
+    void anExpiredBurstGoesToEachLeafAsOneRunOfWhatItMisses() {
+        List<String> calls = new ArrayList<>();
+        LeafWindow burst = new LeafWindow(64, 64, new int[] {3, 5, 7}, new RetransmitTimeout(100, 100));
+        for (int i = 0; i < 10; i++) {
+            burst.add(packet(i));
+            burst.markSent(i); // due at 100 to 109
+        }
+        burst.acknowledged(3, 10, 0);
+        burst.acknowledged(5, 4, 0);
+        assertThat(burst.expire(105, (leaf, from, to) -> calls.add(leaf + "<-[" + from + "," + to + ")")))
+                .isEqualTo(2 + 6); // leaf 5 misses 4 and 5, leaf 7 misses 0 to 5
+        assertThat(calls).containsExactly("5<-[4,6)", "7<-[0,6)");
+        assertThat(burst.inUse()).isEqualTo(4);
+        assertThat(burst.nextDeadline()).isEqualTo(106);
+    }
+
     @Test
     void aNakIsRepairedAtOnceToThatLeafOnlyWithThePacketsHeldAndSent() {
         for (int i = 0; i < 4; i++) {
@@ -159,7 +177,9 @@ class LeafWindowTest {
         return packet;
     }
 
-    private void record(int leaf, ByteBuffer packet) {
-        retransmitted.add(leaf + "<-" + PacketCodec.sequence(packet));
+    private void record(int leaf, long from, long to) {
+        for (long sequence = from; sequence < to; sequence++) {
+            retransmitted.add(leaf + "<-" + sequence);
+        }
     }
 }

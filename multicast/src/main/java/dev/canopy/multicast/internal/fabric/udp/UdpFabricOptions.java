@@ -23,7 +23,10 @@ public record UdpFabricOptions(InetAddress interfaceAddress, int port, int ttl, 
 
     public static final int DEFAULT_PORT = 45_700;
     public static final int DEFAULT_MTU = 1472;
-    /** The largest UDP payload over IPv4. */
+    /**
+     * The largest UDP payload over IPv4; the multicast bcast layer's datagrams by default (JGroups' UDP transport
+     * bundles up to 64 KB too), which the kernel sends as IP fragments.
+     */
     public static final int MAX_MTU = 65_507;
 
     public UdpFabricOptions {

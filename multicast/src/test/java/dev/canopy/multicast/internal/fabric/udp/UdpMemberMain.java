@@ -31,8 +31,12 @@ import java.util.SplittableRandom;
 public final class UdpMemberMain {
 
     static final int LINK_PORT = 45_800;
-    /** Every size class: empty, tiny, a packet, across packet boundaries, 64 KiB, 256 KiB. */
-    static final int[] SIZES = {0, 8, 1024, 1432, 1433, 2864, 8192, 65_536, 262_144};
+    /** The datagrams the bcast layer uses by default (the largest UDP payload, IP-fragmented). */
+    private static final int MTU = UdpFabricOptions.MAX_MTU;
+    /** A packet's message bytes at that MTU (less the substrate's 40-byte header). */
+    private static final int FRAGMENT = MTU - 40;
+    /** Every size class: empty, tiny, 1 KB, 8 KB, across packet boundaries, 64 KiB, 256 KiB. */
+    static final int[] SIZES = {0, 8, 1024, 8192, FRAGMENT, FRAGMENT + 1, 65_536, 2 * FRAGMENT, 262_144};
 
     private UdpMemberMain() {
     }
@@ -51,8 +55,8 @@ public final class UdpMemberMain {
         VertxOwnerLoop loop = new VertxOwnerLoop(vertx, context);
         ReliableMulticast[] member = new ReliableMulticast[1];
         // Opening sockets and finding the interface may block: here on the main thread, not on the event loop.
-        UdpMulticastFabric fabric = UdpMulticastFabric.open(UdpFabricOptions.on(InetAddress.getByName(addresses.get(rank))),
-                loop);
+        UdpMulticastFabric fabric = UdpMulticastFabric.open(
+                UdpFabricOptions.on(InetAddress.getByName(addresses.get(rank))).withMtu(MTU), loop);
         context.runOnContext(ignored -> {
             try {
                 TcpTestLink link = new TcpTestLink(vertx, rank, addresses, LINK_PORT);
