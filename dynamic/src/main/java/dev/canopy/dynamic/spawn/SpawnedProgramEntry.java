@@ -94,6 +94,7 @@ public final class SpawnedProgramEntry implements ChildEntry {
      * line up with the pairing's lines of parents and children.
      */
     private Future<CanopySession> join(JoinOptions options, StepLog steps) {
+        steps.mark("options read");
         Optional<ZooKeeperSession> usable = ahead.flatMap(session -> session.takeFor(options.nodeOptions()));
         steps.mark(usable.isPresent() ? "session taken" : "no session ahead");
         return usable.map(session -> Canopy.joinConnected(vertx, options, session))
