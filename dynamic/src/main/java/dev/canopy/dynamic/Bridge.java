@@ -101,7 +101,9 @@ final class Bridge {
                     NodeOptions.DEFAULT_DEPARTURE_GRACE, MessageLimits.defaults());
             monitor = new FailureMonitor(context, demux.port(FrameFamily.LIVENESS), job.frameKey(), union, self,
                     heartbeat, NanoClock.SYSTEM, label);
-            monitor.start(this::departed, runtime::revokedByPeer);
+            // The first heartbeats wait a period: with every member of both groups connecting to every other at once,
+            // the handshakes took the CPU from the creation's own first frames (the crossing pair) on a small host.
+            monitor.startHeartbeatsAfterAPeriod(this::departed, runtime::revokedByPeer);
             started.complete(runtime);
         })).compose(CommunicatorRuntime::world);
     }

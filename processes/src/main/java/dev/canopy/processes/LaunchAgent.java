@@ -236,8 +236,10 @@ public final class LaunchAgent implements AutoCloseable {
                         + " on " + options.host() + " could not start process " + process + ": " + e.getMessage()));
             }
         }
+        LOG.debug("[{}] bound or started the {} processes of {}", options.agent(), children.size(), job.get());
         states.forEach(state -> report(job.get(), state));
         publishLoad();
+        LOG.debug("[{}] reported the states of {}", options.agent(), job.get());
     }
 
     private StartedChild bindOrStart(ChildBinding binding) {

@@ -8,6 +8,7 @@ import dev.canopy.dynamic.DynamicOptions;
 import dev.canopy.dynamic.DynamicProcesses;
 import dev.canopy.dynamic.InterCommunicator;
 import dev.canopy.dynamic.PortName;
+import dev.canopy.dynamic.StepLog;
 import dev.canopy.processes.ChildMain;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -15,6 +16,8 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A spawned process's way to its parents ({@code MPI_Comm_get_parent}): {@link #connect} is collective over the
@@ -23,6 +26,9 @@ import java.util.Optional;
  * spawned has none ({@link #spawned()}).
  */
 public final class Parent {
+
+    /** At debug: when a child's WORLD and its inter-communicator were connected ({@code CANOPY_SPAWN_LOG=DEBUG}). */
+    private static final Logger LOG = LoggerFactory.getLogger(Parent.class);
 
     /** The port the parents accept at. */
     static final String PORT_PROPERTY = "canopy.parent.port";
@@ -126,9 +132,14 @@ public final class Parent {
     public static Future<InterCommunicator> connect(CanopySession session, DynamicProcesses dynamic) {
         try {
             PortName parents = port();
-            Future<Buffer> connected = session.collectives().bcast(Buffer.buffer(), 0);
-            Future<InterCommunicator> made = dynamic.connect(parents, 0);
-            return Future.all(connected, made).map(both -> made.result()).onComplete(done -> ChildMain.reportStarted());
+            StepLog steps = new StepLog();
+            Future<Buffer> connected = session.collectives().bcast(Buffer.buffer(), 0)
+                    .onSuccess(opened -> steps.mark("world connected"));
+            Future<InterCommunicator> made = dynamic.connect(parents, 0).onSuccess(inter -> steps.mark("connected"));
+            return Future.all(connected, made).map(both -> made.result()).onComplete(done -> {
+                LOG.debug("rank {} of {} to its parents: {}", session.world().rank(), session.world().member(0).id(), steps);
+                ChildMain.reportStarted();
+            });
         } catch (IllegalStateException e) {
             return Future.failedFuture(e);
         }

@@ -11,6 +11,7 @@ import dev.canopy.collectives.run.ProgramMain;
 import dev.canopy.core.internal.membership.ZooKeeperSession;
 import dev.canopy.core.node.CanopyVertx;
 import dev.canopy.core.security.tls.TlsSettings;
+import dev.canopy.dynamic.StepLog;
 import dev.canopy.gridconfig.GridConfigs;
 import dev.canopy.processes.ChildBinding;
 import dev.canopy.processes.ChildEntry;
@@ -87,15 +88,26 @@ public final class SpawnedProgramEntry implements ChildEntry {
         }
     }
 
-    /** Joins over the session opened ahead when it reaches the binding's ensemble as the job would, else as usual. */
-    private Future<CanopySession> join(JoinOptions options) {
+    /**
+     * Joins over the session opened ahead when it reaches the binding's ensemble as the job would, else as usual. At
+     * debug, one line says when the binding arrived and when the join was done ({@code CANOPY_SPAWN_LOG=DEBUG}), to
+     * line up with the pairing's lines of parents and children.
+     */
+    private Future<CanopySession> join(JoinOptions options, StepLog steps) {
+        steps.mark("options read");
         Optional<ZooKeeperSession> usable = ahead.flatMap(session -> session.takeFor(options.nodeOptions()));
+        steps.mark(usable.isPresent() ? "session taken" : "no session ahead");
         return usable.map(session -> Canopy.joinConnected(vertx, options, session))
-                .orElseGet(() -> Canopy.joinAsync(vertx, options));
+                .orElseGet(() -> Canopy.joinAsync(vertx, options))
+                .onSuccess(session -> {
+                    steps.mark("joined");
+                    LOG.debug("process {} of {} bound {}", options.nodeOptions().id(), options.nodeOptions().job(), steps);
+                });
     }
 
     @Override
     public int run(ChildBinding binding) {
+        StepLog steps = new StepLog();
         try {
             Class<?> program = Class.forName(binding.program(), false, SpawnedProgramEntry.class.getClassLoader());
             if (!CanopyProgram.class.isAssignableFrom(program)) {
@@ -127,6 +139,6 @@ public final class SpawnedProgramEntry implements ChildEntry {
         Parent.zooKeeperTlsDirectory().ifPresent(directory -> environment.put(JoinOptions.ENV_ZOOKEEPER_TLS, directory));
         return ProgramMain.runJoining(binding.program(), SpawnedProgramEntry.class.getClassLoader(),
                 binding.arguments().toArray(String[]::new),
-                () -> Blocking.await(join(JoinOptions.fromEnvironment(environment))));
+                () -> Blocking.await(join(JoinOptions.fromEnvironment(environment), steps)));
     }
 }

@@ -130,13 +130,32 @@ public final class FailureMonitor {
 
     /** Starts heartbeats and watching; {@code onDeparture} hears of every member gone, once each. */
     public void start(Handler<Departure> onDeparture, RevocationHandler onRevocation) {
+        start(onDeparture, onRevocation, true);
+    }
+
+    /**
+     * As {@link #start}, but the first heartbeats leave one (jittered) period later instead of at once. Each first
+     * heartbeat opens a connection to its member (a TCP connect and the handshake's crypto); a communicator being
+     * made, whose creation itself sends its first frames at that moment (an inter-communicator's, where every member
+     * of two groups would otherwise connect to every other at once), keeps those connections off its critical path.
+     * Watching starts at once: frames, a closed connection and heartbeats from others are handled from here on.
+     */
+    public void startHeartbeatsAfterAPeriod(Handler<Departure> onDeparture, RevocationHandler onRevocation) {
+        start(onDeparture, onRevocation, false);
+    }
+
+    private void start(Handler<Departure> onDeparture, RevocationHandler onRevocation, boolean heartbeatNow) {
         context.runOnContext(v -> {
             departureHandler = Objects.requireNonNull(onDeparture, "onDeparture");
             revocationHandler = Objects.requireNonNull(onRevocation, "onRevocation");
             port.frameHandler(this::onFrame);
             port.datagramHandler(this::onDatagram);
             port.inboundClosedHandler(this::onInboundClosed);
-            sendHeartbeats();
+            if (heartbeatNow) {
+                sendHeartbeats();
+            } else {
+                heartbeatTimer = vertx.setTimer(detector.nextDelayMillis(), id -> sendHeartbeats());
+            }
             checkTimer = vertx.setPeriodic(detector.checkEveryMillis(), id -> checkOverdue());
         });
     }
