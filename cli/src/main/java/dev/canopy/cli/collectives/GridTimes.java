@@ -26,7 +26,8 @@ import java.util.Map;
  *     per send), segments pipelined as the variant pipelines them, every
  *     message to another site queued for its sender's site uplink (shared by all the site's sends)
  *     and for the site link, then the one-way latency, every edge held to the runtime's default flow
- *     control (credit window, rendezvous, chunks: {@link ExchangeFlow});</li>
+ *     control (credit window, rendezvous, chunks: {@link ExchangeFlow}), and all members' sends and
+ *     receives sharing this machine's cores (they are nodes of this JVM);</li>
  * <li>lower bound: every member is at least its shortest-path latency from the root away, plus, in
  *     another site, the transfer time over the fastest link into that site.</li>
  * </ul>
@@ -60,7 +61,8 @@ public final class GridTimes {
         CostModel cost = loggp.costModel(bytes)
                 .withBandwidths(new GridBandwidths(grid, coordinates))
                 .withSegments(pipeline)
-                .withFlow(ExchangeFlow.of(MessageLimits.defaults(), members.size()));
+                .withFlow(ExchangeFlow.of(MessageLimits.defaults(), members.size()))
+                .withSharedCores(Runtime.getRuntime().availableProcessors()); // every member is a node of this JVM
         return Prediction.completionMs(plan.hierarchicalPlan(root).replay(latencies, cost).values().stream()
                 .mapToDouble(Double::doubleValue).toArray());
     }

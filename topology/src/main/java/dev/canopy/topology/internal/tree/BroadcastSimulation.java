@@ -165,7 +165,33 @@ public final class BroadcastSimulation {
             arrival[v] = arrived[v] == null ? Double.POSITIVE_INFINITY : arrived[v][segments - 1];
         }
         arrival[root] = rootArrivalMs;
+        waitForSharedCores(arrival, root, rootArrivalMs);
         return arrival;
+    }
+
+    /**
+     * With every process on one machine ({@link CostModel#sharedCores()}), the last node cannot have the message
+     * before the machine's cores did every send and every receive: each receive's work taken as its send's
+     * ({@code max(o + len * G, g)}: the receiver reads, checks and copies what the sender wrote), the sum spread
+     * over the cores.
+     */
+    private void waitForSharedCores(double[] arrival, int root, double rootArrivalMs) {
+        if (cost.sharedCores() == 0) {
+            return;
+        }
+        double messageMs = 0;
+        for (int segment = 0; segment < segments; segment++) {
+            messageMs += sendCostMs(length(segment));
+        }
+        long edges = Arrays.stream(children).mapToLong(kids -> kids.length).sum();
+        double workMs = 2 * edges * messageMs;
+        int last = root;
+        for (int v = 0; v < arrival.length; v++) {
+            if (Double.isFinite(arrival[v]) && arrival[v] > arrival[last]) {
+                last = v;
+            }
+        }
+        arrival[last] = Math.max(arrival[last], rootArrivalMs + workMs / cost.sharedCores());
     }
 
     /**

@@ -25,6 +25,8 @@ import java.util.Objects;
  * over one uplink of bandwidth {@code B} take about {@code k * m / B}, not {@code m / B}. With
  * {@link #flow()} given too, every tree edge's stream is held to the runtime's credit window, rendezvous
  * round trips and chunks ({@link FlowControl}): a large message over a WAN link is bound by the window.
+ * With {@link #sharedCores()} given, all processes run on one machine of that many cores, so the broadcast
+ * completes no earlier than all its sends' and receives' work divided by the cores.
  *
  * @param overheadMs per-send overhead o
  * @param gapMs minimum time between two sends of one node, g
@@ -33,9 +35,11 @@ import java.util.Objects;
  * @param bandwidths site uplinks and site-to-site links; {@link BandwidthSource#UNLIMITED} for none
  * @param segments how the runtime pipelines the message; {@link SegmentPolicy#WHOLE_MESSAGE} for not at all
  * @param flow the runtime's flow control on every edge; {@link FlowControl#UNLIMITED} for none
+ * @param sharedCores the cores of the one machine every process runs on (an emulated grid in one JVM); 0 when each
+ *     process has a CPU of its own
  */
 public record CostModel(double overheadMs, double gapMs, double perByteMs, long messageBytes,
-        BandwidthSource bandwidths, SegmentPolicy segments, FlowControl flow) {
+        BandwidthSource bandwidths, SegmentPolicy segments, FlowControl flow, int sharedCores) {
 
     /** Latency only: sends are free, so fan-out costs nothing. */
     public static final CostModel LATENCY_ONLY = new CostModel(0, 0, 0, 0);
@@ -43,7 +47,7 @@ public record CostModel(double overheadMs, double gapMs, double perByteMs, long 
     /** LogGP parameters alone: no bandwidth limits, no pipelining. */
     public CostModel(double overheadMs, double gapMs, double perByteMs, long messageBytes) {
         this(overheadMs, gapMs, perByteMs, messageBytes, BandwidthSource.UNLIMITED, SegmentPolicy.WHOLE_MESSAGE,
-                FlowControl.UNLIMITED);
+                FlowControl.UNLIMITED, 0);
     }
 
     public CostModel {
@@ -56,6 +60,9 @@ public record CostModel(double overheadMs, double gapMs, double perByteMs, long 
         Objects.requireNonNull(bandwidths, "bandwidths");
         Objects.requireNonNull(segments, "segments");
         Objects.requireNonNull(flow, "flow");
+        if (sharedCores < 0) {
+            throw new IllegalArgumentException("sharedCores must be >= 0 (0: every process its own CPU), got " + sharedCores);
+        }
     }
 
     private static void requireNonNegative(double value, String name) {
@@ -66,31 +73,37 @@ public record CostModel(double overheadMs, double gapMs, double perByteMs, long 
 
     /** The same parameters for another message size. */
     public CostModel withMessageBytes(long bytes) {
-        return new CostModel(overheadMs, gapMs, perByteMs, bytes, bandwidths, segments, flow);
+        return new CostModel(overheadMs, gapMs, perByteMs, bytes, bandwidths, segments, flow, sharedCores);
     }
 
     /** The same model with site uplinks and links limiting the transfers. */
     public CostModel withBandwidths(BandwidthSource newBandwidths) {
-        return new CostModel(overheadMs, gapMs, perByteMs, messageBytes, newBandwidths, segments, flow);
+        return new CostModel(overheadMs, gapMs, perByteMs, messageBytes, newBandwidths, segments, flow, sharedCores);
     }
 
     /** The same model with the runtime's pipelining. */
     public CostModel withSegments(SegmentPolicy newSegments) {
-        return new CostModel(overheadMs, gapMs, perByteMs, messageBytes, bandwidths, newSegments, flow);
+        return new CostModel(overheadMs, gapMs, perByteMs, messageBytes, bandwidths, newSegments, flow, sharedCores);
     }
 
     /** The same model with the runtime's flow control on every edge. */
     public CostModel withFlow(FlowControl newFlow) {
-        return new CostModel(overheadMs, gapMs, perByteMs, messageBytes, bandwidths, segments, newFlow);
+        return new CostModel(overheadMs, gapMs, perByteMs, messageBytes, bandwidths, segments, newFlow, sharedCores);
+    }
+
+    /** The same model with every process on one machine of {@code cores} cores (0: each its own CPU). */
+    public CostModel withSharedCores(int cores) {
+        return new CostModel(overheadMs, gapMs, perByteMs, messageBytes, bandwidths, segments, flow, cores);
     }
 
     /**
      * Whether predictions replay the broadcast send by send ({@link BroadcastSimulation}) rather
-     * than by the closed form: when bandwidths limit transfers, the message is pipelined or flow control applies.
+     * than by the closed form: when bandwidths limit transfers, the message is pipelined, flow control applies or
+     * the processes share a machine's cores.
      */
     public boolean simulates() {
         return bandwidths != BandwidthSource.UNLIMITED || segments != SegmentPolicy.WHOLE_MESSAGE
-                || flow != FlowControl.UNLIMITED;
+                || flow != FlowControl.UNLIMITED || sharedCores > 0;
     }
 
     /** Time a sender is busy per send, {@code max(o + m * G, g)}. */

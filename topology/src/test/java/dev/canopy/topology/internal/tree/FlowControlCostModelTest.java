@@ -91,6 +91,21 @@ class FlowControlCostModelTest {
     }
 
     @Test
+    void processesSharingAMachineFinishNoEarlierThanTheirWorkOverItsCores() {
+        // a star of 8 children, each send 1 ms: the root's sends take 8 ms; with the receives, 16 ms of work
+        CostModel cost = new CostModel(1, 0, 0, 1000);
+        LatencyMatrix near = uniform(9, 0);
+        Tree star = new FlatTreeBuilder().build(near, 0, cost).orElseThrow();
+        assertThat(cost.predict(star, near).completionMs()).isCloseTo(8, within(1e-9));
+        assertThat(cost.withSharedCores(1).predict(star, near).completionMs()).as("16 ms of work on one core")
+                .isCloseTo(16, within(1e-9));
+        assertThat(cost.withSharedCores(4).predict(star, near).completionMs()).as("the root's own sends bound it")
+                .isCloseTo(8, within(1e-9));
+        assertThat(completionMs(cost.withSharedCores(1), 9)).as("a 10 ms latency hides the work")
+                .isCloseTo(8 + L, within(1e-9));
+    }
+
+    @Test
     void badFlowControlIsRefusedNamingEveryValue() {
         assertThatThrownBy(() -> new FlowControl(0, 0, 0, 1, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("window >= 1 B").hasMessageContaining("got 0, 0, 0, 1, 0");
