@@ -6,16 +6,36 @@ import java.util.Arrays;
  * The {@link FlowControl} of every tree edge during a {@link BroadcastSimulation}: a node has one parent, so the
  * stream of a parent to a child is named by the child. Messages of one stream are replayed in send order; for each,
  * {@link #departureMs} says when its bytes may go onto the wire and {@link #arrived} records when they arrived,
- * which frees the credit or fetch room later messages wait for. Cost: O(1) amortised per message.
+ * which frees the credit or fetch room later messages wait for. Cost: O(1) amortised per message; the streams'
+ * state lives in primitive arrays by child (a replay of 10,000 processes makes millions of these calls).
  */
 final class FlowReplay {
 
+    private static final byte EAGER = 0;
+    private static final byte FETCHED = 1;
+    private static final byte ASKED = 2;
+
     private final FlowControl flow;
-    private final Stream[] streams;
+    /** Per stream: eager bytes whose credit is not known to be back, and bodies fetched ahead not yet arrived. */
+    private final long[] eagerOutstanding;
+    private final long[] fetchOutstanding;
+    private final double[] lastArrivalMs;
+    private final byte[] pendingKind;
+    private final long[] pendingBytes;
+    /** Per stream, in time order: when eager messages' credit comes back, and when fetched bodies arrive. */
+    private final Releases eager;
+    private final Releases fetched;
 
     FlowReplay(FlowControl flow, int nodes) {
         this.flow = flow;
-        this.streams = new Stream[nodes];
+        this.eagerOutstanding = new long[nodes];
+        this.fetchOutstanding = new long[nodes];
+        this.lastArrivalMs = new double[nodes];
+        Arrays.fill(lastArrivalMs, Double.NEGATIVE_INFINITY);
+        this.pendingKind = new byte[nodes];
+        this.pendingBytes = new long[nodes];
+        this.eager = new Releases(nodes);
+        this.fetched = new Releases(nodes);
     }
 
     /**
@@ -26,20 +46,27 @@ final class FlowReplay {
      * @param latencyMs one-way latency to the child; {@code backMs} from the child (credit, requests)
      */
     double departureMs(int child, long bytes, double handedMs, double latencyMs, double backMs) {
-        Stream stream = stream(child);
         long payload = bytes + flow.messageCostBytes();
-        stream.returnCreditBy(handedMs);
-        if (payload <= flow.eagerLimitBytes() && stream.eagerOutstanding + payload <= flow.windowBytes()) {
-            stream.pending(Kind.EAGER, payload);
+        while (eager.hasNext(child) && eager.nextMs(child) <= handedMs) {
+            eagerOutstanding[child] -= eager.pollBytes(child);
+        }
+        pendingBytes[child] = payload;
+        if (payload <= flow.eagerLimitBytes() && eagerOutstanding[child] + payload <= flow.windowBytes()) {
+            pendingKind[child] = EAGER;
             return handedMs;
         }
         double asked = handedMs + latencyMs;
         if (payload <= flow.fetchAheadBytes()) {
-            asked = stream.roomToFetchBy(asked, payload, flow.fetchAheadBytes());
-            stream.pending(Kind.FETCHED, payload);
+            // the first time from the announcement on when the body fits the room left by earlier fetched bodies
+            while (fetched.hasNext(child)
+                    && (fetched.nextMs(child) <= asked || fetchOutstanding[child] + payload > flow.fetchAheadBytes())) {
+                asked = Math.max(asked, fetched.nextMs(child));
+                fetchOutstanding[child] -= fetched.pollBytes(child);
+            }
+            pendingKind[child] = FETCHED;
         } else {
-            asked = Math.max(asked, stream.lastArrivalMs);
-            stream.pending(Kind.ASKED, payload);
+            asked = Math.max(asked, lastArrivalMs[child]);
+            pendingKind[child] = ASKED;
         }
         return asked + backMs;
     }
@@ -50,92 +77,54 @@ final class FlowReplay {
      * complete in order).
      */
     double arrived(int child, double wireArrivalMs, double backMs) {
-        Stream stream = streams[child];
-        double arrival = Math.max(wireArrivalMs, stream.lastArrivalMs);
-        stream.lastArrivalMs = arrival;
-        if (stream.pendingKind == Kind.EAGER) {
-            stream.eager.add(arrival + backMs, stream.pendingBytes);
-            stream.eagerOutstanding += stream.pendingBytes;
-        } else if (stream.pendingKind == Kind.FETCHED) {
-            stream.fetched.add(arrival, stream.pendingBytes);
-            stream.fetchOutstanding += stream.pendingBytes;
+        double arrival = Math.max(wireArrivalMs, lastArrivalMs[child]);
+        lastArrivalMs[child] = arrival;
+        if (pendingKind[child] == EAGER) {
+            eager.add(child, arrival + backMs, pendingBytes[child]);
+            eagerOutstanding[child] += pendingBytes[child];
+        } else if (pendingKind[child] == FETCHED) {
+            fetched.add(child, arrival, pendingBytes[child]);
+            fetchOutstanding[child] += pendingBytes[child];
         }
         return arrival;
     }
 
-    private Stream stream(int child) {
-        if (streams[child] == null) {
-            streams[child] = new Stream();
-        }
-        return streams[child];
-    }
-
-    private enum Kind {
-        EAGER,
-        FETCHED,
-        ASKED
-    }
-
-    /** One parent-to-child stream. */
-    private static final class Stream {
-        /** Eager messages not yet known to have their credit back: when it comes back, and how much. */
-        final Releases eager = new Releases();
-        /** Bodies fetched ahead: when they arrive (and free their room), and how large they are. */
-        final Releases fetched = new Releases();
-        long eagerOutstanding;
-        long fetchOutstanding;
-        double lastArrivalMs = Double.NEGATIVE_INFINITY;
-        Kind pendingKind;
-        long pendingBytes;
-
-        void pending(Kind kind, long bytes) {
-            pendingKind = kind;
-            pendingBytes = bytes;
-        }
-
-        void returnCreditBy(double ms) {
-            while (eager.hasNext() && eager.nextMs() <= ms) {
-                eagerOutstanding -= eager.pollBytes();
-            }
-        }
-
-        /** The first time from {@code ms} on when {@code bytes} more fit the fetch room of {@code room} bytes. */
-        double roomToFetchBy(double ms, long bytes, long room) {
-            double at = ms;
-            while (fetched.hasNext() && (fetched.nextMs() <= at || fetchOutstanding + bytes > room)) {
-                at = Math.max(at, fetched.nextMs());
-                fetchOutstanding -= fetched.pollBytes();
-            }
-            return at;
-        }
-    }
-
-    /** A queue of (time, bytes) in time order, on primitive arrays. */
+    /** Per stream, a queue of (time, bytes) in time order, on primitive arrays. */
     private static final class Releases {
-        private double[] ms = new double[8];
-        private long[] bytes = new long[8];
-        private int head;
-        private int tail;
+        private final double[][] ms;
+        private final long[][] bytes;
+        private final int[] head;
+        private final int[] tail;
 
-        void add(double atMs, long size) {
-            if (tail == ms.length) {
-                ms = Arrays.copyOf(ms, tail * 2);
-                bytes = Arrays.copyOf(bytes, tail * 2);
+        Releases(int streams) {
+            ms = new double[streams][];
+            bytes = new long[streams][];
+            head = new int[streams];
+            tail = new int[streams];
+        }
+
+        void add(int stream, double atMs, long size) {
+            if (ms[stream] == null) {
+                ms[stream] = new double[8];
+                bytes[stream] = new long[8];
+            } else if (tail[stream] == ms[stream].length) {
+                ms[stream] = Arrays.copyOf(ms[stream], tail[stream] * 2);
+                bytes[stream] = Arrays.copyOf(bytes[stream], tail[stream] * 2);
             }
-            ms[tail] = atMs;
-            bytes[tail++] = size;
+            ms[stream][tail[stream]] = atMs;
+            bytes[stream][tail[stream]++] = size;
         }
 
-        boolean hasNext() {
-            return head < tail;
+        boolean hasNext(int stream) {
+            return head[stream] < tail[stream];
         }
 
-        double nextMs() {
-            return ms[head];
+        double nextMs(int stream) {
+            return ms[stream][head[stream]];
         }
 
-        long pollBytes() {
-            return bytes[head++];
+        long pollBytes(int stream) {
+            return bytes[stream][head[stream]++];
         }
     }
 }
