@@ -152,7 +152,7 @@ public final class BroadcastSimulation {
                 arrived[child] = new double[segments];
                 Arrays.fill(arrived[child], Double.NaN);
             }
-            arrived[child][segment] = arrivalMs(v, position, child, handed, length);
+            arrived[child][segment] = arrivalMs(v, position, child, arrived[v][segment], handed, length);
             if (nextSend[v] < kids * segments && !Double.isNaN(arrived[v][nextSend[v] / kids])) {
                 queue.add(v, nextHandedMs(v, arrived, cpuFree, nextSend));
             }
@@ -196,10 +196,10 @@ public final class BroadcastSimulation {
 
     /**
      * When {@code child} has a segment of {@code length} bytes its parent {@code v} handed over at {@code handedMs}:
-     * over the wire and one latency; with flow control, as chunks sent together, each leaving when its
-     * stream's credit or the receiver's request lets it.
+     * over the wire and one latency; with flow control, as chunks submitted together when {@code v} had the
+     * segment ({@code submittedMs}), each leaving when its stream's credit or the receiver's request lets it.
      */
-    private double arrivalMs(int v, int position, int child, double handedMs, long length) {
+    private double arrivalMs(int v, int position, int child, double submittedMs, double handedMs, long length) {
         double latency = edgeLatency[v][position];
         if (flows == null) {
             return wireEndMs(v, child, handedMs, length) + latency;
@@ -210,7 +210,7 @@ public final class BroadcastSimulation {
         long sent = 0;
         do {
             long piece = Math.min(chunk, length - sent);
-            double departure = flows.departureMs(child, piece, handedMs, latency, back);
+            double departure = flows.departureMs(child, piece, submittedMs, handedMs, latency, back);
             arrival = flows.arrived(child, wireEndMs(v, child, departure, piece) + latency, back);
             sent += piece;
         } while (sent < length);

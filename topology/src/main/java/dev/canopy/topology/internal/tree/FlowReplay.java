@@ -39,15 +39,18 @@ final class FlowReplay {
     }
 
     /**
-     * When the body of a {@code bytes}-byte message to {@code child}, handed over at {@code handedMs}, leaves its
-     * sender: at once when eager; else after its announcement went there and the request came back, no earlier than
-     * the receiver had room to fetch it ahead or, for a body beyond that room, had received the message before.
+     * When the body of a {@code bytes}-byte message to {@code child} leaves its sender. The runtime decides how a
+     * message goes when it is submitted ({@code submittedMs}: a root submits all its segments at once, a relay each
+     * segment as it arrives), with the credit back by then: eager, it leaves when the sender has written it
+     * ({@code handedMs}); else its announcement goes at once and the body leaves once the request came back, no
+     * earlier than the receiver had room to fetch it ahead or, for a body beyond that room, had received the message
+     * before, and no earlier than the sender can write it.
      *
      * @param latencyMs one-way latency to the child; {@code backMs} from the child (credit, requests)
      */
-    double departureMs(int child, long bytes, double handedMs, double latencyMs, double backMs) {
+    double departureMs(int child, long bytes, double submittedMs, double handedMs, double latencyMs, double backMs) {
         long payload = bytes + flow.messageCostBytes();
-        while (eager.hasNext(child) && eager.nextMs(child) <= handedMs) {
+        while (eager.hasNext(child) && eager.nextMs(child) <= submittedMs) {
             eagerOutstanding[child] -= eager.pollBytes(child);
         }
         pendingBytes[child] = payload;
@@ -55,7 +58,7 @@ final class FlowReplay {
             pendingKind[child] = EAGER;
             return handedMs;
         }
-        double asked = handedMs + latencyMs;
+        double asked = submittedMs + latencyMs;
         if (payload <= flow.fetchAheadBytes()) {
             // the first time from the announcement on when the body fits the room left by earlier fetched bodies
             while (fetched.hasNext(child)
@@ -68,7 +71,7 @@ final class FlowReplay {
             asked = Math.max(asked, lastArrivalMs[child]);
             pendingKind[child] = ASKED;
         }
-        return asked + backMs;
+        return Math.max(asked + backMs, handedMs);
     }
 
     /**

@@ -56,8 +56,9 @@ class FlowControlCostModelTest {
     }
 
     @Test
-    void creditThatComesBackInTimeNeverHoldsAStreamBack() {
-        // each 500 B segment takes its sender 1 ms; a window of two segments is back before the third is handed over
+    void aStreamWhoseRoundTripIsNoLongerThanItsSendsIsNotHeldBack() {
+        // each 500 B segment takes its sender 1 ms, a round trip 1 ms: beyond the window of two segments each body is
+        // asked for when the one before arrived and leaves as its sender gets to it
         FlowControl flow = new FlowControl(1000, 0, 1_000_000, 1_000_000, 0);
         CostModel free = new CostModel(1, 0, 0, 3000).withSegments((bytes, depth) -> 500);
         double unlimited = completionMs(free, 2);
@@ -103,6 +104,18 @@ class FlowControlCostModelTest {
                 .isCloseTo(8, within(1e-9));
         assertThat(completionMs(cost.withSharedCores(1), 9)).as("a 10 ms latency hides the work")
                 .isCloseTo(8 + L, within(1e-9));
+    }
+
+    @Test
+    void theRootDecidesWhenItSubmitsItsSegmentsNotWhenItGetsToWriteThem() {
+        // all 8 segments submitted at 0: 4 eager within the window, 4 by rendezvous, though the credit of the first
+        // comes back (2L + 1 ms) before the sender, at 10 ms a segment, gets to the fifth
+        FlowControl flow = new FlowControl(2000, 0, 1_000_000, 1_000_000, 0);
+        CostModel slow = new CostModel(10, 0, 0, 4000).withSegments((bytes, depth) -> 500);
+        double unlimited = completionMs(slow, 2);
+        assertThat(unlimited).isCloseTo(80 + L, within(1e-9));
+        // segment 5 is asked for once segment 4 arrived (40 + L), arrives 2L later; each next one 2L after that
+        assertThat(completionMs(slow.withFlow(flow), 2)).isCloseTo(40 + L + 4 * 2 * L, within(1e-9));
     }
 
     @Test
