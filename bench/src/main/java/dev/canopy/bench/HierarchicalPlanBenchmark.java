@@ -1,6 +1,8 @@
 package dev.canopy.bench;
 
 import dev.canopy.collectives.CollectiveSettings;
+import dev.canopy.collectives.internal.engine.ExchangeFlow;
+import dev.canopy.core.comm.MessageLimits;
 import dev.canopy.topology.internal.hierarchy.HierarchicalPlan;
 import dev.canopy.topology.internal.hierarchy.HierarchicalPlanner;
 import dev.canopy.topology.internal.hierarchy.Hierarchy;
@@ -49,10 +51,14 @@ public class HierarchicalPlanBenchmark extends BenchmarkDefaults {
         planner = planner(grid, messageBytes);
     }
 
-    /** {@code auto} at every level, 20 µs per send, 8e-6 ms per byte, the grid's uplinks, the default pipelining. */
+    /**
+     * {@code auto} at every level, 20 µs per send, 8e-6 ms per byte, the grid's uplinks, the default pipelining and
+     * the runtime's default flow control between 10,000 processes (a 256 KiB window each).
+     */
     static HierarchicalPlanner planner(SyntheticGrid grid, long messageBytes) {
         CostModel cost = new CostModel(0.02, 0, 8e-6, messageBytes).withBandwidths(grid.bandwidths())
-                .withSegments(CollectiveSettings.defaults().pipeline());
+                .withSegments(CollectiveSettings.defaults().pipeline())
+                .withFlow(ExchangeFlow.of(MessageLimits.defaults(), grid.nodes().size()));
         return new HierarchicalPlanner(LevelAlgorithms.everywhere(TreeAlgorithm.AUTO), cost);
     }
 

@@ -87,6 +87,12 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
                     + " as canopy calibrate does) or defaults (20 µs per send, latencies inside sites from the thresholds).")
     private String loggpSource;
 
+    @Option(names = "--shared-cores", defaultValue = "0", paramLabel = "N",
+            description = "Predict with every node's sends and receives sharing N cores (this JVM runs them all;"
+                    + " default 0: each node its own CPU). The bound uses the measured o and G, which a loaded"
+                    + " machine inflates: use it on a quiet machine.")
+    private int sharedCores;
+
     @Option(names = "--iterations", defaultValue = "15", description = "Timed runs per algorithm and size.")
     private int iterations;
 
@@ -141,7 +147,7 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
         List<Collectives> base = world.stream()
                 .map(member -> new Collectives(member, ConfiguredPlans.of(member.members(), grid), CollectiveSettings.defaults()))
                 .toList();
-        GridTimes model = new GridTimes(grid, world.get(0).members(), loggp);
+        GridTimes model = new GridTimes(grid, world.get(0).members(), loggp, sharedCores);
         JsonArray results = new JsonArray();
         for (TreeAlgorithm algorithm : heavyWan) {
             LevelAlgorithms levels = LevelChoices.of(grid.levels()).with(Level.HEAVY_WAN, algorithm);
@@ -182,6 +188,7 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
                 .put("root_site", world.get(0).member(rootRank).coordinates().site())
                 .put("iterations", iterations)
                 .put("loggp", LogGpStore.toJson(loggp).put("source", loggpSource))
+                .put("shared_cores", sharedCores)
                 .put("date", Instant.now().toString())
                 .put("results", results);
     }
@@ -301,6 +308,9 @@ public final class CollectivesBenchCommand implements Callable<Integer> {
         }
         if (root != null && root < 0) {
             return Optional.of("--root must be a rank (0 or more), got " + root);
+        }
+        if (sharedCores < 0) {
+            return Optional.of("--shared-cores must be 0 (each node its own CPU) or more, got " + sharedCores);
         }
         if (warmup < 0) {
             return Optional.of("--warmup must be 0 or more, got " + warmup);

@@ -1,9 +1,11 @@
 package dev.canopy.cli.collectives;
 
+import dev.canopy.collectives.internal.engine.ExchangeFlow;
 import dev.canopy.collectives.plan.ConfiguredPlans;
 import dev.canopy.collectives.plan.GridBandwidths;
 import dev.canopy.collectives.plan.GridLatencies;
 import dev.canopy.collectives.plan.TopologyPlan;
+import dev.canopy.core.comm.MessageLimits;
 import dev.canopy.core.node.Member;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.model.GridModel;
@@ -23,7 +25,9 @@ import java.util.Map;
  *     WAN emulation carry it: the LogGP parameters given (measured on the grid, or the defaults' 20 µs
  *     per send), segments pipelined as the variant pipelines them, every
  *     message to another site queued for its sender's site uplink (shared by all the site's sends)
- *     and for the site link, then the one-way latency;</li>
+ *     and for the site link, then the one-way latency, every edge held to the runtime's default flow
+ *     control (credit window, rendezvous, chunks: {@link ExchangeFlow}), and, when asked for, all
+ *     members' sends and receives sharing this machine's cores (they are nodes of this JVM);</li>
  * <li>lower bound: every member is at least its shortest-path latency from the root away, plus, in
  *     another site, the transfer time over the fastest link into that site.</li>
  * </ul>
@@ -35,14 +39,19 @@ public final class GridTimes {
     private final Map<String, Coordinates> coordinates;
     private final GridLatencies latencies;
     private final LogGpParameters loggp;
+    private final int sharedCores;
 
     public GridTimes(GridModel grid, List<Member> members) {
-        this(grid, members, LogGpParameters.DEFAULTS);
+        this(grid, members, LogGpParameters.DEFAULTS, 0);
     }
 
-    /** @param loggp the parameters the plans were made with: sends cost and latencies inside sites */
-    public GridTimes(GridModel grid, List<Member> members, LogGpParameters loggp) {
+    /**
+     * @param loggp the parameters the plans were made with: sends cost and latencies inside sites
+     * @param sharedCores the cores all members share ({@link CostModel#sharedCores()}); 0: each its own CPU
+     */
+    public GridTimes(GridModel grid, List<Member> members, LogGpParameters loggp, int sharedCores) {
         this.grid = grid;
+        this.sharedCores = sharedCores;
         this.members = members;
         this.coordinates = ConfiguredPlans.coordinatesOf(members);
         this.latencies = new GridLatencies(grid, coordinates, loggp);
@@ -56,7 +65,9 @@ public final class GridTimes {
     public double predictedMs(TopologyPlan plan, int root, SegmentPolicy pipeline, int bytes) {
         CostModel cost = loggp.costModel(bytes)
                 .withBandwidths(new GridBandwidths(grid, coordinates))
-                .withSegments(pipeline);
+                .withSegments(pipeline)
+                .withFlow(ExchangeFlow.of(MessageLimits.defaults(), members.size()))
+                .withSharedCores(sharedCores);
         return Prediction.completionMs(plan.hierarchicalPlan(root).replay(latencies, cost).values().stream()
                 .mapToDouble(Double::doubleValue).toArray());
     }

@@ -36,6 +36,7 @@ class CollectivesBenchCommandTest {
         assertThat(loggp.getString("source")).isEqualTo("measure");
         assertThat(loggp.getDouble("overhead_ms")).isPositive();
         assertThat(loggp.getJsonObject("latency_ms").getDouble("heavy_wan")).isBetween(15.0, 200.0);
+        assertThat(report.getInteger("shared_cores")).as("each node its own CPU unless asked").isZero();
         JsonArray results = report.getJsonArray("results");
         assertThat(results).hasSize(4);
         for (Object entry : results) {
@@ -126,6 +127,8 @@ class CollectivesBenchCommandTest {
         assertBadInput("unknown operation 'broadcast'", "--config", config.toString(), "--op", "broadcast");
         assertBadInput("--root or --root-site, not both", "--config", config.toString(), "--root", "1", "--root-site", "beta");
         assertBadInput("--loggp must be measure or defaults, got 'guess'", "--config", config.toString(), "--loggp", "guess");
+        assertBadInput("--shared-cores must be 0 (each node its own CPU) or more, got -2", "--config", config.toString(),
+                "--shared-cores", "-2");
         assertBadInput("does not exist", "--config", directory.resolve("missing.rsl").toString());
         assertBadInput("unknown exchange 'tree'; choose from [auto, relayed, sites, pairwise]", "--config", config.toString(),
                 "--op", "alltoall", "--exchange", "sites,tree");

@@ -1,6 +1,8 @@
 package dev.canopy.collectives.plan;
 
 import dev.canopy.collectives.CollectiveSettings;
+import dev.canopy.collectives.internal.engine.ExchangeFlow;
+import dev.canopy.core.comm.MessageLimits;
 import dev.canopy.core.node.Member;
 import dev.canopy.gridconfig.Coordinates;
 import dev.canopy.gridconfig.GridConfigs;
@@ -76,7 +78,7 @@ public final class ConfiguredPlans {
         Map<String, Coordinates> coordinates = coordinatesOf(members);
         ProbedBandwidths bandwidths = ProbedBandwidths.of(grid, coordinates, forecasts);
         long epoch = epochOf(members, grid, algorithms, messageBytes, loggp, bandwidths);
-        return new TopologyPlan(members, new HierarchicalPlanner(algorithms, cost(messageBytes, loggp, bandwidths)),
+        return new TopologyPlan(members, new HierarchicalPlanner(algorithms, cost(messageBytes, loggp, bandwidths, members.size())),
                 new GridLatencies(grid, coordinates, loggp), epoch);
     }
 
@@ -90,7 +92,7 @@ public final class ConfiguredPlans {
     public static HierarchicalPlanner planner(GridModel grid, Map<String, Coordinates> coordinates,
             LevelAlgorithms algorithms, long messageBytes, LogGpParameters loggp, SitePairBandwidths probed) {
         return new HierarchicalPlanner(algorithms,
-                cost(messageBytes, loggp, ProbedBandwidths.of(grid, coordinates, probed)));
+                cost(messageBytes, loggp, ProbedBandwidths.of(grid, coordinates, probed), coordinates.size()));
     }
 
     /** Every member's coordinates by {@link TopologyPlan#nameOf}, in rank order. */
@@ -104,8 +106,9 @@ public final class ConfiguredPlans {
 
     /**
      * The cost model of configured plans for messages of {@code messageBytes}: {@link #COST}'s
-     * per-send overhead, the file's bandwidths and the default pipelining; {@link #COST} itself for
-     * 0 bytes, where bandwidth and pipelining change nothing.
+     * per-send overhead, the file's bandwidths, the default pipelining and the default flow control between
+     * {@code coordinates.size()} processes ({@link ExchangeFlow}); {@link #COST} itself for 0 bytes, where bandwidth,
+     * pipelining and flow control change nothing.
      *
      * @param coordinates every member's coordinates by {@link TopologyPlan#nameOf}
      */
@@ -116,16 +119,17 @@ public final class ConfiguredPlans {
     /** As {@link #cost(GridModel, Map, long)} with the measured {@code loggp} in place of the defaults. */
     public static CostModel cost(GridModel grid, Map<String, Coordinates> coordinates, long messageBytes,
             LogGpParameters loggp) {
-        return cost(messageBytes, loggp, new GridBandwidths(grid, coordinates));
+        return cost(messageBytes, loggp, new GridBandwidths(grid, coordinates), coordinates.size());
     }
 
-    private static CostModel cost(long messageBytes, LogGpParameters loggp, BandwidthSource bandwidths) {
+    private static CostModel cost(long messageBytes, LogGpParameters loggp, BandwidthSource bandwidths, int processes) {
         if (messageBytes == 0) {
             return loggp.costModel(0);
         }
         return loggp.costModel(messageBytes)
                 .withBandwidths(bandwidths)
-                .withSegments(CollectiveSettings.defaults().pipeline());
+                .withSegments(CollectiveSettings.defaults().pipeline())
+                .withFlow(ExchangeFlow.of(MessageLimits.defaults(), processes));
     }
 
     /** A digest of the plan's inputs built from String hash codes, which are the same in every JVM (enum ones are not). */

@@ -37,7 +37,7 @@ final class InboundBudget {
 
     InboundBudget(int worldSize, MessageLimits limits, Grants grants) {
         this.window = limits.windowPerPeer(worldSize - 1);
-        this.fetchLimitPerPeer = window / 2;
+        this.fetchLimitPerPeer = limits.fetchAheadPerPeer(worldSize - 1);
         this.fetchLimitTotal = limits.bytesTotal() / 2;
         this.fetched = new long[worldSize];
         this.grantThreshold = window / 8;

@@ -46,8 +46,23 @@ public record MessageLimits(long bytesPerPeer, long bytesTotal, int eagerLimit) 
     }
 
     /** The credit window each of {@code peers} other nodes gets at this node. */
-    long windowPerPeer(int peers) {
+    public long windowPerPeer(int peers) {
         long share = bytesTotal / Math.max(1, peers);
         return Math.max(FlowProtocol.INITIAL_CREDIT, Math.min(bytesPerPeer, share));
+    }
+
+    /** The eager bytes one of {@code peers} other nodes may have unacknowledged here: its window less the reserve kept for announcements. */
+    public long eagerWindowPerPeer(int peers) {
+        return windowPerPeer(peers) - FlowProtocol.RENDEZVOUS_RESERVE;
+    }
+
+    /** The rendezvous bodies this node fetches ahead of their receives from one of {@code peers} other nodes: half its window. */
+    public long fetchAheadPerPeer(int peers) {
+        return windowPerPeer(peers) / 2;
+    }
+
+    /** What a queued message costs against the credit beyond its payload. */
+    public static int messageCostBytes() {
+        return FlowProtocol.ENVELOPE_COST;
     }
 }

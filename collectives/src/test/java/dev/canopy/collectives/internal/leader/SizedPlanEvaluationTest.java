@@ -70,8 +70,12 @@ class SizedPlanEvaluationTest {
         assertThat(PlanEvaluator.distinctClasses(predictions).lowerBounds())
                 .as("the classes whose trees differ: latency trees, then the relay from where it pays")
                 .containsExactly(0L, 64L << 10);
+        // Nothing thin, but the runtime's flow control: from a, the latency tree sends b (40 ms away) 1 MiB in one
+        // piece, beyond the 1 MiB eager limit with its header, so by rendezvous (announce, request, body: 120 ms);
+        // relayed through c, the deeper tree pipelines it in eager segments.
         assertThat(PlanEvaluator.distinctClasses(evaluator.predict(current, latencies, SitePairBandwidths.NONE))
-                .lowerBounds()).as("nothing thin: one set of trees for every size").containsExactly(0L);
+                .lowerBounds()).as("nothing thin: latency trees, then the relay from where rendezvous costs")
+                .containsExactly(0L, MIB);
     }
 
     @Test

@@ -18,7 +18,9 @@ import java.util.function.Function;
  * site then queues for the sender's site uplink (first come, first served, shared by all nodes of the site) for
  * {@code len / uplink}, streams on to the directed site link, which it holds for {@code len / link}
  * queued behind earlier messages and finishing no earlier than it left the uplink, and arrives one
- * latency later. A node has the message when its last segment arrived.
+ * latency later. A node has the message when its last segment arrived. With {@link CostModel#flow()}, a
+ * segment's bytes leave only when the edge's credit window or the receiver's request for a rendezvous body
+ * lets them ({@link FlowReplay}); a message the flow control cannot limit skips that bookkeeping.
  *
  * <p>Cost: O(E·S·log n) for E tree edges and S segments.
  */
@@ -33,6 +35,10 @@ public final class BroadcastSimulation {
     private final int[][] children;
     /** The latency of every tree edge, by parent and child position: looked up once, not once per segment. */
     private final double[][] edgeLatency;
+    /** The latency back from child to parent of every tree edge (credit grants, body requests); null without flow control. */
+    private final double[][] backLatency;
+    /** The edges' flow control; null where it cannot limit this message (every piece eager within the window). */
+    private final FlowReplay flows;
     private final CostModel cost;
     private final int[] site;
     private final int[] host;
@@ -76,6 +82,21 @@ public final class BroadcastSimulation {
         long bytes = cost.messageBytes();
         this.segmentBytes = Math.max(1, cost.segments().segmentBytes(bytes, depth(children, root)));
         this.segments = (int) Math.max(1, (bytes + segmentBytes - 1) / segmentBytes);
+        FlowControl flow = cost.flow();
+        if (flow.neverLimits(bytes, segmentBytes, segments)) {
+            this.flows = null;
+            this.backLatency = null;
+        } else {
+            this.flows = new FlowReplay(flow, children.length);
+            this.backLatency = new double[children.length][];
+            for (int v = 0; v < children.length; v++) {
+                backLatency[v] = new double[children[v].length];
+                for (int k = 0; k < children[v].length; k++) {
+                    double back = latency.ms(children[v][k], v);
+                    backLatency[v][k] = Double.isFinite(back) ? back : edgeLatency[v][k]; // one-way links: assume symmetric
+                }
+            }
+        }
     }
 
     /** Each node's index among the distinct {@code keys} of all nodes, which are added to {@code names} in order of first use. */
@@ -131,7 +152,7 @@ public final class BroadcastSimulation {
                 arrived[child] = new double[segments];
                 Arrays.fill(arrived[child], Double.NaN);
             }
-            arrived[child][segment] = wireEndMs(v, child, handed, length) + edgeLatency[v][position];
+            arrived[child][segment] = arrivalMs(v, position, child, arrived[v][segment], handed, length);
             if (nextSend[v] < kids * segments && !Double.isNaN(arrived[v][nextSend[v] / kids])) {
                 queue.add(v, nextHandedMs(v, arrived, cpuFree, nextSend));
             }
@@ -144,6 +165,55 @@ public final class BroadcastSimulation {
             arrival[v] = arrived[v] == null ? Double.POSITIVE_INFINITY : arrived[v][segments - 1];
         }
         arrival[root] = rootArrivalMs;
+        waitForSharedCores(arrival, root, rootArrivalMs);
+        return arrival;
+    }
+
+    /**
+     * With every process on one machine ({@link CostModel#sharedCores()}), the last node cannot have the message
+     * before the machine's cores did every send and every receive: each receive's work taken as its send's
+     * ({@code max(o + len * G, g)}: the receiver reads, checks and copies what the sender wrote), the sum spread
+     * over the cores.
+     */
+    private void waitForSharedCores(double[] arrival, int root, double rootArrivalMs) {
+        if (cost.sharedCores() == 0) {
+            return;
+        }
+        double messageMs = 0;
+        for (int segment = 0; segment < segments; segment++) {
+            messageMs += sendCostMs(length(segment));
+        }
+        long edges = Arrays.stream(children).mapToLong(kids -> kids.length).sum();
+        double workMs = 2 * edges * messageMs;
+        int last = root;
+        for (int v = 0; v < arrival.length; v++) {
+            if (Double.isFinite(arrival[v]) && arrival[v] > arrival[last]) {
+                last = v;
+            }
+        }
+        arrival[last] = Math.max(arrival[last], rootArrivalMs + workMs / cost.sharedCores());
+    }
+
+    /**
+     * When {@code child} has a segment of {@code length} bytes its parent {@code v} handed over at {@code handedMs}:
+     * over the wire and one latency; with flow control, as chunks submitted together when {@code v} had the
+     * segment ({@code submittedMs}), each leaving when its stream's credit or the receiver's request lets it.
+     */
+    private double arrivalMs(int v, int position, int child, double submittedMs, double handedMs, long length) {
+        double latency = edgeLatency[v][position];
+        if (flows == null) {
+            return wireEndMs(v, child, handedMs, length) + latency;
+        }
+        double back = backLatency[v][position];
+        long chunk = cost.flow().chunkBytes();
+        double arrival = handedMs;
+        long sent = 0;
+        do {
+            long piece = Math.min(chunk, length - sent);
+            double departure = flows.departureMs(child, piece, submittedMs, handedMs, latency, back);
+            arrival = flows.arrived(child, wireEndMs(v, child, departure, piece) + latency, back);
+            sent += piece;
+        } while (sent < length);
         return arrival;
     }
 

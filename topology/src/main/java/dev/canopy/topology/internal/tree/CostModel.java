@@ -22,7 +22,11 @@ import java.util.Objects;
  * broadcast as the runtime carries it ({@link BroadcastSimulation}): segments forwarded as they
  * arrive, and every message to another site queued for its sender's site uplink, shared by all
  * the site's sends, and for the site-to-site link. So a node's {@code k} children in other sites
- * over one uplink of bandwidth {@code B} take about {@code k * m / B}, not {@code m / B}.
+ * over one uplink of bandwidth {@code B} take about {@code k * m / B}, not {@code m / B}. With
+ * {@link #flow()} given too, every tree edge's stream is held to the runtime's credit window, rendezvous
+ * round trips and chunks ({@link FlowControl}): a large message over a WAN link is bound by the window.
+ * With {@link #sharedCores()} given, all processes run on one machine of that many cores, so the broadcast
+ * completes no earlier than all its sends' and receives' work divided by the cores.
  *
  * @param overheadMs per-send overhead o
  * @param gapMs minimum time between two sends of one node, g
@@ -30,16 +34,20 @@ import java.util.Objects;
  * @param messageBytes message size m; 0 when no size is given
  * @param bandwidths site uplinks and site-to-site links; {@link BandwidthSource#UNLIMITED} for none
  * @param segments how the runtime pipelines the message; {@link SegmentPolicy#WHOLE_MESSAGE} for not at all
+ * @param flow the runtime's flow control on every edge; {@link FlowControl#UNLIMITED} for none
+ * @param sharedCores the cores of the one machine every process runs on (an emulated grid in one JVM); 0 when each
+ *     process has a CPU of its own
  */
 public record CostModel(double overheadMs, double gapMs, double perByteMs, long messageBytes,
-        BandwidthSource bandwidths, SegmentPolicy segments) {
+        BandwidthSource bandwidths, SegmentPolicy segments, FlowControl flow, int sharedCores) {
 
     /** Latency only: sends are free, so fan-out costs nothing. */
     public static final CostModel LATENCY_ONLY = new CostModel(0, 0, 0, 0);
 
     /** LogGP parameters alone: no bandwidth limits, no pipelining. */
     public CostModel(double overheadMs, double gapMs, double perByteMs, long messageBytes) {
-        this(overheadMs, gapMs, perByteMs, messageBytes, BandwidthSource.UNLIMITED, SegmentPolicy.WHOLE_MESSAGE);
+        this(overheadMs, gapMs, perByteMs, messageBytes, BandwidthSource.UNLIMITED, SegmentPolicy.WHOLE_MESSAGE,
+                FlowControl.UNLIMITED, 0);
     }
 
     public CostModel {
@@ -51,6 +59,10 @@ public record CostModel(double overheadMs, double gapMs, double perByteMs, long 
         }
         Objects.requireNonNull(bandwidths, "bandwidths");
         Objects.requireNonNull(segments, "segments");
+        Objects.requireNonNull(flow, "flow");
+        if (sharedCores < 0) {
+            throw new IllegalArgumentException("sharedCores must be >= 0 (0: every process its own CPU), got " + sharedCores);
+        }
     }
 
     private static void requireNonNegative(double value, String name) {
@@ -61,25 +73,37 @@ public record CostModel(double overheadMs, double gapMs, double perByteMs, long 
 
     /** The same parameters for another message size. */
     public CostModel withMessageBytes(long bytes) {
-        return new CostModel(overheadMs, gapMs, perByteMs, bytes, bandwidths, segments);
+        return new CostModel(overheadMs, gapMs, perByteMs, bytes, bandwidths, segments, flow, sharedCores);
     }
 
     /** The same model with site uplinks and links limiting the transfers. */
     public CostModel withBandwidths(BandwidthSource newBandwidths) {
-        return new CostModel(overheadMs, gapMs, perByteMs, messageBytes, newBandwidths, segments);
+        return new CostModel(overheadMs, gapMs, perByteMs, messageBytes, newBandwidths, segments, flow, sharedCores);
     }
 
     /** The same model with the runtime's pipelining. */
     public CostModel withSegments(SegmentPolicy newSegments) {
-        return new CostModel(overheadMs, gapMs, perByteMs, messageBytes, bandwidths, newSegments);
+        return new CostModel(overheadMs, gapMs, perByteMs, messageBytes, bandwidths, newSegments, flow, sharedCores);
+    }
+
+    /** The same model with the runtime's flow control on every edge. */
+    public CostModel withFlow(FlowControl newFlow) {
+        return new CostModel(overheadMs, gapMs, perByteMs, messageBytes, bandwidths, segments, newFlow, sharedCores);
+    }
+
+    /** The same model with every process on one machine of {@code cores} cores (0: each its own CPU). */
+    public CostModel withSharedCores(int cores) {
+        return new CostModel(overheadMs, gapMs, perByteMs, messageBytes, bandwidths, segments, flow, cores);
     }
 
     /**
      * Whether predictions replay the broadcast send by send ({@link BroadcastSimulation}) rather
-     * than by the closed form: when bandwidths limit transfers or the message is pipelined.
+     * than by the closed form: when bandwidths limit transfers, the message is pipelined, flow control applies or
+     * the processes share a machine's cores.
      */
     public boolean simulates() {
-        return bandwidths != BandwidthSource.UNLIMITED || segments != SegmentPolicy.WHOLE_MESSAGE;
+        return bandwidths != BandwidthSource.UNLIMITED || segments != SegmentPolicy.WHOLE_MESSAGE
+                || flow != FlowControl.UNLIMITED || sharedCores > 0;
     }
 
     /** Time a sender is busy per send, {@code max(o + m * G, g)}. */

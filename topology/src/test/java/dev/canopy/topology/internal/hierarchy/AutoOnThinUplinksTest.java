@@ -6,6 +6,7 @@ import dev.canopy.gridconfig.Level;
 import dev.canopy.topology.internal.graph.BandwidthSource;
 import dev.canopy.topology.internal.synthetic.SyntheticGrid;
 import dev.canopy.topology.internal.tree.CostModel;
+import dev.canopy.topology.internal.tree.FlowControl;
 import dev.canopy.topology.internal.tree.TreeAlgorithm;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
@@ -38,13 +39,31 @@ class AutoOnThinUplinksTest {
         assertAutoWithinTenPercentOfTheBest(2, 3, 3);
     }
 
+    /**
+     * The same with every edge held to a flow control of the runtime's default values (8 MiB window less the
+     * announcements' reserve, 4 MiB fetched ahead, eager up to 1 MiB, 4 MiB chunks), under which 16 MB are bound
+     * by the window rather than by the uplinks.
+     */
+    @Property(tries = 8)
+    void autoIsWithinTenPercentOfTheBestUnderTheRuntimesFlowControl(@ForAll long seed,
+            @ForAll @IntRange(min = 2, max = 4) int wanGroups, @ForAll @IntRange(min = 1, max = 4) int sitesPerWan) {
+        assertAutoWithinTenPercentOfTheBest(seed, wanGroups, sitesPerWan,
+                new FlowControl(8 * MB - (32 << 10), 4 * MB, 1 << 20, 4 << 20, 272));
+    }
+
     private static void assertAutoWithinTenPercentOfTheBest(long seed, int wanGroups, int sitesPerWan) {
+        assertAutoWithinTenPercentOfTheBest(seed, wanGroups, sitesPerWan, FlowControl.UNLIMITED);
+    }
+
+    private static void assertAutoWithinTenPercentOfTheBest(long seed, int wanGroups, int sitesPerWan,
+            FlowControl flow) {
         SyntheticGrid grid = SyntheticGrid.generate(seed, new SyntheticGrid.Shape(wanGroups, sitesPerWan, 2, 1, 2));
         Hierarchy hierarchy = grid.hierarchy();
         String root = grid.nodes().get(Math.floorMod(seed, grid.nodes().size()));
         for (long bytes : new long[] {2, 1024, 65_536, MB, 16 * MB}) {
             CostModel cost = new CostModel(0.02, 0, 2e-6, bytes).withBandwidths(grid.bandwidths())
-                    .withSegments((m, depth) -> (int) Math.max(8192, Math.min(m, m / Math.max(1, 4 * depth))));
+                    .withSegments((m, depth) -> (int) Math.max(8192, Math.min(m, m / Math.max(1, 4 * depth))))
+                    .withFlow(flow);
             double auto = completion(LevelAlgorithms.everywhere(TreeAlgorithm.AUTO), hierarchy, grid, root, cost);
             double best = Double.POSITIVE_INFINITY;
             TreeAlgorithm bestAlgorithm = null;
