@@ -8,7 +8,6 @@ import dev.canopy.topology.internal.RandomLatencies;
 import dev.canopy.topology.internal.ThinUplinkGrids;
 import dev.canopy.topology.internal.graph.BandwidthSource;
 import dev.canopy.topology.internal.graph.LatencyMatrix;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import net.jqwik.api.ForAll;
@@ -21,25 +20,12 @@ class BandwidthCostModelTest {
 
     private static final long MB = 1_000_000;
 
-    /** Every node its own site, all latencies {@code ms}. */
-    private static LatencyMatrix uniform(int n, double ms) {
-        List<String> names = new ArrayList<>();
-        double[] values = new double[n * n];
-        for (int a = 0; a < n; a++) {
-            names.add("s" + a);
-            for (int b = 0; b < n; b++) {
-                values[a * n + b] = a == b ? 0 : ms;
-            }
-        }
-        return LatencyMatrix.ofRowMajor(names, values);
-    }
-
     @Property(tries = 60)
     void aStarOfKChildrenOverOneUplinkTakesKMessageTimes(@ForAll @IntRange(min = 1, max = 30) int k,
             @ForAll @IntRange(min = 0, max = 3) int uplinkDecade, @ForAll @IntRange(min = 1, max = 16) int megabytes) {
         double uplinkMbps = Math.pow(10, 1 + uplinkDecade); // 10 Mb/s to 10 Gb/s
         long bytes = megabytes * MB;
-        LatencyMatrix matrix = uniform(k + 1, 20);
+        LatencyMatrix matrix = TestMatrices.uniform(k + 1, 20);
         CostModel cost = new CostModel(0, 0, 0, bytes).withBandwidths(ThinUplinkGrids.uniformUplinks(uplinkMbps));
         Tree star = new FlatTreeBuilder().build(matrix, 0, cost).orElseThrow();
         double messageMs = bytes * 8 / (uplinkMbps * 1000);
@@ -49,7 +35,7 @@ class BandwidthCostModelTest {
 
     @Test
     void linksWithoutASharedUplinkCarryChildrenInParallel() {
-        LatencyMatrix matrix = uniform(4, 10);
+        LatencyMatrix matrix = TestMatrices.uniform(4, 10);
         BandwidthSource linksOnly = new BandwidthSource() {
             @Override
             public String siteOf(String node) {
@@ -163,7 +149,7 @@ class BandwidthCostModelTest {
     void aHostOfKProcessesSendingToOtherHostsTakesKMessageTimesOverItsNic(
             @ForAll @IntRange(min = 1, max = 20) int k, @ForAll @IntRange(min = 0, max = 3) int nicDecade) {
         double nicMbps = Math.pow(10, 1 + nicDecade);
-        LatencyMatrix matrix = uniform(k + 1, 0.1);
+        LatencyMatrix matrix = TestMatrices.uniform(k + 1, 0.1);
         BandwidthSource oneSiteOwnNics = new BandwidthSource() {
             @Override
             public String siteOf(String node) {
@@ -197,7 +183,7 @@ class BandwidthCostModelTest {
         int hops = 5;
         long segment = 100_000;
         int segments = 10;
-        LatencyMatrix matrix = uniform(hops + 1, 7);
+        LatencyMatrix matrix = TestMatrices.uniform(hops + 1, 7);
         int[][] children = new int[hops + 1][];
         for (int v = 0; v < hops; v++) {
             children[v] = new int[] {v + 1};
@@ -247,7 +233,7 @@ class BandwidthCostModelTest {
 
     @Test
     void onThinUplinksAutoAvoidsWideFanOutForLargeMessages() {
-        LatencyMatrix matrix = uniform(10, 15);
+        LatencyMatrix matrix = TestMatrices.uniform(10, 15);
         CostModel cost = new CostModel(0.02, 0, 0, MB).withBandwidths(ThinUplinkGrids.uniformUplinks(200));
         double flat = completion(TreeAlgorithm.FLAT, matrix, 0, cost);
         Tree auto = TreeAlgorithm.AUTO.builder().build(matrix, 0, cost).orElseThrow();

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.canopy.topology.internal.ThinUplinkGrids;
 import dev.canopy.topology.internal.graph.LatencyMatrix;
-import java.util.ArrayList;
-import java.util.List;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -18,21 +16,8 @@ class FlowControlCostModelTest {
 
     private static final double L = 10;
 
-    /** Every node its own site, all latencies {@code ms}. */
-    private static LatencyMatrix uniform(int n, double ms) {
-        List<String> names = new ArrayList<>();
-        double[] values = new double[n * n];
-        for (int a = 0; a < n; a++) {
-            names.add("s" + a);
-            for (int b = 0; b < n; b++) {
-                values[a * n + b] = a == b ? 0 : ms;
-            }
-        }
-        return LatencyMatrix.ofRowMajor(names, values);
-    }
-
     private static double completionMs(CostModel cost, int nodes) {
-        LatencyMatrix matrix = uniform(nodes, L);
+        LatencyMatrix matrix = TestMatrices.uniform(nodes, L);
         Tree star = new FlatTreeBuilder().build(matrix, 0, cost).orElseThrow();
         return cost.predict(star, matrix).completionMs();
     }
@@ -62,7 +47,7 @@ class FlowControlCostModelTest {
         FlowControl flow = new FlowControl(1000, 0, 1_000_000, 1_000_000, 0);
         CostModel free = new CostModel(1, 0, 0, 3000).withSegments((bytes, depth) -> 500);
         double unlimited = completionMs(free, 2);
-        LatencyMatrix near = uniform(2, 0.5);
+        LatencyMatrix near = TestMatrices.uniform(2, 0.5);
         Tree edge = new FlatTreeBuilder().build(near, 0, free).orElseThrow();
         assertThat(free.withFlow(flow).predict(edge, near).completionMs())
                 .isCloseTo(free.predict(edge, near).completionMs(), within(1e-9));
@@ -95,7 +80,7 @@ class FlowControlCostModelTest {
     void processesSharingAMachineFinishNoEarlierThanTheirWorkOverItsCores() {
         // a star of 8 children, each send 1 ms: the root's sends take 8 ms; with the receives, 16 ms of work
         CostModel cost = new CostModel(1, 0, 0, 1000);
-        LatencyMatrix near = uniform(9, 0);
+        LatencyMatrix near = TestMatrices.uniform(9, 0);
         Tree star = new FlatTreeBuilder().build(near, 0, cost).orElseThrow();
         assertThat(cost.predict(star, near).completionMs()).isCloseTo(8, within(1e-9));
         assertThat(cost.withSharedCores(1).predict(star, near).completionMs()).as("16 ms of work on one core")
