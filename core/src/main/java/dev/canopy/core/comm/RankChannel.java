@@ -45,11 +45,11 @@ final class RankChannel implements PointToPoint {
     private final Map<BodyKey, AwaitedBody> awaitedBodies = new HashMap<>();
     private final Map<BodyKey, Fetch> fetching = new HashMap<>();
     /**
-     * Queued announcements whose bodies found no room to be fetched ahead when they arrived, in arrival order:
+     * Per source rank, the queued announcements whose bodies found no room to be fetched ahead, in arrival order:
      * fetched as room frees ({@link #fetchAheadWithRoom}). Without this a stream of rendezvous messages beyond the
      * fetch budget would cost one round trip per message, each asked for only when its receive is posted.
      */
-    private final LinkedHashMap<BodyKey, Fetch> awaitingRoom = new LinkedHashMap<>();
+    private final Map<Integer, LinkedHashMap<BodyKey, Fetch>> awaitingRoom = new HashMap<>();
     private long sequence;
     /** Set when the communicator is freed: every later operation fails with it. */
     private RuntimeException freed;
@@ -130,7 +130,7 @@ final class RankChannel implements PointToPoint {
     /** Receives from {@code rank} fail (see {@link Mailbox#sourceFailed}), and so do receives waiting for its bodies. */
     void sourceFailed(int rank, RankFailedException failure) {
         mailbox.sourceFailed(rank, failure);
-        awaitingRoom.keySet().removeIf(key -> key.source() == rank);
+        awaitingRoom.remove(rank);
         fetching.entrySet().removeIf(entry -> {
             if (entry.getKey().source() == rank) {
                 owner.runtime().releaseFetch(owner.worldRank(rank), entry.getValue().size());
@@ -240,7 +240,10 @@ final class RankChannel implements PointToPoint {
             return;
         }
         BodyKey key = new BodyKey(incoming.source(), incoming.rendezvous());
-        awaitingRoom.remove(key);
+        LinkedHashMap<BodyKey, Fetch> waiting = awaitingRoom.get(key.source());
+        if (waiting != null && waiting.remove(key) != null && waiting.isEmpty()) {
+            awaitingRoom.remove(key.source());
+        }
         awaitedBodies.put(key, new AwaitedBody(incoming.tag(), incoming.size(), receive));
         if (!fetching.containsKey(key)) {
             askForBody(key).onFailure(e -> {
@@ -269,23 +272,31 @@ final class RankChannel implements PointToPoint {
         if (queued) {
             BodyKey key = new BodyKey(source, frame.sequence());
             Fetch fetch = new Fetch(tag, size);
-            if (!fetchAhead(key, fetch)) {
-                awaitingRoom.put(key, fetch);
+            // Behind the source's announcements that already wait for room, so its bodies come in arrival order.
+            LinkedHashMap<BodyKey, Fetch> waiting = awaitingRoom.get(source);
+            if (waiting != null || !fetchAhead(key, fetch)) {
+                awaitingRoom.computeIfAbsent(source, s -> new LinkedHashMap<>()).put(key, fetch);
             }
         }
     }
 
     /**
-     * Fetches the bodies of queued announcements that had to wait for room, in arrival order, as far as the fetch
-     * budget now allows. The runtime calls it after bodies fetched ahead were received or dropped.
+     * Fetches the bodies of queued announcements that had to wait for room, each source's in arrival order, as far as
+     * the fetch budget now allows: a source's turn ends at its first body without room, so a pass costs one failed
+     * reservation per source, not one per waiting announcement. The runtime calls it after bodies fetched ahead were
+     * received or dropped.
      */
     void fetchAheadWithRoom() {
-        for (Iterator<Map.Entry<BodyKey, Fetch>> it = awaitingRoom.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<BodyKey, Fetch> waiting = it.next();
-            if (fetchAhead(waiting.getKey(), waiting.getValue())) {
+        awaitingRoom.values().removeIf(waiting -> {
+            for (Iterator<Map.Entry<BodyKey, Fetch>> it = waiting.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<BodyKey, Fetch> next = it.next();
+                if (!fetchAhead(next.getKey(), next.getValue())) {
+                    return false;
+                }
                 it.remove();
             }
-        }
+            return true;
+        });
     }
 
     /** Asks for the body of a queued announcement now if the fetch budget has room, so a receive posted later does not wait a round trip. */

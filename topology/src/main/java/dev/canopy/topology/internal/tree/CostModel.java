@@ -103,7 +103,7 @@ public record CostModel(double overheadMs, double gapMs, double perByteMs, long 
      */
     public boolean simulates() {
         return bandwidths != BandwidthSource.UNLIMITED || segments != SegmentPolicy.WHOLE_MESSAGE
-                || flow != FlowControl.UNLIMITED || sharedCores > 0;
+                || !flow.equals(FlowControl.UNLIMITED) || sharedCores > 0;
     }
 
     /** Time a sender is busy per send, {@code max(o + m * G, g)}. */
